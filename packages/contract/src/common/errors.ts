@@ -1,0 +1,76 @@
+/**
+ * The error catalogue: every error the service can answer, with its HTTP status and the
+ * message a caller sees when the thrower gives none. Codes are never reused or renamed
+ * (DESIGN.md §4); a test checks they are unique and listed in the OpenAPI document.
+ */
+export const errorCatalogue = {
+  validation_failed: { status: 400, message: 'The request is not valid.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  team_header_required: {
+    status: 400,
+    message: 'The workspace API needs the x-service-team header with a workspace id.',
+  },
+  unauthorized: { status: 401, message: 'A valid API key is required.' },
+  insufficient_credits: { status: 402, message: 'The workspace does not have enough credits.' },
+  plan_feature_unavailable: { status: 402, message: "The workspace's plan does not include this feature." },
+  forbidden: { status: 403, message: 'This key is not allowed to do that.' },
+  not_a_member: { status: 403, message: 'You are not a member of this workspace.' },
+  plan_limit_reached: { status: 403, message: "The workspace's plan limit is reached." },
+  not_found: { status: 404, message: 'Not found.' },
+  preset_name_taken: { status: 409, message: 'A preset with this name already exists in the project.' },
+  custom_domain_taken: { status: 409, message: 'This custom domain is used by another project.' },
+  payload_too_large: { status: 413, message: 'The request is too large.' },
+  unsupported_media_type: { status: 415, message: 'This media type is not supported.' },
+  rate_limited: { status: 429, message: 'Too many requests.' },
+  internal_error: { status: 500, message: 'Something went wrong on our side.' },
+  not_ready: { status: 503, message: 'The service is not ready.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+/** Validation details, in the shape of zod's `flattenError` with dotted field paths. */
+export interface ValidationDetails {
+  fieldErrors: Record<string, string[]>;
+  formErrors: string[];
+}
+
+/**
+ * A failure with a catalogue code. Services throw it; the HTTP and MCP layers turn it into
+ * the error body, and the SDK throws it back at its caller. `extra` fields are merged into
+ * the body (for example `limit` and `current` of a plan limit).
+ */
+export class LoupeError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: ValidationDetails;
+  readonly extra: Record<string, unknown>;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; details?: ValidationDetails; extra?: Record<string, unknown> } = {},
+  ) {
+    super(options.message ?? errorCatalogue[code].message);
+    this.name = 'LoupeError';
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.details = options.details;
+    this.extra = options.extra ?? {};
+  }
+
+  toBody(): ErrorBody {
+    return {
+      ...this.extra,
+      error: this.message,
+      code: this.code,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  details?: ValidationDetails;
+  [extra: string]: unknown;
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../common/resource.ts';
+
+const ProjectName = z.string().trim().min(1).max(100);
+
+/** A hostname: dot-separated labels of letters, digits and inner hyphens, 253 characters at most. */
+const CustomDomain = z
+  .string()
+  .max(253)
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/i,
+    'Must be a hostname such as images.example.com.',
+  )
+  .transform((domain) => domain.toLowerCase());
+
+export const ImageProject = z
+  .object({
+    id: Id,
+    name: z.string(),
+    slug: z.string().describe('Unique, generated from the name; used in CDN URLs. Never changes.'),
+    customDomain: z.string().nullable(),
+    plan: z.string().describe("The workspace's plan."),
+    requireSignedUrls: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'ImageProject' });
+export type ImageProject = z.infer<typeof ImageProject>;
+
+export const ImageProjectStats = z.object({
+  imageCount: z.number().int(),
+  totalSize: z.number().int().describe('Bytes of all original images.'),
+});
+
+export const ImageProjectWithStats = ImageProject.extend({ stats: ImageProjectStats }).meta({
+  id: 'ImageProjectWithStats',
+});
+export type ImageProjectWithStats = z.infer<typeof ImageProjectWithStats>;
+
+export const CreateImageProject = z.strictObject({ name: ProjectName });
+export type CreateImageProject = z.infer<typeof CreateImageProject>;
+
+export const UpdateImageProject = z
+  .strictObject({
+    name: ProjectName.optional(),
+    customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+export type UpdateImageProject = z.infer<typeof UpdateImageProject>;

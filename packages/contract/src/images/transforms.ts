@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const integer = (min: number, max: number) => z.number().int().min(min).max(max);
+
+export const fits = ['cover', 'contain', 'fill', 'scale-down', 'crop', 'pad'] as const;
+export const formats = ['webp', 'avif', 'jpeg', 'png', 'jxl', 'auto'] as const;
+/** Spec §2's "corners" are the four corner values of DESIGN.md §7. */
+export const gravities = [
+  'auto',
+  'face',
+  'center',
+  'top',
+  'bottom',
+  'left',
+  'right',
+  'top-left',
+  'top-right',
+  'bottom-left',
+  'bottom-right',
+] as const;
+
+/** Every transform parameter with the exact range of spec §2. */
+export const transformFields = {
+  width: integer(1, 8192).describe('Output width in pixels.'),
+  height: integer(1, 8192).describe('Output height in pixels.'),
+  fit: z.enum(fits).describe('Resize mode.'),
+  format: z.enum(formats).describe('Output format; `auto` negotiates on Accept.'),
+  quality: integer(1, 100).describe('Output quality.'),
+  qualityMode: z.enum(['high', 'medium', 'low']).describe('Perceptual quality target; `quality` overrides it.'),
+  dpr: integer(1, 3).describe('Device pixel ratio: multiplies width and height.'),
+  blur: integer(1, 250).describe('Gaussian blur.'),
+  sharpen: z.number().min(0).max(10).describe('Unsharp mask strength.'),
+  gravity: z.enum(gravities).describe('Focal area when cropping.'),
+  radius: z
+    .union([integer(1, 9999), z.literal('max')])
+    .describe('Corner radius in output pixels, or `max` for a circle or ellipse.'),
+  grayscale: z.boolean().describe('Convert to grayscale.'),
+  brightness: integer(-100, 100).describe('Brightness adjustment; 0 leaves it unchanged.'),
+  contrast: z.number().min(-100).max(100).describe('Contrast adjustment; 0 leaves it unchanged.'),
+  saturation: integer(-100, 100).describe('Saturation adjustment; 0 leaves it unchanged.'),
+  sepia: z.boolean().describe('Sepia tone.'),
+  bg: z
+    .string()
+    .regex(/^[0-9a-fA-F]{6}$/, 'Must be six hex digits without a leading #.')
+    .describe('Background colour, six hex digits without #.'),
+  rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Rotation in degrees.'),
+  flip: z.enum(['h', 'v']).describe('Flip horizontally or vertically.'),
+};
+
+export type TransformName = keyof typeof transformFields;
+export const transformNames = Object.keys(transformFields) as TransformName[];
+
+export const Transforms = z
+  .strictObject(transformFields)
+  .partial()
+  .refine((transforms) => Object.keys(transforms).length > 0, 'Set at least one transform parameter.')
+  .meta({ id: 'Transforms' });
+export type Transforms = z.infer<typeof Transforms>;

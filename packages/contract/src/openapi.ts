@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { errorCatalogue, type ErrorCode } from './common/errors.ts';
+import { ErrorBodySchema } from './common/resource.ts';
+import { querySchema, responseSchema, successStatus, type OperationDefinition } from './operation.ts';
+import { operations } from './registry.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Errors any authenticated operation can answer. */
+const commonErrors: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden', 'internal_error'];
+
+/**
+ * Builds the OpenAPI 3.1 document from the operation registry: paths, parameters, bodies,
+ * answers and the error catalogue. zod's JSON Schema (draft 2020-12) is OpenAPI 3.1's own
+ * dialect; named schemas (`.meta({ id })`) are hoisted into `components.schemas`.
+ */
+export function buildOpenApiDocument(info: { version: string; serverUrl?: string }): JsonSchema {
+  const components: Record<string, JsonSchema> = {};
+
+  const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const { $schema: _, $defs, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+      components[name] = rewriteRefs(definition) as JsonSchema;
+    }
+    return rewriteRefs(json) as JsonSchema;
+  };
+
+  const errorSchema = convert(ErrorBodySchema, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations as readonly OperationDefinition[]) {
+    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = pathItem(operation, convert, errorSchema);
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Loupe API',
+      version: info.version,
+      description:
+        'Images delivered through named transform presets, and site crawls with audit reports. The image API lives under `/api/images`, the workspace API under `/api/v1` (send `x-service-team`). Errors always have the body `{ error, code, details? }`.',
+    },
+    servers: [{ url: info.serverUrl ?? '/' }],
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `loupe_…`.' } },
+    },
+    security: [{ bearer: [] }],
+    'x-error-codes': Object.fromEntries(Object.entries(errorCatalogue).map(([code, e]) => [code, e])),
+  };
+}
+
+function pathItem(
+  operation: OperationDefinition,
+  convert: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
+  errorSchema: JsonSchema,
+): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  const addParameters = (schema: z.ZodObject | undefined, location: 'path' | 'query') => {
+    if (!schema) return;
+    const json = convert(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      const { description, ...rest } = property;
+      parameters.push({
+        name,
+        in: location,
+        required: location === 'path' || (json.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  };
+  addParameters(operation.params, 'path');
+  addParameters(querySchema(operation), 'query');
+  if (operation.api === 'workspace' && operation.teamHeader !== false) {
+    parameters.push({
+      name: 'x-service-team',
+      in: 'header',
+      required: true,
+      description: 'The workspace to act in (see `GET /api/v1/teams`).',
+      schema: { type: 'string', format: 'uuid' },
+    });
+  }
+
+  const errors = [...commonErrors, ...(operation.params ? (['not_found'] as const) : []), ...(operation.errors ?? [])];
+  if (operation.api === 'workspace' && operation.teamHeader !== false) errors.push('team_header_required', 'not_a_member');
+  const responses: Record<string, unknown> = {
+    [successStatus(operation)]: {
+      description: operation.paged ? 'One page; the next is in the `Link` header.' : 'Success.',
+      content: { 'application/json': { schema: convert(responseSchema(operation), 'output') } },
+      ...(operation.paged
+        ? { headers: { Link: { description: 'RFC 8288 `rel="next"` link to the next page.', schema: { type: 'string' } } } }
+        : {}),
+    },
+  };
+  for (const code of new Set(errors)) {
+    const status = String(errorCatalogue[code].status);
+    const existing = responses[status] as { description: string } | undefined;
+    responses[status] = {
+      description: existing ? `${existing.description} Or \`${code}\`.` : `\`${code}\`: ${errorCatalogue[code].message}`,
+      content: { 'application/json': { schema: errorSchema } },
+    };
+  }
+
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    description: `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
+    tags: [operation.tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: convert(operation.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(inner),
+      ]),
+    );
+  }
+  return value;
+}

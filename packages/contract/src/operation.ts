@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { PageQuery, type Page } from './common/paging.ts';
+import type { ErrorCode } from './common/errors.ts';
+import type { Scope } from './identity/roles.ts';
+
+/**
+ * One operation of the service, defined once. The server derives its route and validation
+ * from it, the OpenAPI document its path item, the MCP server its tool, the SDK its method.
+ */
+export interface OperationDefinition {
+  /** Stable camelCase name: the SDK method, the MCP tool (snake_cased), the OpenAPI operationId. */
+  id: string;
+  /** `image`: the key's own workspace; `workspace`: the one named by `x-service-team`. */
+  api: 'image' | 'workspace';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Full path with `{name}` parameters, e.g. `/api/images/projects/{projectId}`. */
+  path: string;
+  summary: string;
+  /** Written for people and agents alike: what it does, what it costs, what to call next. */
+  description: string;
+  tag: string;
+  /** Every one of these is required of the calling key. */
+  scopes: readonly Scope[];
+  /** Workspace API operations need `x-service-team` unless this is false. */
+  teamHeader?: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The answer; for a paged operation, the schema of one item of the array. */
+  output: z.ZodType;
+  /** Success status; 200 when unset. */
+  status?: 200 | 201 | 202;
+  /** A list with `limit`/`cursor` and a `Link: <…>; rel="next"` header. */
+  paged?: boolean;
+  /** Errors particular to this operation, beyond those every operation can answer. */
+  errors?: readonly ErrorCode[];
+}
+
+export function defineOperation<const O extends OperationDefinition>(operation: O): O {
+  return operation;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
+export interface OperationInput<O extends OperationDefinition> {
+  params: Out<O['params']>;
+  query: O['paged'] extends true ? Out<O['query']> & PageQuery : Out<O['query']>;
+  body: O['body'] extends z.ZodType ? z.output<O['body']> : undefined;
+}
+
+/** What a handler returns: the resource, or for a paged operation one page of items. */
+export type OperationResult<O extends OperationDefinition> = O['paged'] extends true
+  ? Page<z.output<O['output']>>
+  : z.output<O['output']>;
+
+/** The input a client sends (before defaults and coercion). */
+export type OperationRequest<O extends OperationDefinition> = (O['params'] extends z.ZodType
+  ? z.input<O['params']>
+  : unknown) &
+  (O['paged'] extends true ? Partial<z.input<typeof PageQuery>> : unknown) &
+  (O['query'] extends z.ZodType ? z.input<O['query']> : unknown) &
+  (O['body'] extends z.ZodType ? { body: z.input<O['body']> } : unknown);
+
+/** The query schema with the paging parameters of a paged operation merged in. */
+export function querySchema(operation: OperationDefinition): z.ZodObject | undefined {
+  if (!operation.paged) return operation.query;
+  return operation.query ? PageQuery.extend(operation.query.shape) : PageQuery;
+}
+
+/** The schema of the whole success answer. */
+export function responseSchema(operation: OperationDefinition): z.ZodType {
+  return operation.paged ? z.array(operation.output) : operation.output;
+}
+
+export function successStatus(operation: OperationDefinition): number {
+  return operation.status ?? 200;
+}

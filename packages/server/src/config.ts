@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1');
+
+/** Environment variables (DESIGN.md §3). A `.env` file is read by the CLI before this runs. */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  LOUPE_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  LOUPE_PUBLIC_URL: z.url().default('http://localhost:8080'),
+  LOUPE_BOOTSTRAP_KEY: z
+    .string()
+    .regex(/^loupe_[A-Za-z0-9_-]{24,}$/, 'must be loupe_ followed by at least 24 letters, digits, - or _')
+    .optional(),
+  LOUPE_CRAWL_ALLOW_PRIVATE: flag,
+  LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
+  LOUPE_PLANS_FILE: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** PostgreSQL schema to use instead of `public` (tests run each server in its own). */
+  databaseSchema?: string;
+  publicUrl: string;
+  bootstrapKey?: string;
+  crawlAllowPrivate: boolean;
+  cacheMaxBytes: number;
+  plansFile?: string;
+  logLevel: string;
+  /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
+  validateResponses: boolean;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.LOUPE_DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    publicUrl: e.LOUPE_PUBLIC_URL.replace(/\/$/, ''),
+    bootstrapKey: e.LOUPE_BOOTSTRAP_KEY,
+    crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
+    cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
+    plansFile: e.LOUPE_PLANS_FILE,
+    logLevel: e.LOG_LEVEL,
+    validateResponses: false,
+  };
+}

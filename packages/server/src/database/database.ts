@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from './schema.ts';
+
+/**
+ * The storage engine behind one interface (STYLE.md: adapters for what varies by
+ * deployment). Core code sees a Kysely instance and these few dialect facts, never a
+ * branch on the engine.
+ */
+export interface Database {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly db: Kysely<Schema>;
+  /** True when `error` is a unique-constraint violation. */
+  isUniqueViolation(error: unknown): boolean;
+  /** Answers once the database takes queries (for /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs `work` in one transaction; stores built on the `Database` it gets take part in it. */
+export function inTransaction<T>(database: Database, work: (transaction: Database) => Promise<T>): Promise<T> {
+  return database.db.transaction().execute((trx) => work({ ...database, db: trx }));
+}

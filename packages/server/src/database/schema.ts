@@ -1,0 +1,99 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types for Kysely. Timestamps are ISO 8601 text and booleans 0/1 integers in both
+ * dialects, so one set of queries and row mappers serves SQLite and PostgreSQL alike.
+ */
+export interface Schema {
+  instance: InstanceTable;
+  workspaces: WorkspaceTable;
+  users: UserTable;
+  memberships: MembershipTable;
+  api_keys: ApiKeyTable;
+  image_projects: ImageProjectTable;
+  presets: PresetTable;
+  images: ImageTable;
+}
+
+/** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
+export interface InstanceTable {
+  id: number;
+  bootstrapped_at: string;
+}
+
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  plan: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface MembershipTable {
+  workspace_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface ImageProjectTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  custom_domain: string | null;
+  require_signed_urls: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PresetTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** JSON object of transform parameters. */
+  transforms: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ImageTable {
+  id: string;
+  project_id: string;
+  path: string;
+  filename: string;
+  content_type: string;
+  /** bigint in PostgreSQL: read through Number(). */
+  file_size: number | string;
+  width: number;
+  height: number;
+  format: string;
+  blurhash: string | null;
+  alt_text: string | null;
+  /** JSON array of tags. */
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,26 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, sql } from 'kysely';
+import type { Database } from './database.ts';
+import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { Schema } from './schema.ts';
+
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+
+export function openSqliteDatabase(file: string): Database {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Kysely<Schema>({ dialect: nodeSqliteDialect(file) });
+  return {
+    kind: 'sqlite',
+    db,
+    isUniqueViolation(error) {
+      const errcode = (error as { errcode?: number } | null)?.errcode;
+      return errcode === SQLITE_CONSTRAINT_UNIQUE || errcode === SQLITE_CONSTRAINT_PRIMARYKEY;
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

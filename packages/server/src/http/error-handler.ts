@@ -1,0 +1,44 @@
+import { LoupeError, errorCatalogue, type ErrorCode } from '@loupe/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** Fastify's own failures (body parsing, limits) in the catalogue's words. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+};
+
+function toLoupeError(error: FastifyError): LoupeError | undefined {
+  if (error instanceof LoupeError) return error;
+  const code = fastifyCodes[error.code] ?? (error instanceof SyntaxError && error.statusCode === 400 ? 'invalid_json' : undefined);
+  if (code) return new LoupeError(code, code === 'invalid_json' ? { message: `The request body is not valid JSON: ${error.message}` } : {});
+  return undefined;
+}
+
+/**
+ * Every failure leaves as the JSON error body of DESIGN.md §4. Unexpected errors are
+ * logged with the request id and answered 500 with that id, never a stack trace.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = toLoupeError(error);
+    if (known) {
+      if (known.status === 401) reply.header('www-authenticate', 'Bearer realm="loupe"');
+      if (known.status === 429 || known.status === 503) reply.header('retry-after', String(known.extra.retryAfter ?? 1));
+      return reply.code(known.status).send(known.toBody());
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({
+      error: errorCatalogue.internal_error.message,
+      code: 'internal_error' satisfies ErrorCode,
+      requestId: request.id,
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new LoupeError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    return reply.code(404).send(error.toBody());
+  });
+}

@@ -1,0 +1,16 @@
+import type { OperationById, OperationId, OperationInput, OperationResult } from '@loupe/contract';
+import type { Principal } from '../identity/principal.ts';
+
+export interface RequestContext {
+  principal: Principal;
+  requestId: string;
+}
+
+/** Serves one registry operation: validated input in, the resource (or one page) out. */
+export type Handler<I extends OperationId> = (
+  input: OperationInput<OperationById<I>>,
+  context: RequestContext,
+) => Promise<OperationResult<OperationById<I>>>;
+
+/** One handler per operation: a missing one is a type error, and start-up refuses it too. */
+export type Handlers = { [I in OperationId]: Handler<I> };

@@ -1,0 +1,85 @@
+import {
+  operations,
+  parseOrThrow,
+  querySchema,
+  responseSchema,
+  successStatus,
+  validationDetails,
+  type OperationDefinition,
+  type Page,
+} from '@loupe/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Authenticator } from '../identity/authenticator.ts';
+import type { Handlers } from './handlers.ts';
+
+const NoQuery = z.strictObject({});
+
+/** `/a/{id}/b` → `/a/:id/b` */
+function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The next page as an RFC 8288 link relative to this server, so it holds behind any proxy. */
+function nextLink(request: FastifyRequest, cursor: string): string {
+  const url = new URL(request.url, 'http://loupe.invalid');
+  url.searchParams.set('cursor', cursor);
+  return `<${url.pathname}${url.search}>; rel="next"`;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Registers one route per registry operation: authenticate, validate params, query and
+ * body with the operation's schemas, call its handler, answer with its success status.
+ */
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  dependencies: { handlers: Handlers; authenticator: Authenticator; validateResponses: boolean },
+): void {
+  const { authenticator, validateResponses } = dependencies;
+  const handlers = dependencies.handlers as Record<string, (input: unknown, context: unknown) => Promise<unknown>>;
+  const missing = operations.filter((operation) => typeof handlers[operation.id] !== 'function');
+  if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((o) => o.id).join(', ')}`);
+
+  for (const operation of operations as readonly OperationDefinition[]) {
+    const handler = handlers[operation.id] as (input: unknown, context: unknown) => Promise<unknown>;
+    const query = querySchema(operation) ?? NoQuery;
+    const response = responseSchema(operation);
+
+    app.route({
+      method: operation.method,
+      url: fastifyPath(operation.path),
+      handler: async (request, reply) => {
+        const principal = await authenticator.authenticate(
+          { authorization: request.headers.authorization, team: header(request, 'x-service-team') },
+          operation,
+        );
+        const input = {
+          params: operation.params ? parseOrThrow(operation.params, request.params) : {},
+          query: parseOrThrow(query, request.query),
+          body: operation.body ? parseOrThrow(operation.body, request.body ?? undefined) : undefined,
+        };
+        const result = await handler(input, { principal, requestId: request.id });
+
+        let body = result;
+        if (operation.paged) {
+          const page = result as Page<unknown>;
+          if (page.nextCursor) reply.header('link', nextLink(request, page.nextCursor));
+          body = page.items;
+        }
+        if (validateResponses) {
+          const checked = response.safeParse(body);
+          if (!checked.success) {
+            request.log.error({ details: validationDetails(checked.error) }, `${operation.id} answered outside its schema`);
+            throw new Error(`${operation.id} answered outside its schema`);
+          }
+        }
+        return reply.code(successStatus(operation)).send(body);
+      },
+    });
+  }
+}

@@ -1,0 +1,107 @@
+import type { ImageProject, ImageProjectWithStats } from '@loupe/contract';
+import type { Database } from '../../database/database.ts';
+import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
+import type { ImageProjectTable } from '../../database/schema.ts';
+
+type ProjectRow = Omit<ImageProjectTable, 'require_signed_urls'> & { require_signed_urls: number };
+
+function toProject(row: ProjectRow, plan: string): ImageProject {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    customDomain: row.custom_domain,
+    plan,
+    requireSignedUrls: row.require_signed_urls === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface ProjectChanges {
+  name?: string;
+  customDomain?: string | null;
+}
+
+/** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
+export class ProjectStore {
+  readonly #database: Database;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  #withPlan() {
+    return this.#database.db
+      .selectFrom('image_projects')
+      .innerJoin('workspaces', 'workspaces.id', 'image_projects.workspace_id')
+      .selectAll('image_projects')
+      .select('workspaces.plan');
+  }
+
+  async list(workspaceId: string, page: { limit: number; cursor?: string }) {
+    const after = decodeCursor(page.cursor);
+    const rows = await this.#withPlan()
+      .where('image_projects.workspace_id', '=', workspaceId)
+      .$if(after !== undefined, (q) => q.where('image_projects.id', '>', after as string))
+      .orderBy('image_projects.id')
+      .limit(page.limit + 1)
+      .execute();
+    return pageFromRows(rows, page.limit, (row) => toProject(row, row.plan));
+  }
+
+  async find(workspaceId: string, id: string): Promise<ImageProject | undefined> {
+    const row = await this.#withPlan()
+      .where('image_projects.workspace_id', '=', workspaceId)
+      .where('image_projects.id', '=', id)
+      .executeTakeFirst();
+    return row && toProject(row, row.plan);
+  }
+
+  async stats(projectId: string): Promise<ImageProjectWithStats['stats']> {
+    const row = await this.#database.db
+      .selectFrom('images')
+      .select((eb) => [eb.fn.countAll<number>().as('image_count'), eb.fn.sum<number | null>('file_size').as('total_size')])
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return { imageCount: Number(row.image_count), totalSize: Number(row.total_size ?? 0) };
+  }
+
+  async count(workspaceId: string): Promise<number> {
+    const row = await this.#database.db
+      .selectFrom('image_projects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(row: Omit<ProjectRow, 'require_signed_urls'>): Promise<void> {
+    await this.#database.db.insertInto('image_projects').values(row).execute();
+  }
+
+  /** Applies the changes; false when the workspace has no such project. */
+  async update(workspaceId: string, id: string, changes: ProjectChanges, at: string): Promise<boolean> {
+    const result = await this.#database.db
+      .updateTable('image_projects')
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
+        updated_at: at,
+      })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes the project; its presets and image records go with it (ON DELETE CASCADE). */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const result = await this.#database.db
+      .deleteFrom('image_projects')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

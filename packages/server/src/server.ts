@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { Database } from './database/database.ts';
+import { migrateToLatest } from './database/migrate.ts';
+import { openDatabase } from './database/open-database.ts';
+import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
+import { Plans } from './plans/plans.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  /** Where it listens, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** Set on the first start of an empty database. */
+  bootstrapped: Bootstrapped | null;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database, bootstraps an empty one, and listens. */
+export async function startServer(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database.db as never);
+    const bootstrapped = await bootstrapInstance(database, { bootstrapKey: config.bootstrapKey });
+    const plans = config.plansFile ? Plans.load(config.plansFile) : Plans.load();
+    const app = await buildApp(config, database, plans, log);
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    return {
+      app,
+      database,
+      url: `http://${host}:${port}`,
+      bootstrapped,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
