@@ -63,4 +63,10 @@ program
     }
   });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Configuration and start-up problems are the operator's to fix: say what, without a stack.
+  process.stderr.write(`loupe: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}

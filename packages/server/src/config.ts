@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const flag = z
-  .enum(['true', 'false', '1', '0', ''])
+  .enum(['true', 'false', '1', '0'])
   .default('false')
   .transform((value) => value === 'true' || value === '1');
 
@@ -41,7 +41,8 @@ export interface Config {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = Env.safeParse(env);
+  // An empty variable (`FOO=` in a shell or .env) means unset.
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);

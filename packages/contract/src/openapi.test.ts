@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildOpenApiDocument } from './openapi.ts';
+import { successStatus } from './operation.ts';
+import { operations } from './registry.ts';
+
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+const document = buildOpenApiDocument({ version: 'test' }) as Document;
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1', () => {
+    assert.equal(document.openapi, '3.1.0');
+  });
+
+  it('has exactly one path item per registry operation, with its success status', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, items]) =>
+      Object.entries(items).map(([method, item]) => `${method.toUpperCase()} ${path} ${item.operationId}`),
+    );
+    const registered = operations.map((o) => `${o.method} ${o.path} ${o.id}`);
+    assert.deepEqual(documented.sort(), registered.sort());
+    for (const operation of operations) {
+      const item = document.paths[operation.path]?.[operation.method.toLowerCase()];
+      assert.ok(item?.responses[String(successStatus(operation))], operation.id);
+    }
+  });
+
+  it('resolves every $ref to a component schema', () => {
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    assert.ok(refs.length > 0);
+    for (const ref of refs) {
+      const name = /#\/components\/schemas\/([^"]+)/.exec(ref)?.[1];
+      assert.ok(name && document.components.schemas[name], ref);
+    }
+  });
+
+  it('asks for x-service-team on workspace API operations only', () => {
+    for (const operation of operations) {
+      const item = document.paths[operation.path]?.[operation.method.toLowerCase()];
+      const hasHeader = item?.parameters?.some((p) => p.in === 'header' && p.name === 'x-service-team') ?? false;
+      assert.equal(hasHeader, operation.api === 'workspace', operation.id);
+    }
+  });
+
+  it('documents 409 on preset creation', () => {
+    assert.ok(document.paths['/api/images/projects/{projectId}/presets']?.post?.responses['409']);
+  });
+});
