@@ -47,7 +47,7 @@ program
     const config = loadConfig();
     const database = openDatabase(config);
     try {
-      await migrateToLatest(database.db as never);
+      await migrateToLatest(database);
       const bootstrapped = await bootstrapInstance(database, { bootstrapKey: config.bootstrapKey });
       if (options.json) {
         process.stdout.write(

@@ -22,7 +22,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
   const database = openDatabase(config);
   try {
-    await migrateToLatest(database.db as never);
+    await migrateToLatest(database);
     const bootstrapped = await bootstrapInstance(database, { bootstrapKey: config.bootstrapKey });
     const plans = config.plansFile ? Plans.load(config.plansFile) : Plans.load();
     const app = await buildApp(config, database, plans, log);

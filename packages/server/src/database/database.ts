@@ -9,6 +9,11 @@ import type { Schema } from './schema.ts';
 export interface Database {
   readonly kind: 'sqlite' | 'postgres';
   readonly db: Kysely<Schema>;
+  /**
+   * Where Kysely keeps its migration tables. Named on PostgreSQL: left unset, Kysely takes a
+   * migration table of any schema in the database for its own, then cannot find it.
+   */
+  readonly migrationSchema?: string;
   /** True when `error` is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /** Answers once the database takes queries (for /readyz). */

@@ -7,7 +7,7 @@ import { LoupeError, type Page } from '@loupe/contract';
 export function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[0-9a-f-]{36}$/.test(id)) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
     throw new LoupeError('validation_failed', {
       details: { fieldErrors: { cursor: ['Not a cursor from a previous page.'] }, formErrors: [] },
     });

@@ -36,6 +36,7 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
   return {
     kind: 'postgres',
     db,
+    migrationSchema: options.schema ?? 'public',
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === PG_UNIQUE_VIOLATION,
     async ping() {
       await sql`select 1`.execute(db);
