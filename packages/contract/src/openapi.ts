@@ -109,11 +109,27 @@ function pathItem(
     description: `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
     tags: [operation.tag],
     ...(parameters.length ? { parameters } : {}),
-    ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: convert(operation.body, 'input') } } } }
-      : {}),
+    ...(operation.body ? { requestBody: requestBody(operation, convert) } : {}),
     responses,
   };
+}
+
+function requestBody(
+  operation: OperationDefinition,
+  convert: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
+): JsonSchema {
+  const content: Record<string, unknown> = { 'application/json': { schema: convert(operation.body as z.ZodType, 'input') } };
+  if (operation.upload) {
+    const fields = convert(operation.upload.fields, 'input') as { properties?: JsonSchema };
+    content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' }, ...fields.properties },
+      },
+    };
+  }
+  return { required: true, content };
 }
 
 function rewriteRefs(value: unknown): unknown {

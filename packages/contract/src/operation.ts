@@ -32,6 +32,11 @@ export interface OperationDefinition {
   status?: 200 | 201 | 202;
   /** A list with `limit`/`cursor` and a `Link: <…>; rel="next"` header. */
   paged?: boolean;
+  /**
+   * The operation also takes `multipart/form-data`: one file in the part named `file`, and
+   * the other parts validated by `fields`. The handler then gets `upload` instead of `body`.
+   */
+  upload?: { fields: z.ZodObject };
   /** Errors particular to this operation, beyond those every operation can answer. */
   errors?: readonly ErrorCode[];
 }
@@ -42,10 +47,26 @@ export function defineOperation<const O extends OperationDefinition>(operation: 
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
+/** A file received in a multipart upload, read into memory within the upload size limit. */
+export interface UploadedFile {
+  filename: string;
+  /** As the client declared it; the server trusts only what it decodes. */
+  contentType: string;
+  data: Uint8Array;
+}
+
+type Upload<O extends OperationDefinition> = O['upload'] extends { fields: infer F extends z.ZodType }
+  ? { file: UploadedFile; fields: z.output<F> }
+  : never;
+
 export interface OperationInput<O extends OperationDefinition> {
   params: Out<O['params']>;
   query: O['paged'] extends true ? Out<O['query']> & PageQuery : Out<O['query']>;
-  body: O['body'] extends z.ZodType ? z.output<O['body']> : undefined;
+  /** For an operation with `upload`, exactly one of `body` and `upload` is set. */
+  body: O['body'] extends z.ZodType
+    ? z.output<O['body']> | (O['upload'] extends object ? undefined : never)
+    : undefined;
+  upload: Upload<O> | undefined;
 }
 
 /** What a handler returns: the resource, or for a paged operation one page of items. */

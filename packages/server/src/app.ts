@@ -2,15 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '@loupe/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import type { Config } from './config.ts';
-import type { Database } from './database/database.ts';
-import { composeHandlers } from './handlers.ts';
+import multipart from '@fastify/multipart';
+import { composeHandlers, type Infrastructure } from './handlers.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
-import type { Plans } from './plans/plans.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -19,7 +16,8 @@ function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
 }
 
-export async function buildApp(config: Config, database: Database, plans: Plans, log: Logger): Promise<FastifyInstance> {
+export async function buildApp(infrastructure: Infrastructure): Promise<FastifyInstance> {
+  const { config, database, log } = infrastructure;
   const app: FastifyInstance = Fastify({
     // pino's Logger is Fastify's logger; only the declared generics differ.
     loggerInstance: log as FastifyBaseLogger,
@@ -32,9 +30,13 @@ export async function buildApp(config: Config, database: Database, plans: Plans,
   // Bodies are JSON (spec §4); anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  await app.register(multipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 11 },
+    throwFileSizeLimit: true,
+  });
   registerHealthRoutes(app, database);
   await registerApiDocs(app, buildOpenApiDocument({ version }));
-  const { handlers, authenticator } = composeHandlers(database, plans, log);
+  const { handlers, authenticator } = composeHandlers(infrastructure);
   registerOperationRoutes(app, { handlers, authenticator, validateResponses: config.validateResponses });
   return app;
 }

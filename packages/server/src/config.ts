@@ -20,6 +20,8 @@ const Env = z.object({
   LOUPE_CRAWL_ALLOW_PRIVATE: flag,
   LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
   LOUPE_PLANS_FILE: z.string().optional(),
+  LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+  LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -35,6 +37,10 @@ export interface Config {
   crawlAllowPrivate: boolean;
   cacheMaxBytes: number;
   plansFile?: string;
+  /** Largest original accepted, in bytes (uploads and imports). */
+  maxUploadBytes: number;
+  /** Largest image decoded, in pixels (width × height): a bound against decompression bombs. */
+  maxInputPixels: number;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -58,6 +64,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
     plansFile: e.LOUPE_PLANS_FILE,
+    maxUploadBytes: e.LOUPE_MAX_UPLOAD_BYTES,
+    maxInputPixels: e.LOUPE_MAX_INPUT_PIXELS,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

@@ -5,7 +5,9 @@ import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import { migrateToLatest } from './database/migrate.ts';
 import { openDatabase } from './database/open-database.ts';
+import { openBlobStore } from './blobs/open-blob-store.ts';
 import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
+import { GuardedFetcher } from './outbound/guarded-fetch.ts';
 import { Plans } from './plans/plans.ts';
 
 export interface RunningServer {
@@ -21,11 +23,18 @@ export interface RunningServer {
 /** Opens and migrates the database, bootstraps an empty one, and listens. */
 export async function startServer(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
   const database = openDatabase(config);
+  const blobs = openBlobStore(config);
+  const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate });
+  const closeAll = async () => {
+    await fetcher.close();
+    await blobs.close();
+    await database.close();
+  };
   try {
     await migrateToLatest(database);
     const bootstrapped = await bootstrapInstance(database, { bootstrapKey: config.bootstrapKey });
     const plans = config.plansFile ? Plans.load(config.plansFile) : Plans.load();
-    const app = await buildApp(config, database, plans, log);
+    const app = await buildApp({ config, database, plans, blobs, fetcher, log });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -37,11 +46,11 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
       bootstrapped,
       async close() {
         await app.close();
-        await database.close();
+        await closeAll();
       },
     };
   } catch (error) {
-    await database.close();
+    await closeAll();
     throw error;
   }
 }

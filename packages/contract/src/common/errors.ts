@@ -6,6 +6,7 @@
 export const errorCatalogue = {
   validation_failed: { status: 400, message: 'The request is not valid.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_image: { status: 400, message: 'The image is damaged or truncated.' },
   team_header_required: {
     status: 400,
     message: 'The workspace API needs the x-service-team header with a workspace id.',

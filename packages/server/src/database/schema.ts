@@ -13,6 +13,7 @@ export interface Schema {
   image_projects: ImageProjectTable;
   presets: PresetTable;
   images: ImageTable;
+  image_tags: ImageTagTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -83,10 +84,12 @@ export interface ImageTable {
   id: string;
   project_id: string;
   path: string;
+  /** Key of the original in the blob store; a new key on every replacement, so old variants go stale. */
+  blob_key: string;
   filename: string;
   content_type: string;
-  /** bigint in PostgreSQL: read through Number(). */
-  file_size: number | string;
+  /** bigint in PostgreSQL, read as a number by the pool's int8 parser. */
+  file_size: number;
   width: number;
   height: number;
   format: string;
@@ -96,4 +99,10 @@ export interface ImageTable {
   tags: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface ImageTagTable {
+  image_id: string;
+  project_id: string;
+  tag: string;
 }

@@ -1,4 +1,5 @@
 import {
+  LoupeError,
   operations,
   parseOrThrow,
   querySchema,
@@ -12,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Authenticator } from '../identity/authenticator.ts';
 import type { Handlers } from './handlers.ts';
+import { readMultipartUpload } from './multipart-upload.ts';
 
 const NoQuery = z.strictObject({});
 
@@ -58,27 +60,29 @@ export function registerOperationRoutes(
           { authorization: request.headers.authorization, team: header(request, 'x-service-team') },
           operation,
         );
-        const input = {
-          params: operation.params ? parseOrThrow(operation.params, request.params) : {},
-          query: parseOrThrow(query, request.query),
-          body: operation.body ? parseOrThrow(operation.body, request.body ?? undefined) : undefined,
-        };
+        const params = operation.params ? parseOrThrow(operation.params, request.params) : {};
+        const parsedQuery = parseOrThrow(query, request.query);
+        const multipart = request.isMultipart();
+        if (multipart && !operation.upload) throw new LoupeError('unsupported_media_type', { message: 'Send JSON.' });
+        const upload = multipart && operation.upload ? await readMultipartUpload(request, operation.upload.fields) : undefined;
+        const body = operation.body && !upload ? parseOrThrow(operation.body, request.body ?? undefined) : undefined;
+        const input = { params, query: parsedQuery, body, upload };
         const result = await handler(input, { principal, requestId: request.id });
 
-        let body = result;
+        let answer = result;
         if (operation.paged) {
           const page = result as Page<unknown>;
           if (page.nextCursor) reply.header('link', nextLink(request, page.nextCursor));
-          body = page.items;
+          answer = page.items;
         }
         if (validateResponses) {
-          const checked = response.safeParse(body);
+          const checked = response.safeParse(answer);
           if (!checked.success) {
             request.log.error({ details: validationDetails(checked.error) }, `${operation.id} answered outside its schema`);
             throw new Error(`${operation.id} answered outside its schema`);
           }
         }
-        return reply.code(successStatus(operation)).send(body);
+        return reply.code(successStatus(operation)).send(answer);
       },
     });
   }

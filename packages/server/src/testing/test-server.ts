@@ -35,6 +35,8 @@ export interface TestWorkspace {
 /** A real Loupe server on a loopback port, on a fresh database, for one test suite. */
 export interface TestServer {
   url: string;
+  /** The server's LOUPE_DATA_DIR (a temporary folder). */
+  dataDir: string;
   server: RunningServer;
   /** The bootstrap workspace and its owner key. */
   owner: TestWorkspace;
@@ -103,6 +105,7 @@ export async function startTestServer(dialect: Dialect, overrides: Partial<Confi
 
   return {
     url: server.url,
+    dataDir,
     server,
     owner,
     request,

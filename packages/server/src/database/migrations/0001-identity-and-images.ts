@@ -84,6 +84,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('project_id', 'text', (c) => c.notNull().references('image_projects.id').onDelete('cascade'))
     .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('blob_key', 'text', (c) => c.notNull())
     .addColumn('filename', 'text', (c) => c.notNull())
     .addColumn('content_type', 'text', (c) => c.notNull())
     .addColumn('file_size', 'bigint', (c) => c.notNull())
@@ -97,4 +98,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('images_project_path', ['project_id', 'path'])
     .execute();
+  await db.schema.createIndex('images_project').on('images').columns(['project_id', 'id']).execute();
+
+  // Tags are also kept one per row: exact, indexable matching on both engines, where a
+  // LIKE over JSON text would be case-insensitive on SQLite.
+  await db.schema
+    .createTable('image_tags')
+    .addColumn('image_id', 'text', (c) => c.notNull().references('images.id').onDelete('cascade'))
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('tag', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('image_tags_pk', ['image_id', 'tag'])
+    .execute();
+  await db.schema.createIndex('image_tags_project_tag').on('image_tags').columns(['project_id', 'tag']).execute();
 }

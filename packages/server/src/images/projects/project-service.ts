@@ -6,12 +6,14 @@ import {
   type Page,
   type UpdateImageProject,
 } from '@loupe/contract';
+import type { BlobStore } from '../../blobs/blob-store.ts';
 import { now } from '../../clock.ts';
 import { inTransaction, type Database } from '../../database/database.ts';
 import { WorkspaceStore } from '../../identity/workspace-store.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { newId } from '../../ids.ts';
 import type { Plans } from '../../plans/plans.ts';
+import { ImageStore } from '../images/image-store.ts';
 import { ProjectStore } from './project-store.ts';
 import { projectSlug } from './slug.ts';
 
@@ -22,11 +24,13 @@ export class ProjectService {
   readonly #database: Database;
   readonly #plans: Plans;
   readonly #projects: ProjectStore;
+  readonly #blobs: BlobStore;
 
-  constructor(database: Database, plans: Plans) {
+  constructor(database: Database, plans: Plans, blobs: BlobStore) {
     this.#database = database;
     this.#plans = plans;
     this.#projects = new ProjectStore(database);
+    this.#blobs = blobs;
   }
 
   list(principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<ImageProject>> {
@@ -97,10 +101,14 @@ export class ProjectService {
     return this.get(principal, projectId);
   }
 
+  /** Deletes the project, its presets and image records (cascade), then its originals. */
   async delete(principal: Principal, projectId: string): Promise<{ deleted: true }> {
-    if (!(await this.#projects.delete(principal.workspaceId, projectId))) {
+    const project = await this.get(principal, projectId);
+    const blobKeys = await new ImageStore(this.#database).blobKeys(project.id);
+    if (!(await this.#projects.delete(principal.workspaceId, project.id))) {
       throw new LoupeError('not_found', { message: 'No such image project.' });
     }
+    await Promise.all(blobKeys.map((key) => this.#blobs.delete(key)));
     return { deleted: true };
   }
 }

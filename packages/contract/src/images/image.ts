@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../common/resource.ts';
+
+/**
+ * The `<image_path>` of a CDN URL: slash-separated segments, no empty, `.` or `..` segment,
+ * no backslash or control character, so a path can never climb out of its project.
+ */
+export const ImagePath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((path) => !/[\u0000-\u001f\u007f\\?#]/.test(path), 'Must not contain control characters, \\, ? or #.')
+  .refine(
+    (path) => path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'),
+    'Must be segments separated by single slashes, without leading or trailing slash, "." or "..".',
+  )
+  .describe('Where the image lives in its project, e.g. `blog/2026/cover.jpg`.');
+
+export const Tag = z.string().trim().min(1).max(100);
+
+export const Image = z
+  .object({
+    id: Id,
+    path: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    fileSize: z.number().int().describe('Bytes of the original.'),
+    width: z.number().int(),
+    height: z.number().int(),
+    format: z.string(),
+    blurhash: z.string().nullable().describe('A compact placeholder (blurha.sh).'),
+    altText: z.string().nullable(),
+    tags: z.array(z.string()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    url: z.string().describe('The CDN URL of the original.'),
+  })
+  .meta({ id: 'Image' });
+export type Image = z.infer<typeof Image>;
+
+export const ImportImage = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).describe('An http(s) address to fetch the image from.'),
+  path: ImagePath.optional().describe("Defaults to the URL's last path segment."),
+});
+export type ImportImage = z.infer<typeof ImportImage>;
+
+/** The fields of a multipart upload besides `file`. */
+export const UploadFields = z.strictObject({
+  path: ImagePath.optional().describe("Defaults to the file's name."),
+});
+
+export const ListImagesQuery = z.strictObject({
+  prefix: z.string().min(1).max(1024).optional().describe('Only images whose path starts with this.'),
+  tag: Tag.optional().describe('Only images with this tag.'),
+});
+
+export const UpdateImage = z
+  .strictObject({
+    altText: z.string().max(1000).nullable().optional(),
+    tags: z
+      .array(Tag)
+      .max(50)
+      .refine((tags) => new Set(tags).size === tags.length, 'Tags must not repeat.')
+      .optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+export type UpdateImage = z.infer<typeof UpdateImage>;

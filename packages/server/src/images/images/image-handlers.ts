@@ -1,0 +1,20 @@
+import { LoupeError } from '@loupe/contract';
+import type { Handlers } from '../../http/handlers.ts';
+import type { ImageService } from './image-service.ts';
+
+type ImageHandlers = Pick<Handlers, 'listImages' | 'uploadImage' | 'getImage' | 'updateImage' | 'deleteImage'>;
+
+export function imageHandlers(images: ImageService): ImageHandlers {
+  return {
+    listImages: ({ params, query }, { principal }) =>
+      images.list(principal, params.projectId, { prefix: query.prefix, tag: query.tag }, query),
+    uploadImage: ({ params, body, upload }, { principal }) => {
+      if (upload) return images.upload(principal, params.projectId, { kind: 'file', file: upload.file, path: upload.fields.path });
+      if (!body) throw new LoupeError('validation_failed', { message: 'Send a multipart file or a JSON { url }.' });
+      return images.upload(principal, params.projectId, { kind: 'url', url: body.url, path: body.path });
+    },
+    getImage: ({ params }, { principal }) => images.get(principal, params.projectId, params.imageId),
+    updateImage: ({ params, body }, { principal }) => images.update(principal, params.projectId, params.imageId, body),
+    deleteImage: ({ params }, { principal }) => images.delete(principal, params.projectId, params.imageId),
+  };
+}

@@ -1,0 +1,178 @@
+import {
+  ImagePath,
+  LoupeError,
+  parseOrThrow,
+  type Image,
+  type ImageProject,
+  type Page,
+  type UpdateImage,
+  type UploadedFile,
+} from '@loupe/contract';
+import type { BlobStore } from '../../blobs/blob-store.ts';
+import { now } from '../../clock.ts';
+import { inTransaction, type Database } from '../../database/database.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { newId } from '../../ids.ts';
+import type { Plans } from '../../plans/plans.ts';
+import type { ProjectService } from '../projects/project-service.ts';
+import type { ImageImporter } from './image-importer.ts';
+import type { InspectedImage } from './image-inspector.ts';
+import { ImageStore, type ImageFilter, type ImageRow } from './image-store.ts';
+
+export type ImageSource = { kind: 'file'; file: UploadedFile; path?: string } | { kind: 'url'; url: string; path?: string };
+
+export interface ImageServiceDependencies {
+  database: Database;
+  projects: ProjectService;
+  blobs: BlobStore;
+  plans: Plans;
+  importer: ImageImporter;
+  inspect: (data: Uint8Array) => Promise<InspectedImage>;
+  /** The origin of CDN URLs (LOUPE_PUBLIC_URL). */
+  publicUrl: string;
+}
+
+const imageNotFound = () => new LoupeError('not_found', { message: 'No such image in this project.' });
+
+/** Encodes each segment of an image path for a URL, keeping the slashes. */
+export function encodeImagePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+export class ImageService {
+  readonly #d: ImageServiceDependencies;
+  readonly #images: ImageStore;
+
+  constructor(dependencies: ImageServiceDependencies) {
+    this.#d = dependencies;
+    this.#images = new ImageStore(dependencies.database);
+  }
+
+  #toImage(row: ImageRow, project: ImageProject): Image {
+    return {
+      id: row.id,
+      path: row.path,
+      filename: row.filename,
+      contentType: row.content_type,
+      fileSize: Number(row.file_size),
+      width: row.width,
+      height: row.height,
+      format: row.format,
+      blurhash: row.blurhash,
+      altText: row.alt_text,
+      tags: JSON.parse(row.tags) as string[],
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      url: `${this.#d.publicUrl}/cdn/${project.slug}/${encodeImagePath(row.path)}`,
+    };
+  }
+
+  async list(
+    principal: Principal,
+    projectId: string,
+    filter: ImageFilter,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<Image>> {
+    const project = await this.#d.projects.get(principal, projectId);
+    const rows = await this.#images.list(project.id, filter, page);
+    return { items: rows.items.map((row) => this.#toImage(row, project)), nextCursor: rows.nextCursor };
+  }
+
+  async get(principal: Principal, projectId: string, imageId: string): Promise<Image> {
+    const project = await this.#d.projects.get(principal, projectId);
+    const row = await this.#images.find(project.id, imageId);
+    if (!row) throw imageNotFound();
+    return this.#toImage(row, project);
+  }
+
+  async update(principal: Principal, projectId: string, imageId: string, input: UpdateImage): Promise<Image> {
+    const project = await this.#d.projects.get(principal, projectId);
+    const updated = await inTransaction(this.#d.database, (transaction) =>
+      new ImageStore(transaction).updateDetails(project.id, imageId, input, now()),
+    );
+    if (!updated) throw imageNotFound();
+    return this.get(principal, projectId, imageId);
+  }
+
+  async delete(principal: Principal, projectId: string, imageId: string): Promise<{ deleted: true }> {
+    const project = await this.#d.projects.get(principal, projectId);
+    const row = await this.#images.find(project.id, imageId);
+    if (!row || !(await this.#images.delete(project.id, imageId))) throw imageNotFound();
+    await this.#d.blobs.delete(row.blob_key);
+    return { deleted: true };
+  }
+
+  /**
+   * Stores an image at a path: decoded and measured first (a file that is not an image, or
+   * is truncated, stores nothing), then the original in the blob store, then the record.
+   * An existing path is replaced in place, its old original deleted after the commit.
+   */
+  async upload(principal: Principal, projectId: string, source: ImageSource): Promise<Image> {
+    const project = await this.#d.projects.get(principal, projectId);
+    const { data, filename } =
+      source.kind === 'file'
+        ? { data: source.file.data, filename: source.file.filename }
+        : await this.#d.importer.fetch(source.url);
+    const path = parseOrThrow(ImagePath, source.path ?? filename, 'path');
+    const inspected = await this.#d.inspect(data);
+
+    const blobKey = `originals/${project.id}/${newId()}`;
+    await this.#d.blobs.put(blobKey, data, inspected.contentType);
+    let stored: { id: string; replacedBlobKey?: string };
+    try {
+      stored = await inTransaction(this.#d.database, (transaction) =>
+        this.#record(new ImageStore(transaction), project, path, {
+          blob_key: blobKey,
+          filename,
+          content_type: inspected.contentType,
+          file_size: data.byteLength,
+          width: inspected.width,
+          height: inspected.height,
+          format: inspected.format,
+          blurhash: inspected.blurhash,
+          updated_at: now(),
+        }),
+      );
+    } catch (error) {
+      await this.#d.blobs.delete(blobKey);
+      throw error;
+    }
+    if (stored.replacedBlobKey) await this.#d.blobs.delete(stored.replacedBlobKey);
+    return this.get(principal, projectId, stored.id);
+  }
+
+  async #record(
+    images: ImageStore,
+    project: ImageProject,
+    path: string,
+    file: Parameters<ImageStore['replaceFile']>[1],
+  ): Promise<{ id: string; replacedBlobKey?: string }> {
+    await images.lockProject(project.id);
+    const existing = await images.findByPath(project.id, path);
+    if (existing) {
+      await images.replaceFile(existing.id, file);
+      return { id: existing.id, replacedBlobKey: existing.blob_key };
+    }
+    const limit = this.#d.plans.limits(project.plan).imagesPerProject;
+    if (limit !== null) {
+      const current = await images.count(project.id);
+      if (current >= limit) {
+        throw new LoupeError('plan_limit_reached', {
+          message: `The ${project.plan} plan allows ${limit} images per project.`,
+          extra: { limit, current },
+        });
+      }
+    }
+    const id = newId();
+    await images.insert({
+      ...file,
+      id,
+      project_id: project.id,
+      path,
+      alt_text: null,
+      tags: '[]',
+      created_at: file.updated_at,
+    });
+    return { id };
+  }
+}

@@ -1,0 +1,99 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { assertPublicHost, publicOnlyLookup } from './address-guard.ts';
+
+export class ResponseTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`The response is larger than ${limit} bytes.`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+export class TooManyRedirectsError extends Error {
+  constructor(limit: number) {
+    super(`More than ${limit} redirects.`);
+    this.name = 'TooManyRedirectsError';
+  }
+}
+
+export interface GuardedFetchOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects?: number;
+  headers?: Record<string, string>;
+}
+
+export interface FetchedResource {
+  url: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** Every URL before the final one, in order. */
+  redirects: string[];
+}
+
+/**
+ * Outbound HTTP for user-supplied addresses (image import now, the crawler later). Unless
+ * private targets are allowed, every connection goes through the public-only lookup, and
+ * redirects are followed by hand so each hop is checked again.
+ */
+export class GuardedFetcher {
+  readonly #agent: Agent;
+  readonly #allowPrivate: boolean;
+
+  constructor(options: { allowPrivate: boolean; connections?: number }) {
+    this.#allowPrivate = options.allowPrivate;
+    this.#agent = new Agent({
+      connections: options.connections ?? 16,
+      ...(options.allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } }),
+    });
+  }
+
+  async fetch(url: string, options: GuardedFetchOptions): Promise<FetchedResource> {
+    const maxRedirects = options.maxRedirects ?? 5;
+    const redirects: string[] = [];
+    let current = new URL(url);
+    for (;;) {
+      if (!this.#allowPrivate) assertPublicHost(current.hostname);
+      const response = await request(current, {
+        dispatcher: this.#agent,
+        method: 'GET',
+        headers: options.headers,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+      const location = response.headers.location;
+      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+        await response.body.dump();
+        if (redirects.length >= maxRedirects) throw new TooManyRedirectsError(maxRedirects);
+        redirects.push(current.href);
+        current = new URL(location, current);
+        continue;
+      }
+      return {
+        url: current.href,
+        status: response.statusCode,
+        headers: response.headers,
+        body: await readLimited(response.body, options.maxBytes),
+        redirects,
+      };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new ResponseTooLargeError(maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

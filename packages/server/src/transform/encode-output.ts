@@ -1,0 +1,70 @@
+import type { OutputFormat, PipelineOptions } from './transform-pipeline.ts';
+import { openRaw, readRaw, type RawImage } from './raw-image.ts';
+
+export const contentTypes = {
+  webp: 'image/webp',
+  avif: 'image/avif',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  jxl: 'image/jxl',
+} as const satisfies Record<OutputFormat, string>;
+
+/**
+ * Quality when the request has none. JPEG, WebP and AVIF take sharp's defaults, which
+ * its maintainers tuned to look alike; JPEG XL's quality is a JPEG-like scale by design
+ * (libjxl), so it takes JPEG's. PNG is lossless and ignores quality.
+ */
+export const defaultQuality = { jpeg: 80, webp: 80, avif: 50, jxl: 80 } as const;
+
+/**
+ * AVIF is encoded on the fly, so effort sets first-request latency. Measured here on an
+ * 800×698 crop of hubble_deep_field.jpg at quality 50, encode only (median of 7):
+ * effort 0 → 64 ms, 48.0 kB, 32.8 dB PSNR; effort 1 → 206 ms, 44.5 kB, 33.4 dB;
+ * effort 2 → 419 ms, 43.7 kB, 33.8 dB (DESIGN.md §9: ≈345 ms end to end at effort 2,
+ * 2.7 s at the default 4). Effort 1 keeps AVIF's total near WebP's ≈167 ms budget while
+ * saving 7% over effort 0 on a variant that is then cached for a year; effort 2 doubles
+ * the time for 2% more.
+ */
+export const AVIF_EFFORT = 1;
+
+export interface EncodeRequest {
+  format: OutputFormat;
+  quality?: number;
+  /** Six hex digits; the colour under transparent pixels when the format has no alpha. */
+  bg?: string;
+}
+
+/** Encodes the final pixels: the one encode of the pipeline (STYLE.md §8). */
+export async function encodeOutput(
+  image: RawImage,
+  request: EncodeRequest,
+  encodeJxl: PipelineOptions['encodeJxl'],
+  seconds: number,
+): Promise<Buffer> {
+  const { format } = request;
+  const pipeline = openRaw(image, seconds);
+  switch (format) {
+    case 'jpeg':
+      // JPEG is the one output without alpha (DESIGN.md §7: flatten on `bg`, white by default).
+      return pipeline
+        .flatten({ background: `#${request.bg ?? 'ffffff'}` })
+        .jpeg({ quality: request.quality ?? defaultQuality.jpeg })
+        .toBuffer();
+    case 'png':
+      return pipeline.png().toBuffer();
+    case 'webp':
+      return pipeline.webp({ quality: request.quality ?? defaultQuality.webp }).toBuffer();
+    case 'avif':
+      return pipeline.avif({ quality: request.quality ?? defaultQuality.avif, effort: AVIF_EFFORT }).toBuffer();
+    case 'jxl': {
+      if (encodeJxl === undefined) throw missingJxlEncoder();
+      const rgba = image.channels === 4 ? image : await readRaw(pipeline.ensureAlpha());
+      return encodeJxl({ data: rgba.data, width: rgba.width, height: rgba.height, channels: 4 }, request.quality ?? defaultQuality.jxl);
+    }
+  }
+}
+
+/** sharp's libvips has no JPEG XL encoder (DESIGN.md §9), so the caller must bring one. */
+export function missingJxlEncoder(): Error {
+  return new Error('JPEG XL output needs options.encodeJxl: the libvips bundled with sharp cannot encode JPEG XL.');
+}
