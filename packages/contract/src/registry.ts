@@ -1,10 +1,11 @@
+import { deliveryOperations } from './images/delivery-operations.ts';
 import { imageOperations } from './images/image-operations.ts';
 import { presetOperations } from './images/preset-operations.ts';
 import { projectOperations } from './images/project-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
 
 /** Every operation of both APIs. Routes, OpenAPI, MCP tools and SDK methods derive from this list. */
-export const operations = [...projectOperations, ...presetOperations, ...imageOperations, ...keyOperations];
+export const operations = [...projectOperations, ...presetOperations, ...imageOperations, ...deliveryOperations, ...keyOperations];
 
 export type Operation = (typeof operations)[number];
 export type OperationId = Operation['id'];

@@ -1,2 +1,3 @@
 export { createClient, type ClientOptions, type LoupeClient } from './client.ts';
+export { cdnUrl, type CdnUrlOptions } from './cdn-url.ts';
 export { LoupeError } from '@loupe/contract';

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '@loupe/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { composeHandlers, type Infrastructure } from './handlers.ts';
+import { registerCdnRoutes } from './cdn/cdn-routes.ts';
+import { composeServices, type Infrastructure } from './composition.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
@@ -36,7 +37,9 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   });
   registerHealthRoutes(app, database);
   await registerApiDocs(app, buildOpenApiDocument({ version }));
-  const { handlers, authenticator } = composeHandlers(infrastructure);
-  registerOperationRoutes(app, { handlers, authenticator, validateResponses: config.validateResponses });
+  const services = await composeServices(infrastructure);
+  app.addHook('onClose', services.close);
+  registerOperationRoutes(app, { handlers: services.handlers, authenticator: services.authenticator, validateResponses: config.validateResponses });
+  registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
   return app;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -22,6 +23,11 @@ const Env = z.object({
   LOUPE_PLANS_FILE: z.string().optional(),
   LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
   LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
+  LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
+  LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
+  LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
+  LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -41,6 +47,15 @@ export interface Config {
   maxUploadBytes: number;
   /** Largest image decoded, in pixels (width × height): a bound against decompression bombs. */
   maxInputPixels: number;
+  /** The in-memory tier of the variant cache, in bytes. */
+  memoryCacheBytes: number;
+  /** Transforms running at once, and waiting beyond that before 503. */
+  transformConcurrency: number;
+  transformQueue: number;
+  /** Longest decode-and-transform before the request is refused. */
+  transformTimeoutSeconds: number;
+  /** How long the previous signing secret still verifies after a rotation. */
+  signingGraceSeconds: number;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -66,6 +81,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     plansFile: e.LOUPE_PLANS_FILE,
     maxUploadBytes: e.LOUPE_MAX_UPLOAD_BYTES,
     maxInputPixels: e.LOUPE_MAX_INPUT_PIXELS,
+    memoryCacheBytes: e.LOUPE_MEMORY_CACHE_BYTES,
+    transformConcurrency: e.LOUPE_TRANSFORM_CONCURRENCY,
+    transformQueue: e.LOUPE_TRANSFORM_QUEUE,
+    transformTimeoutSeconds: e.LOUPE_TRANSFORM_TIMEOUT_SECONDS,
+    signingGraceSeconds: e.LOUPE_SIGNING_GRACE_SECONDS,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

@@ -17,14 +17,19 @@ export const errorCatalogue = {
   forbidden: { status: 403, message: 'This key is not allowed to do that.' },
   not_a_member: { status: 403, message: 'You are not a member of this workspace.' },
   plan_limit_reached: { status: 403, message: "The workspace's plan limit is reached." },
+  signature_required: { status: 403, message: 'This project serves signed URLs only.' },
+  signature_invalid: { status: 403, message: 'The URL signature does not match.' },
+  signature_expired: { status: 403, message: 'This signed URL has expired.' },
   not_found: { status: 404, message: 'Not found.' },
   preset_name_taken: { status: 409, message: 'A preset with this name already exists in the project.' },
   custom_domain_taken: { status: 409, message: 'This custom domain is used by another project.' },
+  signing_disabled: { status: 409, message: 'Enable signing for this project first.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This media type is not supported.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   not_ready: { status: 503, message: 'The service is not ready.' },
+  overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

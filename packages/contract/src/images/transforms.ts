@@ -50,6 +50,15 @@ export const transformFields = {
 export type TransformName = keyof typeof transformFields;
 export const transformNames = Object.keys(transformFields) as TransformName[];
 
+/** The short CDN query names of DESIGN.md §7; every other parameter goes by its long name. */
+export const transformShortNames: { readonly [N in TransformName]?: string } = {
+  width: 'w',
+  height: 'h',
+  gravity: 'g',
+  format: 'f',
+  quality: 'q',
+};
+
 export const Transforms = z
   .strictObject(transformFields)
   .partial()

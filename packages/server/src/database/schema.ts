@@ -14,6 +14,8 @@ export interface Schema {
   presets: PresetTable;
   images: ImageTable;
   image_tags: ImageTagTable;
+  cdn_usage_daily: CdnUsageDailyTable;
+  quality_choices: QualityChoiceTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -66,6 +68,10 @@ export interface ImageProjectTable {
   slug: string;
   custom_domain: string | null;
   require_signed_urls: Generated<number>;
+  signing_enabled: Generated<number>;
+  signing_secret: string | null;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -93,6 +99,7 @@ export interface ImageTable {
   width: number;
   height: number;
   format: string;
+  has_alpha: Generated<number>;
   blurhash: string | null;
   alt_text: string | null;
   /** JSON array of tags. */
@@ -105,4 +112,21 @@ export interface ImageTagTable {
   image_id: string;
   project_id: string;
   tag: string;
+}
+
+/** CDN counters per project and UTC day (YYYY-MM-DD), added to in batches. */
+export interface CdnUsageDailyTable {
+  project_id: string;
+  day: string;
+  requests: number;
+  bytes_served: number;
+  transforms: number;
+  cache_hits: number;
+}
+
+export interface QualityChoiceTable {
+  blob_key: string;
+  format: string;
+  mode: string;
+  quality: number;
 }

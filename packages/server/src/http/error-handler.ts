@@ -29,6 +29,8 @@ function toLoupeError(error: FastifyError): LoupeError | undefined {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = toLoupeError(error);
+    // An error must not be kept by a browser or CDN in front of us, least of all on /cdn paths.
+    reply.header('cache-control', 'no-store');
     if (known) {
       if (known.status === 401) reply.header('www-authenticate', 'Bearer realm="loupe"');
       if (known.status === 429 || known.status === 503) reply.header('retry-after', String(known.extra.retryAfter ?? 1));

@@ -19,6 +19,7 @@ export interface ImageFacts {
   width: number;
   height: number;
   format: string;
+  hasAlpha: boolean;
   contentType: string;
   blurhash: string;
 }
@@ -37,5 +38,5 @@ export async function inspectImage(input: Uint8Array, options: { maxInputPixels:
   // blurha.sh suggests 4×3 components for landscape pictures, 3×4 for portrait ones.
   const componentsX = width >= height ? 4 : 3;
   const blurhash = encode(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), width, height, componentsX, 7 - componentsX);
-  return { width: probe.width, height: probe.height, format: probe.format, contentType, blurhash };
+  return { width: probe.width, height: probe.height, format: probe.format, hasAlpha: probe.hasAlpha, contentType, blurhash };
 }

@@ -121,7 +121,8 @@ export async function probeImage(
   }
 }
 
-function decodeOptions(maxInputPixels: number): SharpOptions {
+/** How every original is opened: bounded, strict about damage, upright, first frame only. */
+export function decodeOptions(maxInputPixels: number): SharpOptions {
   return {
     // 'error' implies 'truncated': a cut-off file fails instead of decoding grey rows.
     failOn: 'error',

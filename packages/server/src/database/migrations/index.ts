@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as identityAndImages from './0001-identity-and-images.ts';
+import * as signingAndUsage from './0002-signing-and-usage.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
   '0001-identity-and-images': identityAndImages,
+  '0002-signing-and-usage': signingAndUsage,
 };

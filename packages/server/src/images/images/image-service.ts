@@ -129,6 +129,7 @@ export class ImageService {
           width: inspected.width,
           height: inspected.height,
           format: inspected.format,
+          has_alpha: inspected.hasAlpha ? 1 : 0,
           blurhash: inspected.blurhash,
           updated_at: now(),
         }),

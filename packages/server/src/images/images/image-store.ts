@@ -1,8 +1,9 @@
+import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../../database/database.ts';
 import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
 import type { ImageTable } from '../../database/schema.ts';
 
-export type ImageRow = ImageTable;
+export type ImageRow = Selectable<ImageTable>;
 
 export interface ImageFilter {
   prefix?: string;
@@ -67,7 +68,7 @@ export class ImageStore {
     return Number(row.n);
   }
 
-  async insert(row: ImageRow): Promise<void> {
+  async insert(row: Insertable<ImageTable> & { tags: string }): Promise<void> {
     await this.#database.db.insertInto('images').values(row).execute();
     await this.#replaceTags(row.project_id, row.id, JSON.parse(row.tags) as string[]);
   }
@@ -75,7 +76,7 @@ export class ImageStore {
   /** Replaces the stored file of an image, keeping its id, alt text and tags. */
   async replaceFile(
     id: string,
-    file: Pick<ImageRow, 'blob_key' | 'filename' | 'content_type' | 'file_size' | 'width' | 'height' | 'format' | 'blurhash' | 'updated_at'>,
+    file: Pick<ImageRow, 'blob_key' | 'filename' | 'content_type' | 'file_size' | 'width' | 'height' | 'format' | 'has_alpha' | 'blurhash' | 'updated_at'>,
   ): Promise<void> {
     await this.#database.db.updateTable('images').set(file).where('id', '=', id).execute();
   }

@@ -1,9 +1,10 @@
 import type { ImageProject, ImageProjectWithStats } from '@loupe/contract';
+import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../../database/database.ts';
 import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
 import type { ImageProjectTable } from '../../database/schema.ts';
 
-type ProjectRow = Omit<ImageProjectTable, 'require_signed_urls'> & { require_signed_urls: number };
+type ProjectRow = Selectable<ImageProjectTable>;
 
 function toProject(row: ProjectRow, plan: string): ImageProject {
   return {
@@ -76,7 +77,7 @@ export class ProjectStore {
     return Number(row.n);
   }
 
-  async insert(row: Omit<ProjectRow, 'require_signed_urls'>): Promise<void> {
+  async insert(row: Insertable<ImageProjectTable>): Promise<void> {
     await this.#database.db.insertInto('image_projects').values(row).execute();
   }
 

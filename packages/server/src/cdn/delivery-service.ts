@@ -1,0 +1,162 @@
+import { ImagePath, LoupeError, verifyCdnSignature, type Transforms } from '@loupe/contract';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import { now } from '../clock.ts';
+import { ImageDecodeError } from '../transform/image-decode-error.ts';
+import { transformImage, type OutputFormat, type PipelineOptions } from '../transform/transform-pipeline.ts';
+import { parseCdnQuery } from './cdn-query.ts';
+import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
+import { negotiateFormat } from './format-negotiation.ts';
+import type { QualityChooser } from './quality-chooser.ts';
+import type { TransformLimiter } from './transform-limiter.ts';
+import type { UsageRecorder } from './usage-recorder.ts';
+import type { Variant, VariantCache } from './variant-cache.ts';
+
+export interface DeliveryRequest {
+  project: { slug: string } | { domain: string };
+  /** The image path as it appears in the URL (percent-encoded segments): what signatures cover. */
+  encodedPath: string;
+  search: URLSearchParams;
+  accept?: string;
+}
+
+export interface Delivery {
+  variant: Variant;
+  /** The answer depends on Accept (format=auto). */
+  varyOnAccept: boolean;
+  cacheStatus: 'hit' | 'miss';
+}
+
+export interface DeliveryDependencies {
+  store: DeliveryStore;
+  blobs: BlobStore;
+  cache: VariantCache;
+  limiter: TransformLimiter;
+  usage: UsageRecorder;
+  quality: QualityChooser;
+  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds'>;
+  maxInputPixels: number;
+  timeoutSeconds: number;
+}
+
+const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
+/**
+ * Part of every variant key: raise it when the pipeline's output for the same transforms
+ * changes (a new mapping, encoder or setting), so cached variants and their ETags renew.
+ */
+const PIPELINE_VERSION = 1;
+const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
+
+/** `a/b%20c.jpg` → `a/b c.jpg`, or undefined when it is not a valid image path. */
+function decodeImagePath(encodedPath: string): string | undefined {
+  try {
+    const path = encodedPath.split('/').map(decodeURIComponent).join('/');
+    return ImagePath.safeParse(path).success ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sorted keys, so the same transforms always make the same cache key. */
+function canonicalJson(transforms: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(transforms).sort(([a], [b]) => (a < b ? -1 : 1))));
+}
+
+/**
+ * Serves `/cdn/<slug>/<path>?t=<preset>&…` (spec §4, DESIGN.md §7): checks the signature
+ * when the project requires one, applies the preset with ad-hoc overrides, negotiates
+ * the format, and answers from the variant cache, transforming once per distinct variant.
+ */
+export class DeliveryService {
+  readonly #d: DeliveryDependencies;
+
+  constructor(dependencies: DeliveryDependencies) {
+    this.#d = dependencies;
+  }
+
+  async deliver(request: DeliveryRequest): Promise<Delivery> {
+    const at = now();
+    const project = await this.#d.store.project(request.project, at);
+    if (!project) throw notFound();
+    const query = parseCdnQuery(request.search);
+    await this.#checkSignature(project, request.encodedPath, query.params, at);
+
+    const path = decodeImagePath(request.encodedPath);
+    const image = path === undefined ? undefined : await this.#d.store.image(project.id, path);
+    if (!image) throw notFound();
+
+    let transforms: Partial<Transforms> = query.transforms;
+    if (query.preset !== undefined) {
+      const preset = await this.#d.store.presetTransforms(project.id, query.preset);
+      if (!preset) {
+        throw new LoupeError('validation_failed', {
+          message: `No preset named "${query.preset}" in this project.`,
+          details: { fieldErrors: { t: [`No preset named "${query.preset}".`] }, formErrors: [] },
+        });
+      }
+      transforms = { ...preset, ...query.transforms };
+    }
+
+    const { variant, source, varyOnAccept } = await this.#variant(image, transforms, request.accept);
+    const cacheHit = source === 'memory' || source === 'disk';
+    this.#d.usage.record(project.id, { bytes: variant.data.length, transformed: source === 'computed', cacheHit });
+    return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss' };
+  }
+
+  async #checkSignature(project: DeliveryProject, encodedPath: string, params: Record<string, string>, at: string) {
+    if (!project.requireSignedUrls) return;
+    const verdict = await verifyCdnSignature(project.signingSecrets, project.slug, encodedPath, params, Math.floor(Date.parse(at) / 1000));
+    if (verdict === 'missing') throw new LoupeError('signature_required');
+    if (verdict === 'invalid') throw new LoupeError('signature_invalid');
+    if (verdict === 'expired') throw new LoupeError('signature_expired');
+  }
+
+  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, accept: string | undefined) {
+    const { format: asked, qualityMode, quality, ...rest } = transforms;
+    // With nothing to change, the original is served as stored.
+    if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
+      const served = await this.#d.cache.getOrCreate(`${image.blobKey}|original`, async () => ({
+        data: await this.#original(image.blobKey),
+        contentType: image.contentType,
+      }));
+      return { ...served, varyOnAccept: false };
+    }
+
+    const needsAlpha = image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
+    const format: OutputFormat =
+      asked === 'auto'
+        ? negotiateFormat(accept, needsAlpha)
+        : (asked ?? (OUTPUT_FORMATS.has(image.format) ? (image.format as OutputFormat) : needsAlpha ? 'png' : 'jpeg'));
+    const resolvedQuality =
+      quality ?? (qualityMode !== undefined && format !== 'png'
+        ? await this.#d.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
+        : undefined);
+
+    const key = `${image.blobKey}|v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
+    const served = await this.#d.cache.getOrCreate(key, () =>
+      this.#d.limiter.run(async () => {
+        const input = await this.#original(image.blobKey);
+        try {
+          const output = await transformImage(
+            input,
+            { ...rest, format, ...(resolvedQuality !== undefined ? { quality: resolvedQuality } : {}) },
+            { ...this.#d.pipeline, maxInputPixels: this.#d.maxInputPixels, timeoutSeconds: this.#d.timeoutSeconds },
+          );
+          return { data: output.data, contentType: output.contentType };
+        } catch (error) {
+          if (error instanceof ImageDecodeError && error.reason === 'timeout') {
+            throw new LoupeError('overloaded', { message: 'This transform took too long.', extra: { retryAfter: 5 } });
+          }
+          throw error;
+        }
+      }),
+    );
+    return { ...served, varyOnAccept: asked === 'auto' };
+  }
+
+  async #original(blobKey: string): Promise<Buffer> {
+    const data = await this.#d.blobs.get(blobKey);
+    // A record without its original means the file was removed behind our back: for the client it is gone.
+    if (!data) throw notFound();
+    return data;
+  }
+}

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { BlobStore } from './blobs/blob-store.ts';
+import { DeliveryService } from './cdn/delivery-service.ts';
+import { deliveryHandlers } from './cdn/delivery-handlers.ts';
+import { DeliveryStore } from './cdn/delivery-store.ts';
+import { QualityChooser } from './cdn/quality-chooser.ts';
+import { SigningService } from './cdn/signing-service.ts';
+import { TransformLimiter } from './cdn/transform-limiter.ts';
+import { UsageRecorder } from './cdn/usage-recorder.ts';
+import { UsageService } from './cdn/usage-service.ts';
+import { UsageStore } from './cdn/usage-store.ts';
+import { VariantCache } from './cdn/variant-cache.ts';
+import type { Config } from './config.ts';
+import type { Database } from './database/database.ts';
+import type { Handlers } from './http/handlers.ts';
+import { ApiKeyService } from './identity/api-key-service.ts';
+import { ApiKeyStore } from './identity/api-key-store.ts';
+import { Authenticator } from './identity/authenticator.ts';
+import { keyHandlers } from './identity/key-handlers.ts';
+import { WorkspaceStore } from './identity/workspace-store.ts';
+import { imageHandlers } from './images/images/image-handlers.ts';
+import { ImageImporter } from './images/images/image-importer.ts';
+import { inspectUpload } from './images/images/image-inspector.ts';
+import { ImageService } from './images/images/image-service.ts';
+import { presetHandlers } from './images/presets/preset-handlers.ts';
+import { PresetService } from './images/presets/preset-service.ts';
+import { projectHandlers } from './images/projects/project-handlers.ts';
+import { ProjectService } from './images/projects/project-service.ts';
+import type { GuardedFetcher } from './outbound/guarded-fetch.ts';
+import type { Plans } from './plans/plans.ts';
+import { FaceDetector, findFace } from './transform/face-detector.ts';
+import { encodeJxl } from './transform/jxl-encoder.ts';
+import { findQualityForMode } from './transform/perceptual-quality.ts';
+
+export interface Infrastructure {
+  config: Config;
+  database: Database;
+  plans: Plans;
+  blobs: BlobStore;
+  fetcher: GuardedFetcher;
+  log: Logger;
+}
+
+/** Wires the capabilities together: stores into services, services into operation handlers and the CDN. */
+export async function composeServices({ config, database, plans, blobs, fetcher, log }: Infrastructure) {
+  const projects = new ProjectService(database, plans, blobs);
+  const presets = new PresetService(database, projects);
+  const images = new ImageService({
+    database,
+    projects,
+    blobs,
+    plans,
+    importer: new ImageImporter(fetcher, config.maxUploadBytes),
+    inspect: (data) => inspectUpload(data, { maxInputPixels: config.maxInputPixels }),
+    publicUrl: config.publicUrl,
+  });
+  const keys = new ApiKeyService(new ApiKeyStore(database));
+  const authenticator = new Authenticator(new ApiKeyStore(database), new WorkspaceStore(database), (error) =>
+    log.warn({ err: error }, 'could not record key use'),
+  );
+
+  const cache = new VariantCache({
+    directory: join(config.dataDir, 'variants'),
+    maxDiskBytes: config.cacheMaxBytes,
+    maxMemoryBytes: config.memoryCacheBytes,
+  });
+  await cache.open();
+  const usage = new UsageRecorder(new UsageStore(database), (error) => log.warn({ err: error }, 'could not save CDN usage'));
+  const faces = new FaceDetector();
+  const deliveryStore = new DeliveryStore(database);
+  const delivery = new DeliveryService({
+    store: deliveryStore,
+    blobs,
+    cache,
+    limiter: new TransformLimiter({ concurrency: config.transformConcurrency, maxQueued: config.transformQueue }),
+    usage,
+    quality: new QualityChooser(database, (original, format, mode) =>
+      findQualityForMode(original, format, mode, { maxInputPixels: config.maxInputPixels, encodeJxl }),
+    ),
+    pipeline: { findFace: findFace(faces), encodeJxl },
+    maxInputPixels: config.maxInputPixels,
+    timeoutSeconds: config.transformTimeoutSeconds,
+  });
+  const signing = new SigningService({ database, projects, publicUrl: config.publicUrl, graceSeconds: config.signingGraceSeconds });
+
+  const handlers: Handlers = {
+    ...projectHandlers(projects),
+    ...presetHandlers(presets),
+    ...imageHandlers(images),
+    ...deliveryHandlers(signing, new UsageService(database, projects, usage)),
+    ...keyHandlers(keys),
+  };
+  return {
+    handlers,
+    authenticator,
+    delivery,
+    deliveryStore,
+    async close() {
+      await usage.close();
+      await cache.close();
+      await faces.close();
+    },
+  };
+}
