@@ -9,6 +9,7 @@ import { registerApiDocs } from './http/api-docs.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
+import { registerUploadTarget } from './images/images/upload-target-route.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -40,6 +41,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   const services = await composeServices(infrastructure);
   app.addHook('onClose', services.close);
   registerOperationRoutes(app, { handlers: services.handlers, authenticator: services.authenticator, validateResponses: config.validateResponses });
+  await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
   return app;
 }

@@ -23,6 +23,7 @@ import { imageHandlers } from './images/images/image-handlers.ts';
 import { ImageImporter } from './images/images/image-importer.ts';
 import { inspectUpload } from './images/images/image-inspector.ts';
 import { ImageService } from './images/images/image-service.ts';
+import { UploadSlotService } from './images/images/upload-slot-service.ts';
 import { presetHandlers } from './images/presets/preset-handlers.ts';
 import { PresetService } from './images/presets/preset-service.ts';
 import { projectHandlers } from './images/projects/project-handlers.ts';
@@ -55,6 +56,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     inspect: (data) => inspectUpload(data, { maxInputPixels: config.maxInputPixels }),
     publicUrl: config.publicUrl,
   });
+  const uploadSlots = new UploadSlotService({ database, projects, images, blobs, publicUrl: config.publicUrl });
   const keys = new ApiKeyService(new ApiKeyStore(database));
   const authenticator = new Authenticator(new ApiKeyStore(database), new WorkspaceStore(database), (error) =>
     log.warn({ err: error }, 'could not record key use'),
@@ -87,7 +89,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   const handlers: Handlers = {
     ...projectHandlers(projects),
     ...presetHandlers(presets),
-    ...imageHandlers(images),
+    ...imageHandlers(images, uploadSlots),
     ...deliveryHandlers(signing, new UsageService(database, projects, usage)),
     ...keyHandlers(keys),
   };
@@ -96,6 +98,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     authenticator,
     delivery,
     deliveryStore,
+    uploadSlots,
     async close() {
       await usage.close();
       await cache.close();

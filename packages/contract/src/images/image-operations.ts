@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { Deleted, Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { Image, ImportImage, ListImagesQuery, UpdateImage, UploadFields } from './image.ts';
+import {
+  ConfirmUpload,
+  CreateUpload,
+  Image,
+  ImportImage,
+  ListImagesQuery,
+  PendingUpload,
+  UpdateImage,
+  UploadFields,
+} from './image.ts';
 import { ProjectParams } from './project-operations.ts';
 
 const ImageParams = z.strictObject({ projectId: Id, imageId: Id });
@@ -37,6 +46,37 @@ export const imageOperations = [
     output: Image,
     status: 201,
     errors: ['plan_limit_reached', 'payload_too_large', 'unsupported_media_type'],
+  }),
+  defineOperation({
+    id: 'createImageUpload',
+    api: 'image',
+    method: 'POST',
+    path: '/api/images/projects/{projectId}/images/upload',
+    summary: 'Start a two-step upload',
+    description:
+      'For large files or uploads from a browser: returns an `uploadUrl` to PUT the bytes to (no API key needed, valid for an hour), then call upload/confirm with the `imageId`.',
+    tag: 'Images',
+    scopes: ['images:write'],
+    params: ProjectParams,
+    body: CreateUpload,
+    output: PendingUpload,
+    status: 201,
+  }),
+  defineOperation({
+    id: 'confirmImageUpload',
+    api: 'image',
+    method: 'POST',
+    path: '/api/images/projects/{projectId}/images/upload/confirm',
+    summary: 'Finish a two-step upload',
+    description:
+      'Decodes the bytes PUT to the upload URL and stores the image at the path given when the upload started (replacing an image there). A file that is not an image stores nothing.',
+    tag: 'Images',
+    scopes: ['images:write'],
+    params: ProjectParams,
+    body: ConfirmUpload,
+    output: Image,
+    status: 201,
+    errors: ['plan_limit_reached', 'unsupported_media_type', 'invalid_image'],
   }),
   defineOperation({
     id: 'getImage',

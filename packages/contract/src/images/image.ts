@@ -65,3 +65,20 @@ export const UpdateImage = z
   })
   .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
 export type UpdateImage = z.infer<typeof UpdateImage>;
+
+export const CreateUpload = z.strictObject({
+  path: ImagePath.describe('Where the image will live once confirmed.'),
+});
+export type CreateUpload = z.infer<typeof CreateUpload>;
+
+export const PendingUpload = z
+  .object({
+    imageId: z.uuid().describe('Pass it to upload/confirm after the PUT.'),
+    uploadUrl: z.string().describe('PUT the file bytes here (no Authorization header needed); it works once, until expiresAt.'),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'PendingUpload' });
+export type PendingUpload = z.infer<typeof PendingUpload>;
+
+export const ConfirmUpload = z.strictObject({ imageId: z.uuid() });
+export type ConfirmUpload = z.infer<typeof ConfirmUpload>;

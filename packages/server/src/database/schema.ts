@@ -16,6 +16,7 @@ export interface Schema {
   image_tags: ImageTagTable;
   cdn_usage_daily: CdnUsageDailyTable;
   quality_choices: QualityChoiceTable;
+  pending_uploads: PendingUploadTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -129,4 +130,19 @@ export interface QualityChoiceTable {
   format: string;
   mode: string;
   quality: number;
+}
+
+export interface PendingUploadTable {
+  id: string;
+  project_id: string;
+  path: string;
+  /** SHA-256 of the secret in the upload URL. */
+  token_hash: string;
+  /** Where the PUT body is staged until confirm. */
+  blob_key: string;
+  /** Set once the PUT has arrived. */
+  received_bytes: number | null;
+  filename: string;
+  expires_at: string;
+  created_at: string;
 }

@@ -19,6 +19,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('quality_choices_pk', ['blob_key', 'format', 'mode'])
     .execute();
 
+  // The two-step upload: a slot with a secret URL, filled by PUT, turned into an image by confirm.
+  await db.schema
+    .createTable('pending_uploads')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('image_projects.id').onDelete('cascade'))
+    .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('blob_key', 'text', (c) => c.notNull())
+    .addColumn('received_bytes', 'bigint')
+    .addColumn('filename', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
   await db.schema
     .createTable('cdn_usage_daily')
     .addColumn('project_id', 'text', (c) => c.notNull().references('image_projects.id').onDelete('cascade'))

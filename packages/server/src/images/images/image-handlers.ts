@@ -1,10 +1,14 @@
 import { LoupeError } from '@loupe/contract';
 import type { Handlers } from '../../http/handlers.ts';
 import type { ImageService } from './image-service.ts';
+import type { UploadSlotService } from './upload-slot-service.ts';
 
-type ImageHandlers = Pick<Handlers, 'listImages' | 'uploadImage' | 'getImage' | 'updateImage' | 'deleteImage'>;
+type ImageHandlers = Pick<
+  Handlers,
+  'listImages' | 'uploadImage' | 'createImageUpload' | 'confirmImageUpload' | 'getImage' | 'updateImage' | 'deleteImage'
+>;
 
-export function imageHandlers(images: ImageService): ImageHandlers {
+export function imageHandlers(images: ImageService, slots: UploadSlotService): ImageHandlers {
   return {
     listImages: ({ params, query }, { principal }) =>
       images.list(principal, params.projectId, { prefix: query.prefix, tag: query.tag }, query),
@@ -13,6 +17,8 @@ export function imageHandlers(images: ImageService): ImageHandlers {
       if (!body) throw new LoupeError('validation_failed', { message: 'Send a multipart file or a JSON { url }.' });
       return images.upload(principal, params.projectId, { kind: 'url', url: body.url, path: body.path });
     },
+    createImageUpload: ({ params, body }, { principal }) => slots.create(principal, params.projectId, body),
+    confirmImageUpload: ({ params, body }, { principal }) => slots.confirm(principal, params.projectId, body),
     getImage: ({ params }, { principal }) => images.get(principal, params.projectId, params.imageId),
     updateImage: ({ params, body }, { principal }) => images.update(principal, params.projectId, params.imageId, body),
     deleteImage: ({ params }, { principal }) => images.delete(principal, params.projectId, params.imageId),

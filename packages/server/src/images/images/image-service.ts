@@ -114,14 +114,27 @@ export class ImageService {
         ? { data: source.file.data, filename: source.file.filename }
         : await this.#d.importer.fetch(source.url);
     const path = parseOrThrow(ImagePath, source.path ?? filename, 'path');
-    const inspected = await this.#d.inspect(data);
+    const stored = await this.store(project, { path, data, filename });
+    return this.get(principal, projectId, stored.id);
+  }
 
-    const blobKey = `originals/${project.id}/${newId()}`;
-    await this.#d.blobs.put(blobKey, data, inspected.contentType);
+  /**
+   * Records `data` as the image at `path`: decoded first (nothing is stored when that fails),
+   * then the original is written (unless it is already staged at `stagedBlobKey`), then
+   * the record, in place of an image already at that path.
+   */
+  async store(
+    project: ImageProject,
+    file: { path: string; data: Uint8Array; filename: string; id?: string; stagedBlobKey?: string },
+  ): Promise<{ id: string }> {
+    const { path, data, filename } = file;
+    const inspected = await this.#d.inspect(data);
+    const blobKey = file.stagedBlobKey ?? `originals/${project.id}/${newId()}`;
+    if (!file.stagedBlobKey) await this.#d.blobs.put(blobKey, data, inspected.contentType);
     let stored: { id: string; replacedBlobKey?: string };
     try {
       stored = await inTransaction(this.#d.database, (transaction) =>
-        this.#record(new ImageStore(transaction), project, path, {
+        this.#record(new ImageStore(transaction), project, path, file.id ?? newId(), {
           blob_key: blobKey,
           filename,
           content_type: inspected.contentType,
@@ -139,13 +152,14 @@ export class ImageService {
       throw error;
     }
     if (stored.replacedBlobKey) await this.#d.blobs.delete(stored.replacedBlobKey);
-    return this.get(principal, projectId, stored.id);
+    return { id: stored.id };
   }
 
   async #record(
     images: ImageStore,
     project: ImageProject,
     path: string,
+    id: string,
     file: Parameters<ImageStore['replaceFile']>[1],
   ): Promise<{ id: string; replacedBlobKey?: string }> {
     await images.lockProject(project.id);
@@ -164,7 +178,6 @@ export class ImageService {
         });
       }
     }
-    const id = newId();
     await images.insert({
       ...file,
       id,
