@@ -7,29 +7,63 @@ const flag = z
   .default('false')
   .transform((value) => value === 'true' || value === '1');
 
+/** Without all of these, originals would silently stay on the local disk. */
+const S3_REQUIRED = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
 /** Environment variables (DESIGN.md §3). A `.env` file is read by the CLI before this runs. */
-const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('127.0.0.1'),
-  LOUPE_DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
-  LOUPE_PUBLIC_URL: z.url().default('http://localhost:8080'),
-  LOUPE_BOOTSTRAP_KEY: z
-    .string()
-    .regex(/^loupe_[A-Za-z0-9_-]{24,}$/, 'must be loupe_ followed by at least 24 letters, digits, - or _')
-    .optional(),
-  LOUPE_CRAWL_ALLOW_PRIVATE: flag,
-  LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
-  LOUPE_PLANS_FILE: z.string().optional(),
-  LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
-  LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
-  LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
-  LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
-  LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
-  LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
-  LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const Env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('127.0.0.1'),
+    LOUPE_DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z.string().optional(),
+    LOUPE_PUBLIC_URL: z.url().default('http://localhost:8080'),
+    LOUPE_BOOTSTRAP_KEY: z
+      .string()
+      .regex(/^loupe_[A-Za-z0-9_-]{24,}$/, 'must be loupe_ followed by at least 24 letters, digits, - or _')
+      .optional(),
+    LOUPE_CRAWL_ALLOW_PRIVATE: flag,
+    LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
+    LOUPE_PLANS_FILE: z.string().optional(),
+    LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+    LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
+    LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+    LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
+    LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
+    LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
+    LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_PREFIX: z.string().optional(),
+  })
+  .superRefine((env, context) => {
+    const given = [...S3_REQUIRED, 'S3_PREFIX' as const].filter((name) => env[name] !== undefined);
+    if (given.length === 0) return;
+    for (const name of S3_REQUIRED) {
+      if (env[name] === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `required when ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set (originals in an S3-compatible store)`,
+        });
+      }
+    }
+  });
+
+/** An S3-compatible store for originals (DESIGN.md §2). */
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Prepended to every key; empty or ending in `/`. */
+  prefix?: string;
+}
 
 export interface Config {
   port: number;
@@ -43,6 +77,8 @@ export interface Config {
   crawlAllowPrivate: boolean;
   cacheMaxBytes: number;
   plansFile?: string;
+  /** Set: originals go to this bucket instead of files under the data dir. */
+  s3?: S3Config;
   /** Largest original accepted, in bytes (uploads and imports). */
   maxUploadBytes: number;
   /** Largest image decoded, in pixels (width × height): a bound against decompression bombs. */
@@ -69,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const prefix = e.S3_PREFIX?.replace(/^\/+|\/+$/g, '');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -79,6 +116,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
     plansFile: e.LOUPE_PLANS_FILE,
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT as string,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID as string,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY as string,
+          prefix: prefix ? `${prefix}/` : undefined,
+        }
+      : undefined,
     maxUploadBytes: e.LOUPE_MAX_UPLOAD_BYTES,
     maxInputPixels: e.LOUPE_MAX_INPUT_PIXELS,
     memoryCacheBytes: e.LOUPE_MEMORY_CACHE_BYTES,

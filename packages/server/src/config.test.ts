@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig } from './config.ts';
+
+describe('configuration of the originals store', () => {
+  const s3 = {
+    S3_ENDPOINT: 'http://minio:9000',
+    S3_BUCKET: 'photos',
+    S3_ACCESS_KEY_ID: 'key',
+    S3_SECRET_ACCESS_KEY: 'secret',
+  };
+
+  it('keeps originals under the data dir when no S3 variable is set', () => {
+    assert.equal(loadConfig({}).s3, undefined);
+  });
+
+  it('uses the bucket when endpoint, bucket and keys are set, in us-east-1 unless told', () => {
+    assert.deepEqual(loadConfig({ ...s3, S3_PREFIX: '/loupe/' }).s3, {
+      endpoint: 'http://minio:9000',
+      bucket: 'photos',
+      region: 'us-east-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      prefix: 'loupe/',
+    });
+    assert.equal(loadConfig({ ...s3, S3_REGION: 'eu-central-1' }).s3?.region, 'eu-central-1');
+  });
+
+  it('refuses to start with a bucket but no endpoint or keys, naming each one missing', () => {
+    assert.throws(
+      () => loadConfig({ S3_BUCKET: 'photos' }),
+      (error: Error) =>
+        ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].every((name) =>
+          error.message.includes(`${name}: required when S3_BUCKET is set`),
+        ),
+    );
+  });
+
+  it('refuses an endpoint and keys without a bucket, rather than quietly using the disk', () => {
+    const { S3_BUCKET, ...withoutBucket } = s3;
+    assert.throws(() => loadConfig(withoutBucket), /S3_BUCKET: required when/);
+  });
+});
