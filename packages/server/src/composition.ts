@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { BlobStore } from './blobs/blob-store.ts';
-import { DeliveryService } from './cdn/delivery-service.ts';
+import { DeliveryService, variantKeyPrefix } from './cdn/delivery-service.ts';
 import { deliveryHandlers } from './cdn/delivery-handlers.ts';
 import { DeliveryStore } from './cdn/delivery-store.ts';
 import { QualityChooser } from './cdn/quality-chooser.ts';
@@ -45,7 +45,14 @@ export interface Infrastructure {
 
 /** Wires the capabilities together: stores into services, services into operation handlers and the CDN. */
 export async function composeServices({ config, database, plans, blobs, fetcher, log }: Infrastructure) {
-  const projects = new ProjectService(database, plans, blobs);
+  const cache = new VariantCache({
+    directory: join(config.dataDir, 'variants'),
+    maxDiskBytes: config.cacheMaxBytes,
+    maxMemoryBytes: config.memoryCacheBytes,
+  });
+  await cache.open();
+  const purgeVariants = (blobKey: string) => cache.purgePrefix(variantKeyPrefix(blobKey));
+  const projects = new ProjectService(database, plans, blobs, purgeVariants);
   const presets = new PresetService(database, projects);
   const images = new ImageService({
     database,
@@ -54,6 +61,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     plans,
     importer: new ImageImporter(fetcher, config.maxUploadBytes),
     inspect: (data) => inspectUpload(data, { maxInputPixels: config.maxInputPixels }),
+    purgeVariants,
     publicUrl: config.publicUrl,
   });
   const uploadSlots = new UploadSlotService({ database, projects, images, blobs, publicUrl: config.publicUrl });
@@ -62,12 +70,6 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     log.warn({ err: error }, 'could not record key use'),
   );
 
-  const cache = new VariantCache({
-    directory: join(config.dataDir, 'variants'),
-    maxDiskBytes: config.cacheMaxBytes,
-    maxMemoryBytes: config.memoryCacheBytes,
-  });
-  await cache.open();
   const usage = new UsageRecorder(new UsageStore(database), (error) => log.warn({ err: error }, 'could not save CDN usage'));
   const faces = new FaceDetector();
   const deliveryStore = new DeliveryStore(database);

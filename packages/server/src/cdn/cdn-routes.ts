@@ -10,19 +10,11 @@ const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; 
 /** How long a Host → project answer is remembered; a new custom domain starts working within this. */
 const DOMAIN_TTL_MS = 10_000;
 
-/** `If-None-Match` holds the tag (weak comparison, RFC 9110 §13.1.2), or `*`. */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  const tags = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  return tags.includes('*') || tags.includes(etag);
-}
-
-async function answer(request: FastifyRequest, reply: FastifyReply, delivery: Delivery) {
+async function answer(reply: FastifyReply, delivery: Delivery) {
   const { variant } = delivery;
   reply.header('etag', variant.etag).header('cache-control', CACHE_CONTROL).header('x-cache', delivery.cacheStatus);
   if (delivery.varyOnAccept) reply.header('vary', 'Accept');
-  if (notModified(request, variant.etag)) return reply.code(304).send();
+  if (delivery.notModified) return reply.code(304).send();
   return reply
     .header('content-type', variant.contentType)
     .header('x-content-type-options', 'nosniff')
@@ -46,8 +38,10 @@ export function registerCdnRoutes(
   options: { delivery: DeliveryService; store: DeliveryStore; publicHost: string },
 ): void {
   const { delivery } = options;
-  const deliver = (request: FastifyRequest, reply: FastifyReply, target: Omit<DeliveryRequest, 'accept'>) =>
-    delivery.deliver({ ...target, accept: request.headers.accept }).then((served) => answer(request, reply, served));
+  const deliver = (request: FastifyRequest, reply: FastifyReply, target: Omit<DeliveryRequest, 'accept' | 'ifNoneMatch'>) =>
+    delivery
+      .deliver({ ...target, accept: request.headers.accept, ifNoneMatch: request.headers['if-none-match'] })
+      .then((served) => answer(reply, served));
 
   app.get('/cdn/*', async (request, reply) => {
     const { rest, search } = splitUrl(request.url, '/cdn/');

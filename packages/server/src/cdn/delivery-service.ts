@@ -17,6 +17,7 @@ export interface DeliveryRequest {
   encodedPath: string;
   search: URLSearchParams;
   accept?: string;
+  ifNoneMatch?: string;
 }
 
 export interface Delivery {
@@ -24,6 +25,8 @@ export interface Delivery {
   /** The answer depends on Accept (format=auto). */
   varyOnAccept: boolean;
   cacheStatus: 'hit' | 'miss';
+  /** `If-None-Match` names this variant: the answer is 304 without a body. */
+  notModified: boolean;
 }
 
 export interface DeliveryDependencies {
@@ -46,10 +49,25 @@ const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
 const PIPELINE_VERSION = 1;
 const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
 
+/** `If-None-Match` holds the tag (weak comparison, RFC 9110 §13.1.2), or `*`. */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const tags = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  return tags.includes('*') || tags.includes(etag);
+}
+
+/** Every cached variant of an original has a key starting with this: purging by it drops them all. */
+export function variantKeyPrefix(blobKey: string): string {
+  return `${blobKey}|`;
+}
+
 /** `a/b%20c.jpg` → `a/b c.jpg`, or undefined when it is not a valid image path. */
 function decodeImagePath(encodedPath: string): string | undefined {
   try {
-    const path = encodedPath.split('/').map(decodeURIComponent).join('/');
+    const segments = encodedPath.split('/').map(decodeURIComponent);
+    // `a%2Fb.png` is one segment with a slash in it, which no image path has; not `a/b.png`.
+    if (segments.some((segment) => segment.includes('/'))) return undefined;
+    const path = segments.join('/');
     return ImagePath.safeParse(path).success ? path : undefined;
   } catch {
     return undefined;
@@ -98,8 +116,9 @@ export class DeliveryService {
 
     const { variant, source, varyOnAccept } = await this.#variant(image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';
-    this.#d.usage.record(project.id, { bytes: variant.data.length, transformed: source === 'computed', cacheHit });
-    return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss' };
+    const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
+    this.#d.usage.record(project.id, { bytes: notModified ? 0 : variant.data.length, transformed: source === 'computed', cacheHit });
+    return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
   }
 
   async #checkSignature(project: DeliveryProject, encodedPath: string, params: Record<string, string>, at: string) {
@@ -114,7 +133,7 @@ export class DeliveryService {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
     // With nothing to change, the original is served as stored.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
-      const served = await this.#d.cache.getOrCreate(`${image.blobKey}|original`, async () => ({
+      const served = await this.#d.cache.getOrCreate(`${variantKeyPrefix(image.blobKey)}original`, async () => ({
         data: await this.#original(image.blobKey),
         contentType: image.contentType,
       }));
@@ -131,7 +150,7 @@ export class DeliveryService {
         ? await this.#d.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
 
-    const key = `${image.blobKey}|v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
+    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
     const served = await this.#d.cache.getOrCreate(key, () =>
       this.#d.limiter.run(async () => {
         const input = await this.#original(image.blobKey);

@@ -40,4 +40,14 @@ describe('transform limiter', () => {
     gate.resolve();
     await Promise.all([running, queued]);
   });
+
+  it('with no queue, runs a task while a slot is free and refuses the next', async () => {
+    const limiter = new TransformLimiter({ concurrency: 1, maxQueued: 0 });
+    const gate = deferred();
+    const running = limiter.run(() => gate.promise);
+    await assert.rejects(limiter.run(() => Promise.resolve()), (error: unknown) => error instanceof LoupeError && error.code === 'overloaded');
+    gate.resolve();
+    await running;
+    await limiter.run(() => Promise.resolve());
+  });
 });

@@ -22,7 +22,8 @@ export class TransformLimiter {
   }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#queue.size >= this.#maxQueued) {
+    // Only a task that would wait counts against the queue: with maxQueued 0, a free slot still runs one.
+    if (this.#queue.pending >= this.#queue.concurrency && this.#queue.size >= this.#maxQueued) {
       return Promise.reject(new LoupeError('overloaded', { extra: { retryAfter: 2 } }));
     }
     return this.#queue.add(task) as Promise<T>;

@@ -28,6 +28,8 @@ export interface ImageServiceDependencies {
   plans: Plans;
   importer: ImageImporter;
   inspect: (data: Uint8Array) => Promise<InspectedImage>;
+  /** Called once an original is deleted or replaced, to drop its cached variants at once. */
+  purgeVariants: (blobKey: string) => Promise<unknown>;
   /** The origin of CDN URLs (LOUPE_PUBLIC_URL). */
   publicUrl: string;
 }
@@ -98,7 +100,7 @@ export class ImageService {
     const project = await this.#d.projects.get(principal, projectId);
     const row = await this.#images.find(project.id, imageId);
     if (!row || !(await this.#images.delete(project.id, imageId))) throw imageNotFound();
-    await this.#d.blobs.delete(row.blob_key);
+    await this.#forget(row.blob_key);
     return { deleted: true };
   }
 
@@ -151,8 +153,13 @@ export class ImageService {
       await this.#d.blobs.delete(blobKey);
       throw error;
     }
-    if (stored.replacedBlobKey) await this.#d.blobs.delete(stored.replacedBlobKey);
+    if (stored.replacedBlobKey) await this.#forget(stored.replacedBlobKey);
     return { id: stored.id };
+  }
+
+  async #forget(blobKey: string): Promise<void> {
+    await this.#d.blobs.delete(blobKey);
+    await this.#d.purgeVariants(blobKey);
   }
 
   async #record(

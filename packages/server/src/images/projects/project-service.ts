@@ -25,12 +25,14 @@ export class ProjectService {
   readonly #plans: Plans;
   readonly #projects: ProjectStore;
   readonly #blobs: BlobStore;
+  readonly #purgeVariants: (blobKey: string) => Promise<unknown>;
 
-  constructor(database: Database, plans: Plans, blobs: BlobStore) {
+  constructor(database: Database, plans: Plans, blobs: BlobStore, purgeVariants: (blobKey: string) => Promise<unknown>) {
     this.#database = database;
     this.#plans = plans;
     this.#projects = new ProjectStore(database);
     this.#blobs = blobs;
+    this.#purgeVariants = purgeVariants;
   }
 
   list(principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<ImageProject>> {
@@ -108,7 +110,10 @@ export class ProjectService {
     if (!(await this.#projects.delete(principal.workspaceId, project.id))) {
       throw new LoupeError('not_found', { message: 'No such image project.' });
     }
-    await Promise.all(blobKeys.map((key) => this.#blobs.delete(key)));
+    await Promise.all(blobKeys.map(async (key) => {
+      await this.#blobs.delete(key);
+      await this.#purgeVariants(key);
+    }));
     return { deleted: true };
   }
 }
