@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { parse as parseXml } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { normalizeUrl } from './url-normalizer.ts';
 
 /** GETs a URL (following redirects); null when there was no HTTP answer. */
@@ -64,8 +64,8 @@ interface FileContents {
  * fetched at most once (compared after normalizeUrl), within the limits. A file is gzip
  * when its first bytes are 1f 8b, whatever its name or Content-Type; it is decompressed off
  * the main thread with zlib's `maxOutputLength`, so a zip bomb stops at `maxBytesPerFile`.
- * XML is parsed with fast-xml-parser 3, which skips a DOCTYPE without expanding its
- * entities; we decode only the five predefined entities and character references.
+ * XML is parsed with fast-xml-parser with entity processing off, so a DOCTYPE's entities
+ * are never expanded; we decode only the five predefined entities and character references.
  * Namespace prefixes are ignored. Anything that does not start with `<` is read as a text
  * sitemap when its first line is an absolute http(s) URL.
  *
@@ -159,10 +159,21 @@ async function gunzipCapped(body: Buffer, maxBytes: number): Promise<Buffer> {
   return bytes;
 }
 
+const xmlParser = new XMLParser({
+  removeNSPrefix: true,
+  parseTagValue: false,
+  processEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  tagValueProcessor: (_name, value) => decodeXmlText(value),
+});
+
 function readXml(url: string, status: number, text: string): FileContents {
   let document: Record<string, unknown>;
   try {
-    document = parseXml(text, { ignoreNameSpace: true, parseNodeValue: false, tagValueProcessor: decodeXmlText }, true);
+    const valid = XMLValidator.validate(text);
+    if (valid !== true) throw new Error(valid.err.msg);
+    document = xmlParser.parse(text) as Record<string, unknown>;
   } catch (error) {
     return empty(invalid(url, status, `XML does not parse: ${(error as Error).message}`));
   }
