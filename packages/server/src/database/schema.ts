@@ -17,6 +17,10 @@ export interface Schema {
   cdn_usage_daily: CdnUsageDailyTable;
   quality_choices: QualityChoiceTable;
   pending_uploads: PendingUploadTable;
+  credit_ledger: CreditLedgerTable;
+  crawls: CrawlTable;
+  crawl_urls: CrawlUrlTable;
+  jobs: JobTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -29,6 +33,7 @@ export interface WorkspaceTable {
   id: string;
   name: string;
   plan: string;
+  credit_balance: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -144,5 +149,74 @@ export interface PendingUploadTable {
   received_bytes: number | null;
   filename: string;
   expires_at: string;
+  created_at: string;
+}
+
+export interface CreditLedgerTable {
+  id: string;
+  workspace_id: string;
+  /** grant | reserve | release | charge */
+  kind: string;
+  amount: number;
+  balance_after: number;
+  crawl_id: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+export interface CrawlTable {
+  id: string;
+  workspace_id: string;
+  project_id: string | null;
+  status: string;
+  url: string;
+  mode: string;
+  options: string;
+  max_pages: number;
+  capped: number;
+  pages_crawled: Generated<number>;
+  credits_reserved: number;
+  credits_charged: number | null;
+  cancel_requested: Generated<number>;
+  report_id: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface CrawlUrlTable {
+  id: string;
+  crawl_id: string;
+  url: string;
+  url_key: string;
+  depth: number;
+  /** queued | fetching | done */
+  state: string;
+  /** page | asset | external */
+  kind: string;
+  /** How it was found: start | link | sitemap | redirect | image… */
+  source: string;
+  status_code: number | null;
+  final_url: string | null;
+  content_type: string | null;
+  bytes: number | null;
+  response_ms: number | null;
+  redirects: string | null;
+  fetch_error: string | null;
+  facts: string | null;
+  fetched_at: string | null;
+}
+
+export interface JobTable {
+  id: string;
+  name: string;
+  payload: string;
+  /** queued | running | done | failed */
+  state: string;
+  attempts: Generated<number>;
+  run_after: string;
+  locked_until: string | null;
+  last_error: string | null;
   created_at: string;
 }

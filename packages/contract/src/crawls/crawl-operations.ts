@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { Id } from '../common/resource.ts';
+import { defineOperation } from '../operation.ts';
+import { CreditEntry, CreditSummary } from './credits.ts';
+import { Crawl, ListCrawlsQuery, StartCrawl } from './crawl.ts';
+
+const CrawlParams = z.strictObject({ crawlId: Id });
+
+export const crawlOperations = [
+  defineOperation({
+    id: 'startCrawl',
+    api: 'workspace',
+    method: 'POST',
+    path: '/api/v1/crawls',
+    summary: 'Start a crawl or a URL audit',
+    description:
+      "Queues a site crawl (or, with mode page, a one-page audit). Costs one credit per crawled page: maxPages credits are reserved now (402 insufficient_credits with `required` and `balance` if they are not there, nothing charged) and the unused ones released at the end. maxPages defaults to and is clamped to the plan's cap (`capped`). Next: poll getCrawl (or stream /crawls/{id}/events) until it ends, then getReport with its reportId.",
+    tag: 'Crawls',
+    scopes: ['crawls:write'],
+    body: StartCrawl,
+    output: Crawl,
+    status: 202,
+    errors: ['insufficient_credits', 'not_found'],
+  }),
+  defineOperation({
+    id: 'listCrawls',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/crawls',
+    summary: 'List crawls',
+    description: 'Lists the queued and running crawls of the workspace, or those in the given status. Free.',
+    tag: 'Crawls',
+    scopes: ['reports:read'],
+    query: ListCrawlsQuery,
+    paged: true,
+    output: Crawl,
+  }),
+  defineOperation({
+    id: 'getCrawl',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/crawls/{crawlId}',
+    summary: 'Get a crawl',
+    description: "A crawl's state and progress: status, pagesCrawled, credits, and reportId once the report exists. Free.",
+    tag: 'Crawls',
+    scopes: ['reports:read'],
+    params: CrawlParams,
+    output: Crawl,
+  }),
+  defineOperation({
+    id: 'cancelCrawl',
+    api: 'workspace',
+    method: 'POST',
+    path: '/api/v1/crawls/{crawlId}/cancel',
+    summary: 'Cancel a crawl',
+    description:
+      'Stops a queued or running crawl. Pages crawled so far are charged and kept in a partial report; the rest of the reservation is released. Canceling an ended crawl changes nothing.',
+    tag: 'Crawls',
+    scopes: ['crawls:write'],
+    params: CrawlParams,
+    output: Crawl,
+  }),
+  defineOperation({
+    id: 'getCredits',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/team/credits',
+    summary: 'Credit balance',
+    description: "The workspace's credit balance, credits held by running crawls, and the plan's allowances. Free.",
+    tag: 'Credits',
+    scopes: ['reports:read'],
+    output: CreditSummary,
+  }),
+  defineOperation({
+    id: 'listCreditEntries',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/team/credits/ledger',
+    summary: 'Credit ledger',
+    description: 'Every grant, reservation, release and charge of credits, oldest first. Free.',
+    tag: 'Credits',
+    scopes: ['reports:read'],
+    paged: true,
+    output: CreditEntry,
+  }),
+];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../common/resource.ts';
+
+export const crawlStatuses = ['queued', 'running', 'completed', 'failed', 'canceled'] as const;
+export const CrawlStatus = z.enum(crawlStatuses);
+export type CrawlStatus = z.infer<typeof CrawlStatus>;
+
+const Glob = z.string().min(1).max(500);
+const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Not an HTTP header name.');
+
+/** The crawl request of DESIGN.md §8. */
+export const StartCrawl = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).max(2048).describe('The site (mode site) or page (mode page) to audit.'),
+  mode: z.enum(['site', 'page']).default('site').describe('`page` audits one URL: a one-page crawl.'),
+  projectId: Id.optional().describe('File the report under this audit project.'),
+  maxPages: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe("Pages to crawl at most; defaults to and is clamped to the plan's cap. Reserves this many credits."),
+  maxDepth: z.number().int().min(0).max(100).optional().describe('Clicks from the start URL; unlimited when omitted.'),
+  include: z.array(Glob).max(50).optional().describe('Only URLs whose path matches one of these globs, e.g. `/docs/**`.'),
+  exclude: z.array(Glob).max(50).optional().describe('Never URLs whose path matches one of these globs.'),
+  respectRobots: z.boolean().default(true),
+  sitemaps: z.boolean().default(true).describe('Also start from the URLs listed in the sitemaps.'),
+  concurrency: z.number().int().min(1).max(32).default(4).describe('Requests in flight to the site at once.'),
+  delayMs: z.number().int().min(0).max(60_000).default(0).describe('Pause between requests to the site.'),
+  userAgent: z.string().min(1).max(256).optional(),
+  headers: z
+    .record(HeaderName, z.string().max(4096))
+    .refine((headers) => Object.keys(headers).length <= 20, 'At most 20 headers.')
+    .optional()
+    .describe('Extra request headers, e.g. for a staging site behind a token.'),
+});
+export type StartCrawl = z.input<typeof StartCrawl>;
+
+export const Crawl = z
+  .object({
+    id: Id,
+    status: CrawlStatus,
+    url: z.string(),
+    mode: z.enum(['site', 'page']),
+    projectId: Id.nullable(),
+    maxPages: z.number().int(),
+    capped: z.boolean().describe("maxPages was lowered to the plan's cap."),
+    pagesCrawled: z.number().int(),
+    creditsReserved: z.number().int(),
+    creditsCharged: z.number().int().nullable().describe('One per crawled page, once the crawl has ended.'),
+    reportId: Id.nullable(),
+    error: z.string().nullable(),
+    createdAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    finishedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'Crawl' });
+export type Crawl = z.infer<typeof Crawl>;
+
+export const ListCrawlsQuery = z.strictObject({
+  status: CrawlStatus.optional().describe('Only crawls in this state; by default queued and running ones.'),
+});
