@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { CreditEntry, CreditSummary } from './credits.ts';
 import { Crawl, ListCrawlsQuery, StartCrawl } from './crawl.ts';
 
 const CrawlParams = z.strictObject({ crawlId: Id });
@@ -59,28 +58,5 @@ export const crawlOperations = [
     scopes: ['crawls:write'],
     params: CrawlParams,
     output: Crawl,
-  }),
-  defineOperation({
-    id: 'getCredits',
-    api: 'workspace',
-    method: 'GET',
-    path: '/api/v1/team/credits',
-    summary: 'Credit balance',
-    description: "The workspace's credit balance, credits held by running crawls, and the plan's allowances. Free.",
-    tag: 'Credits',
-    scopes: ['reports:read'],
-    output: CreditSummary,
-  }),
-  defineOperation({
-    id: 'listCreditEntries',
-    api: 'workspace',
-    method: 'GET',
-    path: '/api/v1/team/credits/ledger',
-    summary: 'Credit ledger',
-    description: 'Every grant, reservation, release and charge of credits, oldest first. Free.',
-    tag: 'Credits',
-    scopes: ['reports:read'],
-    paged: true,
-    output: CreditEntry,
   }),
 ];
