@@ -13,3 +13,5 @@ export * from './images/url-signature.ts';
 export * from './operation.ts';
 export * from './registry.ts';
 export * from './openapi.ts';
+export * from './crawls/crawl.ts';
+export * from './crawls/credits.ts';

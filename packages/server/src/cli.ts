@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { Command } from 'commander';
+import { LoupeError } from '@loupe/contract';
+import { Command, CommanderError } from 'commander';
 import { loadConfig } from './config.ts';
 import { migrateToLatest } from './database/migrate.ts';
 import { openDatabase } from './database/open-database.ts';
 import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
+import { WorkspaceAdmin, type WorkspaceListing } from './identity/workspace-admin.ts';
+import { Plans } from './plans/plans.ts';
 import { startServer } from './server.ts';
 
 // A `.env` file in the working directory is read first (DESIGN.md §3); real environment variables win.
@@ -48,7 +51,10 @@ program
     const database = openDatabase(config);
     try {
       await migrateToLatest(database);
-      const bootstrapped = await bootstrapInstance(database, { bootstrapKey: config.bootstrapKey });
+      const bootstrapped = await bootstrapInstance(database, {
+        plans: Plans.load(config.plansFile),
+        bootstrapKey: config.bootstrapKey,
+      });
       if (options.json) {
         process.stdout.write(
           `${JSON.stringify(bootstrapped ? { initialized: true, workspaceId: bootstrapped.workspaceId, key: bootstrapped.generated ? bootstrapped.key : undefined } : { initialized: false })}\n`,
@@ -63,9 +69,84 @@ program
     }
   });
 
+/**
+ * Runs one `loupe admin` command on the configured database and prints its result, as text or
+ * with --json as JSON. Exit codes: 0 done, 2 bad input (WorkspaceAdmin's validation_failed,
+ * or a usage error caught by commander), 1 anything else (unknown workspace, database down).
+ */
+async function runAdmin<T>(
+  options: { json?: boolean },
+  work: (admin: WorkspaceAdmin) => Promise<T>,
+  describe: (result: T) => string,
+): Promise<void> {
+  const config = loadConfig();
+  const plans = Plans.load(config.plansFile);
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const result = await work(new WorkspaceAdmin(database, plans));
+    process.stdout.write(`${options.json ? JSON.stringify(result) : describe(result)}\n`);
+  } catch (error) {
+    process.stderr.write(`loupe admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = error instanceof LoupeError && error.code === 'validation_failed' ? 2 : 1;
+  } finally {
+    await database.close();
+  }
+}
+
+function workspaceTable(workspaces: WorkspaceListing[]): string {
+  if (workspaces.length === 0) return 'No workspaces yet: run `loupe init`.';
+  const rows = [['ID', 'NAME', 'PLAN', 'BALANCE'], ...workspaces.map((w) => [w.id, w.name, w.plan, String(w.balance)])];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+const admin = program
+  .command('admin')
+  .description("Operator tasks on this instance's database: workspaces, plans, credits.")
+  // A usage error (missing option, unknown command) exits 2 like any other bad input.
+  .exitOverride();
+
+admin
+  .command('workspaces')
+  .description('List every workspace: id, name, plan and credit balance.')
+  .option('--json', 'print the result as JSON')
+  .action((options: { json?: boolean }) => runAdmin(options, (a) => a.listWorkspaces(), workspaceTable));
+
+admin
+  .command('grant-credits')
+  .description("Add credits to a workspace's balance (recorded in its ledger).")
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--amount <n>', 'credits to add, a whole number')
+  .option('--note <text>', 'why, shown in the ledger')
+  .option('--json', 'print the result as JSON')
+  .action((options: { workspace: string; amount: string; note?: string; json?: boolean }) =>
+    runAdmin(
+      options,
+      (a) => a.grantCredits(options),
+      (r) => `Granted ${r.granted} credits to workspace ${r.workspaceId}; the balance is now ${r.balance}.`,
+    ),
+  );
+
+admin
+  .command('set-plan')
+  .description("Change a workspace's plan (one of the plan table's).")
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--plan <name>', 'free, pro, business (or a plan of LOUPE_PLANS_FILE)')
+  .option('--json', 'print the result as JSON')
+  .action((options: { workspace: string; plan: string; json?: boolean }) =>
+    runAdmin(
+      options,
+      (a) => a.setPlan(options),
+      (r) => `Workspace ${r.workspaceId} is now on the ${r.plan} plan (was ${r.previousPlan}).`,
+    ),
+  );
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // Commander has already printed what was wrong (or the help that was asked for).
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   // Configuration and start-up problems are the operator's to fix: say what, without a stack.
   process.stderr.write(`loupe: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);

@@ -12,6 +12,8 @@ import { UsageService } from './cdn/usage-service.ts';
 import { UsageStore } from './cdn/usage-store.ts';
 import { VariantCache } from './cdn/variant-cache.ts';
 import type { Config } from './config.ts';
+import { creditHandlers } from './credits/credit-handlers.ts';
+import { CreditService } from './credits/credit-service.ts';
 import type { Database } from './database/database.ts';
 import type { Handlers } from './http/handlers.ts';
 import { ApiKeyService } from './identity/api-key-service.ts';
@@ -66,6 +68,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   });
   const uploadSlots = new UploadSlotService({ database, projects, images, blobs, publicUrl: config.publicUrl });
   const keys = new ApiKeyService(new ApiKeyStore(database));
+  const credits = new CreditService(database, plans);
   const authenticator = new Authenticator(new ApiKeyStore(database), new WorkspaceStore(database), (error) =>
     log.warn({ err: error }, 'could not record key use'),
   );
@@ -94,6 +97,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...imageHandlers(images, uploadSlots),
     ...deliveryHandlers(signing, new UsageService(database, projects, usage)),
     ...keyHandlers(keys),
+    ...creditHandlers(credits),
   };
   return {
     handlers,

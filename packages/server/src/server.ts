@@ -13,6 +13,7 @@ import { Plans } from './plans/plans.ts';
 export interface RunningServer {
   app: FastifyInstance;
   database: Database;
+  plans: Plans;
   /** Where it listens, e.g. http://127.0.0.1:8080 */
   url: string;
   /** Set on the first start of an empty database. */
@@ -32,8 +33,8 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   };
   try {
     await migrateToLatest(database);
-    const bootstrapped = await bootstrapInstance(database, { bootstrapKey: config.bootstrapKey });
-    const plans = config.plansFile ? Plans.load(config.plansFile) : Plans.load();
+    const plans = Plans.load(config.plansFile);
+    const bootstrapped = await bootstrapInstance(database, { plans, bootstrapKey: config.bootstrapKey });
     const app = await buildApp({ config, database, plans, blobs, fetcher, log });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -42,6 +43,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
     return {
       app,
       database,
+      plans,
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {

@@ -21,7 +21,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Runs `work` in one transaction; stores built on the `Database` it gets take part in it. */
+/**
+ * Runs `work` in one transaction; stores built on the `Database` it gets take part in it.
+ * Called on a `Database` that is already a transaction, `work` joins that one (Kysely has no
+ * nested transactions), so a store can be atomic alone and still compose into a larger unit.
+ */
 export function inTransaction<T>(database: Database, work: (transaction: Database) => Promise<T>): Promise<T> {
+  if (database.db.isTransaction) return work(database);
   return database.db.transaction().execute((trx) => work({ ...database, db: trx }));
 }

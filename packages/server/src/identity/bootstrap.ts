@@ -1,5 +1,6 @@
 import { inTransaction, type Database } from '../database/database.ts';
 import { now } from '../clock.ts';
+import type { Plans } from '../plans/plans.ts';
 import { issueKey, provisionWorkspace } from './provisioning.ts';
 import { WorkspaceStore } from './workspace-store.ts';
 
@@ -19,11 +20,11 @@ export const BOOTSTRAP_OWNER_EMAIL = 'owner@localhost';
  */
 export async function bootstrapInstance(
   database: Database,
-  options: { bootstrapKey?: string },
+  options: { plans: Plans; bootstrapKey?: string },
 ): Promise<Bootstrapped | null> {
   return inTransaction(database, async (transaction) => {
     if (!(await new WorkspaceStore(transaction).claimBootstrap(now()))) return null;
-    const { workspaceId, userId } = await provisionWorkspace(transaction, {
+    const { workspaceId, userId } = await provisionWorkspace(transaction, options.plans, {
       name: 'Default',
       plan: 'free',
       ownerEmail: BOOTSTRAP_OWNER_EMAIL,

@@ -1,7 +1,9 @@
 import { roleScopes, type Role, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
-import type { Database } from '../database/database.ts';
+import { CreditStore } from '../credits/credit-store.ts';
+import { inTransaction, type Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
+import type { Plans } from '../plans/plans.ts';
 import { ApiKeyStore } from './api-key-store.ts';
 import { generateKeySecret, hashKeySecret, keyPrefix } from './key-secret.ts';
 import { WorkspaceStore } from './workspace-store.ts';
@@ -12,14 +14,22 @@ import { WorkspaceStore } from './workspace-store.ts';
  */
 export async function provisionWorkspace(
   database: Database,
+  plans: Plans,
   input: { name: string; plan: string; ownerEmail: string },
 ): Promise<{ workspaceId: string; userId: string }> {
-  const workspaces = new WorkspaceStore(database);
-  const at = now();
-  const workspaceId = newId();
-  await workspaces.insertWorkspace({ id: workspaceId, name: input.name, plan: input.plan }, at);
-  const userId = await addMember(database, { workspaceId, email: input.ownerEmail, role: 'owner' });
-  return { workspaceId, userId };
+  return inTransaction(database, async (transaction) => {
+    const workspaces = new WorkspaceStore(transaction);
+    const at = now();
+    const workspaceId = newId();
+    await workspaces.insertWorkspace({ id: workspaceId, name: input.name, plan: input.plan }, at);
+    // The first month's allowance (DESIGN.md §6); later months: see credits/credit-service.ts.
+    const { monthlyCredits } = plans.limits(input.plan);
+    if (monthlyCredits > 0) {
+      await new CreditStore(transaction).grant(workspaceId, monthlyCredits, `Monthly allowance of the ${input.plan} plan`);
+    }
+    const userId = await addMember(transaction, { workspaceId, email: input.ownerEmail, role: 'owner' });
+    return { workspaceId, userId };
+  });
 }
 
 /** Adds the user with this email (created when new) to the workspace; answers the user's id. */

@@ -23,6 +23,11 @@ export class WorkspaceStore {
       .executeTakeFirst();
   }
 
+  /** Every workspace, oldest first (for the operator's list; an instance holds few). */
+  async listWorkspaces(): Promise<WorkspaceRow[]> {
+    return this.#database.db.selectFrom('workspaces').select(['id', 'name', 'plan']).orderBy('created_at').orderBy('id').execute();
+  }
+
   async role(workspaceId: string, userId: string): Promise<Role | undefined> {
     const row = await this.#database.db
       .selectFrom('memberships')

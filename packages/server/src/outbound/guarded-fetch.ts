@@ -79,6 +79,25 @@ export class GuardedFetcher {
     }
   }
 
+  /**
+   * One request, redirects not followed, through the same guard: the crawler follows them
+   * itself to record each hop. The caller must consume or destroy the body.
+   */
+  async open(
+    url: URL,
+    options: { method: 'GET' | 'HEAD'; headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<Dispatcher.ResponseData> {
+    if (!this.#allowPrivate) assertPublicHost(url.hostname);
+    return request(url, {
+      dispatcher: this.#agent,
+      method: options.method,
+      headers: options.headers,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal: options.signal,
+    });
+  }
+
   close(): Promise<void> {
     return this.#agent.close();
   }

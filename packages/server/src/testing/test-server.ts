@@ -111,7 +111,7 @@ export async function startTestServer(dialect: Dialect, overrides: Partial<Confi
     request,
     async createWorkspace(options = {}) {
       const email = `owner-${randomBytes(4).toString('hex')}@example.test`;
-      const { workspaceId, userId } = await provisionWorkspace(server.database, {
+      const { workspaceId, userId } = await provisionWorkspace(server.database, server.plans, {
         name: 'Other',
         plan: options.plan ?? 'free',
         ownerEmail: email,

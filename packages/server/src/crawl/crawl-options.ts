@@ -1,0 +1,37 @@
+import type { StartCrawl } from '@loupe/contract';
+
+/** The validated request as the crawler reads it (stored with the crawl as JSON). */
+export interface CrawlOptions {
+  url: string;
+  mode: 'site' | 'page';
+  maxPages: number;
+  maxDepth?: number;
+  include?: string[];
+  exclude?: string[];
+  respectRobots: boolean;
+  sitemaps: boolean;
+  concurrency: number;
+  delayMs: number;
+  userAgent: string;
+  headers: Record<string, string>;
+}
+
+/** What the crawler sends unless the request names another user agent; robots.txt groups match its first word. */
+export const DEFAULT_USER_AGENT = 'LoupeBot/1.0 (+https://github.com/loupe; site audit)';
+
+export function crawlOptions(request: StartCrawl & { url: string }, maxPages: number): CrawlOptions {
+  return {
+    url: request.url,
+    mode: request.mode ?? 'site',
+    maxPages,
+    maxDepth: request.maxDepth,
+    include: request.include,
+    exclude: request.exclude,
+    respectRobots: request.respectRobots ?? true,
+    sitemaps: request.sitemaps ?? true,
+    concurrency: request.concurrency ?? 4,
+    delayMs: request.delayMs ?? 0,
+    userAgent: request.userAgent ?? DEFAULT_USER_AGENT,
+    headers: request.headers ?? {},
+  };
+}

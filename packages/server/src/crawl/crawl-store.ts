@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import type { Crawl, CrawlStatus } from '@loupe/contract';
+import type { Insertable, Selectable } from 'kysely';
+import type { Database } from '../database/database.ts';
+import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
+import type { CrawlTable, CrawlUrlTable } from '../database/schema.ts';
+import { newId } from '../ids.ts';
+
+export type CrawlRow = Selectable<CrawlTable>;
+export type CrawlUrlRow = Selectable<CrawlUrlTable>;
+
+export function toCrawl(row: CrawlRow): Crawl {
+  return {
+    id: row.id,
+    status: row.status as CrawlStatus,
+    url: row.url,
+    mode: row.mode as Crawl['mode'],
+    projectId: row.project_id,
+    maxPages: row.max_pages,
+    capped: row.capped === 1,
+    pagesCrawled: row.pages_crawled,
+    creditsReserved: row.credits_reserved,
+    creditsCharged: row.credits_charged,
+    reportId: row.report_id,
+    error: row.error,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** A short, fixed-length unique key for a URL of any length. */
+export function urlKey(url: string): string {
+  return createHash('sha256').update(url).digest('base64url');
+}
+
+export interface DiscoveredUrl {
+  url: string;
+  depth: number;
+  kind: 'page' | 'external' | 'asset';
+  source: string;
+}
+
+/** Crawls and their frontier (`crawl_urls`): the only module that queries them. */
+export class CrawlStore {
+  readonly #database: Database;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  async insert(row: Insertable<CrawlTable>): Promise<void> {
+    await this.#database.db.insertInto('crawls').values(row).execute();
+  }
+
+  find(workspaceId: string, id: string): Promise<CrawlRow | undefined> {
+    return this.#database.db.selectFrom('crawls').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  }
+
+  byId(id: string): Promise<CrawlRow | undefined> {
+    return this.#database.db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async list(workspaceId: string, statuses: CrawlStatus[], page: { limit: number; cursor?: string }) {
+    const after = decodeCursor(page.cursor);
+    const rows = await this.#database.db
+      .selectFrom('crawls')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('status', 'in', statuses)
+      .$if(after !== undefined, (q) => q.where('id', '>', after as string))
+      .orderBy('id')
+      .limit(page.limit + 1)
+      .execute();
+    return pageFromRows(rows, page.limit, toCrawl);
+  }
+
+  /** Moves a crawl from one of `from` to `to`; false when it was in another state (someone else moved it). */
+  async transition(id: string, from: CrawlStatus[], to: CrawlStatus, changes: Partial<Insertable<CrawlTable>> = {}): Promise<boolean> {
+    const result = await this.#database.db
+      .updateTable('crawls')
+      .set({ ...changes, status: to })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async requestCancel(id: string): Promise<void> {
+    await this.#database.db.updateTable('crawls').set({ cancel_requested: 1 }).where('id', '=', id).execute();
+  }
+
+  async cancelRequested(id: string): Promise<boolean> {
+    const row = await this.#database.db.selectFrom('crawls').select('cancel_requested').where('id', '=', id).executeTakeFirst();
+    return row?.cancel_requested === 1;
+  }
+
+  async setPagesCrawled(id: string, pages: number): Promise<void> {
+    await this.#database.db.updateTable('crawls').set({ pages_crawled: pages }).where('id', '=', id).execute();
+  }
+
+  /** Adds URLs not seen before in this crawl; the unique key makes rediscovery a no-op. */
+  async discover(crawlId: string, urls: DiscoveredUrl[]): Promise<void> {
+    if (urls.length === 0) return;
+    const unique = new Map(urls.map((u) => [urlKey(u.url), u]));
+    await this.#database.db
+      .insertInto('crawl_urls')
+      .values(
+        [...unique].map(([key, u]) => ({
+          id: newId(),
+          crawl_id: crawlId,
+          url: u.url,
+          url_key: key,
+          depth: u.depth,
+          state: 'queued',
+          kind: u.kind,
+          source: u.source,
+        })) as Insertable<CrawlUrlTable>[],
+      )
+      .onConflict((conflict) => conflict.columns(['crawl_id', 'url_key']).doNothing())
+      .execute();
+  }
+
+  /** The next queued URLs of a kind, shallowest first, marked as being fetched. */
+  async claim(crawlId: string, kind: DiscoveredUrl['kind'], limit: number): Promise<CrawlUrlRow[]> {
+    const rows = await this.#database.db
+      .selectFrom('crawl_urls')
+      .selectAll()
+      .where('crawl_id', '=', crawlId)
+      .where('state', '=', 'queued')
+      .where('kind', '=', kind)
+      .orderBy('depth')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    if (rows.length > 0) {
+      await this.#database.db
+        .updateTable('crawl_urls')
+        .set({ state: 'fetching' })
+        .where('id', 'in', rows.map((row) => row.id))
+        .execute();
+    }
+    return rows;
+  }
+
+  async requeue(id: string): Promise<void> {
+    await this.#database.db.updateTable('crawl_urls').set({ state: 'queued' }).where('id', '=', id).execute();
+  }
+
+  /** After a crash, URLs caught mid-fetch go back to the queue. */
+  async requeueInFlight(crawlId: string): Promise<void> {
+    await this.#database.db.updateTable('crawl_urls').set({ state: 'queued' }).where('crawl_id', '=', crawlId).where('state', '=', 'fetching').execute();
+  }
+
+  async complete(id: string, result: Partial<Insertable<CrawlUrlTable>>): Promise<void> {
+    await this.#database.db.updateTable('crawl_urls').set({ ...result, state: 'done' }).where('id', '=', id).execute();
+  }
+
+  async countDone(crawlId: string, kind: DiscoveredUrl['kind']): Promise<number> {
+    const row = await this.#database.db
+      .selectFrom('crawl_urls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('crawl_id', '=', crawlId)
+      .where('kind', '=', kind)
+      .where('state', '=', 'done')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async hasUrls(crawlId: string): Promise<boolean> {
+    const row = await this.#database.db.selectFrom('crawl_urls').select('id').where('crawl_id', '=', crawlId).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { now } from '../clock.ts';
+import { newId } from '../ids.ts';
+import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { startTestSite, type TestSite } from '../testing/test-site.ts';
+import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
+import { CrawlStore } from './crawl-store.ts';
+import { Crawler } from './crawler.ts';
+
+for (const dialect of testDialects()) {
+  describe(`crawler (${dialect})`, () => {
+    let t: TestServer;
+    let store: CrawlStore;
+    const fetcher = new GuardedFetcher({ allowPrivate: true });
+    const crawler = () =>
+      new Crawler({
+        store,
+        fetcher,
+        log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
+        limits: { timeoutMs: 5_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 },
+      });
+
+    async function newCrawl(options: CrawlOptions): Promise<string> {
+      const id = newId();
+      await store.insert({
+        id,
+        workspace_id: t.owner.workspaceId,
+        project_id: null,
+        status: 'running',
+        url: options.url,
+        mode: options.mode,
+        options: JSON.stringify(options),
+        max_pages: options.maxPages,
+        capped: 0,
+        credits_reserved: options.maxPages,
+        created_at: now(),
+      });
+      return id;
+    }
+
+    const rows = (crawlId: string) =>
+      t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute();
+
+    before(async () => {
+      t = await startTestServer(dialect);
+      store = new CrawlStore(t.server.database);
+    });
+    after(async () => {
+      await fetcher.close();
+      await t.close();
+    });
+
+    describe('a generated site of 300 pages', () => {
+      let site: TestSite;
+      before(async () => {
+        site = await startTestSite(generatedSite(300));
+      });
+      after(() => site.close());
+
+      it('fetches every page once, within maxPages, and records what it found', async () => {
+        const options = crawlOptions({ url: site.url('/'), concurrency: 8 }, 400);
+        const crawlId = await newCrawl(options);
+        const pages = await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        const all = await rows(crawlId);
+        const fetchedPages = all.filter((r) => r.kind === 'page' && r.state === 'done');
+        assert.equal(pages, fetchedPages.length);
+        assert.ok(pages >= 300, `crawled ${pages}`);
+        assert.equal(site.requests.count('/pages/150'), 1);
+        const home = all.find((r) => r.url === site.url('/'));
+        assert.equal(home?.status_code, 200);
+        assert.ok(JSON.parse(home?.facts ?? '{}').links.length > 0);
+      });
+
+      it('stops at maxPages', async () => {
+        const options = crawlOptions({ url: site.url('/'), concurrency: 4 }, 25);
+        const crawlId = await newCrawl(options);
+        const pages = await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        assert.equal(pages, 25);
+        assert.equal((await rows(crawlId)).filter((r) => r.kind === 'page' && r.state === 'done').length, 25);
+      });
+
+      it('resumes after being stopped, refetching at most the pages that were in flight', async () => {
+        const options = crawlOptions({ url: site.url('/'), concurrency: 4, sitemaps: false }, 120);
+        const crawlId = await newCrawl(options);
+        const stop = new AbortController();
+        site.requests.clear();
+        await crawler().run(crawlId, options, stop.signal, (progress) => {
+          if (progress.pagesCrawled >= 30) stop.abort();
+        });
+        const pages = await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        assert.equal(pages, 120);
+        const done = (await rows(crawlId)).filter((r) => r.kind === 'page' && r.state === 'done');
+        assert.equal(done.length, 120, 'each page recorded once');
+        const paths = site.requests.paths().filter((p) => p !== '/robots.txt');
+        assert.ok(paths.length - new Set(paths).size <= options.concurrency, 'only requests cut short by the stop are made again');
+      });
+    });
+
+    describe('redirects', () => {
+      let site: TestSite;
+      let external: TestSite;
+      before(async () => {
+        external = await startTestSite(externalSite());
+        site = await startTestSite(redirectsSite({ externalOrigin: external.origin }));
+      });
+      after(async () => {
+        await site.close();
+        await external.close();
+      });
+
+      it('records a redirect chain hop by hop and a loop as an error', async () => {
+        const options = crawlOptions({ url: site.url('/chain/start'), mode: 'page' }, 1);
+        const crawlId = await newCrawl(options);
+        await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        const [start] = await rows(crawlId);
+        assert.deepEqual(JSON.parse(start?.redirects ?? '[]').map((hop: { status: number }) => hop.status), [301, 302]);
+        assert.equal(start?.final_url, site.url('/chain/end'));
+
+        const loopOptions = crawlOptions({ url: site.url('/loop/a'), mode: 'page' }, 1);
+        const loopId = await newCrawl(loopOptions);
+        await crawler().run(loopId, loopOptions, new AbortController().signal, () => {});
+        assert.equal((await rows(loopId))[0]?.fetch_error, 'loop');
+      });
+    });
+
+    describe('robots.txt', () => {
+      let site: TestSite;
+      before(async () => {
+        site = await startTestSite(robotsSite({ crawlDelay: 0 }));
+      });
+      after(() => site.close());
+
+      it('never fetches a disallowed path, and records it as blocked', async () => {
+        const options = crawlOptions({ url: site.url('/'), concurrency: 2 }, 100);
+        const crawlId = await newCrawl(options);
+        await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        assert.equal(site.requests.count('/private/secret'), 0);
+        const blocked = (await rows(crawlId)).filter((r) => r.fetch_error === 'blocked-by-robots').map((r) => new URL(r.url).pathname);
+        assert.ok(blocked.includes('/private/secret') || blocked.includes('/private/listed-in-sitemap'), JSON.stringify(blocked));
+        assert.ok((await rows(crawlId)).some((r) => r.url === site.url('/from-gzip-sitemap')), 'found through the gzip sitemap');
+      });
+    });
+  });
+}

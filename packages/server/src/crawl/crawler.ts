@@ -1,0 +1,217 @@
+import type { Logger } from 'pino';
+import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
+import { extractPageFacts } from './page-facts.ts';
+import { fetchPage, type FetchedPage, type FetchLimits } from './page-fetcher.ts';
+import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
+import { createScopeFilter } from './scope-filter.ts';
+import { readSitemaps } from './sitemap-reader.ts';
+import { normalizeUrl } from './url-normalizer.ts';
+
+export interface CrawlerDependencies {
+  store: CrawlStore;
+  fetcher: GuardedFetcher;
+  log: Logger;
+  limits: { timeoutMs: number; maxBodyBytes: number; maxRedirects: number; maxCrawlDelayMs: number };
+}
+
+export interface CrawlProgress {
+  pagesCrawled: number;
+  lastUrl: string;
+}
+
+/** How many times a URL answered 429/503 with Retry-After is asked again, and the longest wait honoured. */
+const MAX_BACKOFF_ATTEMPTS = 3;
+const MAX_RETRY_AFTER_MS = 60_000;
+/** The crawl's row is updated with progress at most this often. */
+const PROGRESS_EVERY_MS = 500;
+
+/**
+ * Crawls one site into the crawl's frontier table (DESIGN.md §8). Everything it learns is
+ * written as it goes, never kept as a site in memory, so a crawl stopped by a crash
+ * continues from the table: fetched URLs stay done, in-flight ones are fetched again.
+ * Returns the number of pages fetched (what is charged).
+ */
+export class Crawler {
+  readonly #d: CrawlerDependencies;
+
+  constructor(dependencies: CrawlerDependencies) {
+    this.#d = dependencies;
+  }
+
+  async run(crawlId: string, options: CrawlOptions, signal: AbortSignal, onProgress: (progress: CrawlProgress) => void): Promise<number> {
+    const { store } = this.#d;
+    const origin = new URL(options.url).origin;
+    // A site crawl queues each redirect target as a URL of its own (each fetched once, the
+    // chain rebuilt from the hops); a one-page audit follows them to reach its page.
+    const limits: FetchLimits = {
+      ...this.#d.limits,
+      followRedirects: options.mode === 'page',
+      userAgent: options.userAgent,
+      headers: options.headers,
+    };
+    const robots = options.respectRobots ? await this.#robots(origin, limits) : null;
+    const inScope = createScopeFilter({ origin, include: options.include, exclude: options.exclude, maxDepth: options.maxDepth });
+    const gapMs = Math.max(options.delayMs, Math.min(robots?.crawlDelayMs() ?? 0, this.#d.limits.maxCrawlDelayMs));
+
+    await store.requeueInFlight(crawlId);
+    if (!(await store.hasUrls(crawlId))) await this.#seed(crawlId, options, robots, limits);
+
+    let pages = await store.countDone(crawlId, 'page');
+    let lastProgress = 0;
+    let nextStartAt = 0;
+    const attempts = new Map<string, number>();
+    const inFlight = new Set<Promise<void>>();
+    // Fetches started but not yet counted as pages: with `pages`, what maxPages bounds.
+    let uncounted = 0;
+
+    const handle = async (row: CrawlUrlRow, count: () => void) => {
+      if (robots && !robots.isAllowed(row.url)) {
+        await store.complete(row.id, { fetch_error: 'blocked-by-robots', fetched_at: new Date().toISOString() });
+        return;
+      }
+      const fetched = await fetchPage(this.#d.fetcher, row.url, limits, signal);
+      // A fetch cut short by cancel or shutdown is not a result: the URL waits for the resume.
+      if (signal.aborted) return store.requeue(row.id);
+      const tries = (attempts.get(row.id) ?? 0) + 1;
+      if (fetched.retryAfterSeconds !== null && tries <= MAX_BACKOFF_ATTEMPTS) {
+        attempts.set(row.id, tries);
+        nextStartAt = Math.max(nextStartAt, Date.now() + Math.min(fetched.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS));
+        await store.requeue(row.id);
+        return;
+      }
+      count();
+      await this.#record(crawlId, row, fetched, options, inScope);
+      if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
+        lastProgress = Date.now();
+        await store.setPagesCrawled(crawlId, pages);
+        onProgress({ pagesCrawled: pages, lastUrl: row.url });
+      }
+    };
+
+    while (!signal.aborted && pages + uncounted < options.maxPages) {
+      const free = Math.min(options.concurrency - inFlight.size, options.maxPages - pages - uncounted);
+      const batch = free > 0 ? await store.claim(crawlId, 'page', gapMs > 0 ? 1 : free) : [];
+      if (batch.length === 0) {
+        if (inFlight.size === 0) break;
+        await Promise.race(inFlight);
+        continue;
+      }
+      for (const row of batch) {
+        const wait = nextStartAt - Date.now();
+        if (wait > 0) await abortableDelay(wait, signal);
+        if (gapMs > 0) nextStartAt = Date.now() + gapMs;
+        let counted = false;
+        uncounted += 1;
+        const count = () => {
+          counted = true;
+          uncounted -= 1;
+          pages += 1;
+        };
+        const task = handle(row, count).catch((error: unknown) => {
+          this.#d.log.error({ err: error, url: row.url }, 'crawl step failed');
+        });
+        const tracked = task.finally(() => {
+          if (!counted) uncounted -= 1;
+          inFlight.delete(tracked);
+        });
+        inFlight.add(tracked);
+      }
+      if (inFlight.size >= options.concurrency || gapMs > 0) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    await store.setPagesCrawled(crawlId, pages);
+    onProgress({ pagesCrawled: pages, lastUrl: '' });
+    return pages;
+  }
+
+  async #robots(origin: string, limits: FetchLimits): Promise<RobotsPolicy> {
+    return loadRobots(
+      origin,
+      async (url) => {
+        const page = await fetchPage(this.#d.fetcher, url, { ...limits, maxBodyBytes: 512 * 1024, readBodies: /^text\// });
+        return page.status === null ? null : { status: page.status, body: page.html ?? '' };
+      },
+      limits.userAgent,
+    );
+  }
+
+  async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy | null, limits: FetchLimits): Promise<void> {
+    const start = normalizeUrl(options.url) ?? options.url;
+    const seeds: DiscoveredUrl[] = [{ url: start, depth: 0, kind: 'page', source: 'start' }];
+    if (options.mode === 'site' && options.sitemaps) {
+      const origin = new URL(start).origin;
+      const listed = robots?.sitemaps() ?? [];
+      const result = await readSitemaps(listed.length > 0 ? listed : [`${origin}/sitemap.xml`], async (url) => {
+        const response = await this.#d.fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': limits.userAgent }, timeoutMs: limits.timeoutMs }).catch(() => null);
+        if (!response) return null;
+        const chunks: Buffer[] = [];
+        for await (const chunk of response.body) chunks.push(chunk as Buffer);
+        return { status: response.statusCode, body: Buffer.concat(chunks), contentType: String(response.headers['content-type'] ?? '') };
+      }, { maxUrls: Math.max(options.maxPages * 2, 1000), maxFiles: 200, maxBytesPerFile: 50 * 1024 * 1024 });
+      for (const entry of result.urls) {
+        if (new URL(entry.loc).origin === origin) seeds.push({ url: entry.loc, depth: 1, kind: 'page', source: 'sitemap' });
+      }
+    }
+    await this.#d.store.discover(crawlId, seeds);
+  }
+
+  async #record(
+    crawlId: string,
+    row: CrawlUrlRow,
+    fetched: FetchedPage,
+    options: CrawlOptions,
+    inScope: ReturnType<typeof createScopeFilter>,
+  ): Promise<void> {
+    const facts = fetched.html !== null && fetched.status !== null && fetched.status < 300
+      ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
+      : null;
+    await this.#d.store.complete(row.id, {
+      status_code: fetched.status,
+      final_url: fetched.finalUrl,
+      content_type: fetched.contentType,
+      bytes: fetched.bytes,
+      response_ms: fetched.responseMs,
+      redirects: fetched.redirects.length > 0 ? JSON.stringify(fetched.redirects) : null,
+      fetch_error: fetched.error ?? (fetched.truncated ? 'truncated' : null),
+      facts: facts ? JSON.stringify(facts) : null,
+      fetched_at: new Date().toISOString(),
+    });
+
+    const found: DiscoveredUrl[] = [];
+    const redirected = fetched.status !== null && fetched.status >= 300 && fetched.status < 400;
+    if (redirected && fetched.error === null && options.mode === 'site') {
+      const target = normalizeUrl(fetched.finalUrl);
+      const verdict = target ? inScope(target, row.depth) : 'external';
+      if (target && verdict === 'ok') found.push({ url: target, depth: row.depth, kind: 'page', source: 'redirect' });
+      else if (target && verdict === 'external') found.push({ url: target, depth: row.depth, kind: 'external', source: 'redirect' });
+    }
+    if (facts && options.mode === 'site' && !(facts.robots.combined.nofollow || facts.robots.combined.none)) {
+      for (const link of facts.links) {
+        const url = link.url ? normalizeUrl(link.url) : null;
+        if (!url || link.rel.includes('nofollow')) continue;
+        const verdict = inScope(url, row.depth + 1);
+        if (verdict === 'ok') found.push({ url, depth: row.depth + 1, kind: 'page', source: 'link' });
+        else if (verdict === 'external') found.push({ url, depth: row.depth + 1, kind: 'external', source: 'link' });
+      }
+    }
+    if (facts) {
+      for (const image of facts.images) {
+        const url = image.url ? normalizeUrl(image.url) : null;
+        if (url) found.push({ url, depth: row.depth + 1, kind: 'asset', source: 'image' });
+      }
+    }
+    await this.#d.store.discover(crawlId, found);
+  }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

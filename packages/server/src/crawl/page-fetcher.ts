@@ -1,0 +1,165 @@
+import { BlockedAddressError } from '../outbound/address-guard.ts';
+import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { normalizeUrl } from './url-normalizer.ts';
+
+export interface FetchLimits {
+  timeoutMs: number;
+  /** Bodies beyond this are cut off (the page is analysed on what arrived) and flagged. */
+  maxBodyBytes: number;
+  maxRedirects: number;
+  /** False: a redirect is answered as it is (status and the Location in finalUrl), for the caller to queue. */
+  followRedirects?: boolean;
+  userAgent: string;
+  headers: Record<string, string>;
+  /** Media types whose bodies are read; HTML by default (robots.txt reads text/plain). */
+  readBodies?: RegExp;
+}
+
+export interface RedirectHop {
+  url: string;
+  status: number;
+}
+
+export interface FetchedPage {
+  /** The URL asked for. */
+  url: string;
+  /** Where the redirects ended (equal to url without redirects). */
+  finalUrl: string;
+  /** Status of the last response; null when no response arrived. */
+  status: number | null;
+  headers: Record<string, string>;
+  contentType: string | null;
+  /** Decoded text of the body when its type is read (HTML by default); null otherwise: other bodies are not downloaded. */
+  html: string | null;
+  bytes: number;
+  truncated: boolean;
+  responseMs: number;
+  redirects: RedirectHop[];
+  /** 'loop' | 'too-many-redirects' | 'blocked-address' | 'timeout' | 'network: …' */
+  error: string | null;
+  /** Seconds from Retry-After on a 429/503, to back off before asking again. */
+  retryAfterSeconds: number | null;
+}
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}
+
+function retryAfter(value: string | undefined): number | null {
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/**
+ * Fetches one URL for the crawler: redirects followed by hand and recorded hop by hop
+ * (loops and over-long chains stop with an error), only HTML bodies downloaded, and those
+ * cut at the size limit. Every connection goes through the address guard.
+ */
+export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: FetchLimits, signal?: AbortSignal): Promise<FetchedPage> {
+  const started = performance.now();
+  const redirects: RedirectHop[] = [];
+  const seen = new Set([url]);
+  const result = (partial: Partial<FetchedPage>): FetchedPage => ({
+    url,
+    finalUrl: partial.finalUrl ?? url,
+    status: null,
+    headers: {},
+    contentType: null,
+    html: null,
+    bytes: 0,
+    truncated: false,
+    responseMs: Math.round(performance.now() - started),
+    redirects,
+    error: null,
+    retryAfterSeconds: null,
+    ...partial,
+  });
+
+  let current = url;
+  for (;;) {
+    let response;
+    try {
+      response = await fetcher.open(new URL(current), {
+        method: 'GET',
+        headers: { 'user-agent': limits.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', ...limits.headers },
+        timeoutMs: limits.timeoutMs,
+        signal,
+      });
+    } catch (error) {
+      const reason =
+        error instanceof BlockedAddressError || (error as { cause?: unknown }).cause instanceof BlockedAddressError
+          ? 'blocked-address'
+          : /timeout/i.test((error as Error).name + (error as Error).message)
+            ? 'timeout'
+            : `network: ${(error as Error).message}`;
+      return result({ finalUrl: current, error: reason });
+    }
+    const headers = flatHeaders(response.headers);
+    const status = response.statusCode;
+    const location = headers.location;
+    if (status >= 300 && status < 400 && location) {
+      await discard(response.body);
+      if (limits.followRedirects === false) {
+        const next = normalizeUrl(location, current);
+        return result({ finalUrl: next ?? current, status, headers, error: next === null ? 'invalid-redirect' : null });
+      }
+      redirects.push({ url: current, status });
+      const next = normalizeUrl(location, current);
+      if (next === null) return result({ finalUrl: current, status, headers, error: 'invalid-redirect' });
+      if (seen.has(next)) return result({ finalUrl: next, status, headers, error: 'loop' });
+      if (redirects.length > limits.maxRedirects) return result({ finalUrl: next, status, headers, error: 'too-many-redirects' });
+      seen.add(next);
+      current = next;
+      continue;
+    }
+
+    const contentType = headers['content-type'] ?? null;
+    const retry = status === 429 || status === 503 ? retryAfter(headers['retry-after']) : null;
+    if (!contentType || !(limits.readBodies ?? HTML_TYPES).test(contentType)) {
+      // Not a page: its status and headers are all an audit needs, so the body is not read.
+      await discard(response.body);
+      return result({ finalUrl: current, status, headers, contentType, retryAfterSeconds: retry, bytes: Number(headers['content-length'] ?? 0) });
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let truncated = false;
+    try {
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        if (bytes + buffer.length > limits.maxBodyBytes) {
+          chunks.push(buffer.subarray(0, limits.maxBodyBytes - bytes));
+          bytes = limits.maxBodyBytes;
+          truncated = true;
+          await discard(response.body);
+          break;
+        }
+        chunks.push(buffer);
+        bytes += buffer.length;
+      }
+    } catch (error) {
+      return result({ finalUrl: current, status, headers, contentType, error: `body: ${(error as Error).message}` });
+    }
+    return result({
+      finalUrl: current,
+      status,
+      headers,
+      contentType,
+      html: Buffer.concat(chunks).toString('utf8'),
+      bytes,
+      truncated,
+      retryAfterSeconds: retry,
+    });
+  }
+}
+
+/** Drops the rest of a body without reading it; undici then closes or reuses the connection. */
+async function discard(body: { dump(options?: { limit?: number }): Promise<void> }): Promise<void> {
+  await body.dump({ limit: 0 }).catch(() => undefined);
+}
