@@ -8,7 +8,6 @@ import { openDatabase } from './database/open-database.ts';
 import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
 import { WorkspaceAdmin, type WorkspaceListing } from './identity/workspace-admin.ts';
 import { Plans } from './plans/plans.ts';
-import { startServer } from './server.ts';
 
 // A `.env` file in the working directory is read first (DESIGN.md §3); real environment variables win.
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -30,6 +29,8 @@ program
   .description('Run the service (HTTP API, CDN, dashboard).')
   .action(async () => {
     const config = loadConfig();
+    // Loaded here so other commands start without the image pipeline and face model.
+    const { startServer } = await import('./server.ts');
     const server = await startServer(config);
     if (server.bootstrapped) announceKey(server.bootstrapped, (line) => process.stdout.write(`${line}\n`));
     server.app.log.info(`Loupe listening on ${server.url} (database: ${server.database.kind})`);
