@@ -23,11 +23,12 @@ const Env = z
       .regex(/^loupe_[A-Za-z0-9_-]{24,}$/, 'must be loupe_ followed by at least 24 letters, digits, - or _')
       .optional(),
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
+    LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
     LOUPE_PLANS_FILE: z.string().optional(),
     LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
     LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
-    LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+    LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
     LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
     LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
     LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
@@ -75,6 +76,8 @@ export interface Config {
   publicUrl: string;
   bootstrapKey?: string;
   crawlAllowPrivate: boolean;
+  /** Crawls one process (serve with the embedded queue, or each worker) runs at once. */
+  crawlConcurrency: number;
   cacheMaxBytes: number;
   plansFile?: string;
   /** Set: originals go to this bucket instead of files under the data dir. */
@@ -114,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.LOUPE_PUBLIC_URL.replace(/\/$/, ''),
     bootstrapKey: e.LOUPE_BOOTSTRAP_KEY,
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
+    crawlConcurrency: e.LOUPE_CRAWL_CONCURRENCY,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
     plansFile: e.LOUPE_PLANS_FILE,
     s3: e.S3_BUCKET

@@ -114,7 +114,14 @@ export class DeliveryService {
       transforms = { ...preset, ...query.transforms };
     }
 
-    const { variant, source, varyOnAccept } = await this.#variant(image, transforms, request.accept);
+    const { variant, source, varyOnAccept } = await this.#variant(image, transforms, request.accept).catch(async (error: unknown) => {
+      // The image was replaced between reading its record and reading its original (the old
+      // original is deleted once the new one is in): read the record again, once.
+      if (!(error instanceof OriginalGoneError)) throw error;
+      const current = await this.#d.store.image(project.id, path as string);
+      if (!current || current.blobKey === image.blobKey) throw notFound();
+      return this.#variant(current, transforms, request.accept);
+    });
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#d.usage.record(project.id, { bytes: notModified ? 0 : variant.data.length, transformed: source === 'computed', cacheHit });
@@ -174,8 +181,15 @@ export class DeliveryService {
 
   async #original(blobKey: string): Promise<Buffer> {
     const data = await this.#d.blobs.get(blobKey);
-    // A record without its original means the file was removed behind our back: for the client it is gone.
-    if (!data) throw notFound();
+    if (!data) throw new OriginalGoneError(blobKey);
     return data;
+  }
+}
+
+/** An image record whose original is no longer in the blob store (replaced or deleted meanwhile). */
+class OriginalGoneError extends LoupeError {
+  constructor(blobKey: string) {
+    super('not_found', { message: 'No such image.' });
+    this.name = `OriginalGoneError(${blobKey})`;
   }
 }
