@@ -1,5 +1,6 @@
 import type { Transforms } from '@loupe/contract';
-import { createQueryId, type CompiledQuery, type Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
+import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { ImageProjectTable, ImageTable } from '../database/schema.ts';
 
@@ -23,23 +24,6 @@ type ProjectRow = Pick<
   'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
 >;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'format' | 'has_alpha' | 'content_type'>;
-
-/**
- * A query whose SQL never changes, only its values: built and compiled on first use, then run
- * with the parameters given, in the order the builder placed them. A warm CDN hit makes two of
- * these reads, and Kysely's building and compiling cost more than the lookups themselves
- * (bench/cdn.ts, profiled: about a tenth of a warm hit's server CPU).
- */
-function compiledOnce<Row>(compile: () => CompiledQuery<Row>): (...parameters: unknown[]) => CompiledQuery<Row> {
-  let compiled: CompiledQuery<Row> | undefined;
-  return (...parameters) => {
-    compiled ??= compile();
-    if (parameters.length !== compiled.parameters.length) {
-      throw new Error(`expected ${compiled.parameters.length} query parameters, got ${parameters.length}`);
-    }
-    return { ...compiled, parameters, queryId: createQueryId() };
-  };
-}
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
 export class DeliveryStore {

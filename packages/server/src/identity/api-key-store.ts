@@ -1,4 +1,5 @@
-import type { ApiKey, Scope } from '@loupe/contract';
+import type { ApiKey, Role, Scope } from '@loupe/contract';
+import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { ApiKeyTable } from '../database/schema.ts';
@@ -10,6 +11,8 @@ export interface StoredKey {
   scopes: Scope[];
   expiresAt: string | null;
   lastUsedAt: string | null;
+  /** The user's role in the key's own workspace; null once they are no longer a member. */
+  role: Role | null;
 }
 
 export interface NewKey {
@@ -39,17 +42,33 @@ function toApiKey(row: ApiKeyTable): ApiKey {
 
 export class ApiKeyStore {
   readonly #database: Database;
+  readonly #byHash;
 
   constructor(database: Database) {
     this.#database = database;
+    // Every authenticated request runs this: one compiled query, with the role joined in.
+    this.#byHash = compiledOnce(() =>
+      database.db
+        .selectFrom('api_keys')
+        .leftJoin('memberships', (join) =>
+          join.onRef('memberships.workspace_id', '=', 'api_keys.workspace_id').onRef('memberships.user_id', '=', 'api_keys.user_id'),
+        )
+        .select([
+          'api_keys.id',
+          'api_keys.workspace_id',
+          'api_keys.user_id',
+          'api_keys.scopes',
+          'api_keys.expires_at',
+          'api_keys.last_used_at',
+          'memberships.role',
+        ])
+        .where('api_keys.secret_hash', '=', '')
+        .compile(),
+    );
   }
 
   async findByHash(secretHash: string): Promise<StoredKey | undefined> {
-    const row = await this.#database.db
-      .selectFrom('api_keys')
-      .select(['id', 'workspace_id', 'user_id', 'scopes', 'expires_at', 'last_used_at'])
-      .where('secret_hash', '=', secretHash)
-      .executeTakeFirst();
+    const [row] = (await this.#database.db.executeQuery(this.#byHash(secretHash))).rows;
     if (!row) return undefined;
     return {
       id: row.id,
@@ -58,6 +77,7 @@ export class ApiKeyStore {
       scopes: JSON.parse(row.scopes) as Scope[],
       expiresAt: row.expires_at,
       lastUsedAt: row.last_used_at,
+      role: (row.role as Role | null) ?? null,
     };
   }
 

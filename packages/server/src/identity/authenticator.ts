@@ -41,7 +41,8 @@ export class Authenticator {
     }
 
     const workspaceId = this.#workspaceOf(credentials, operation) ?? key.workspaceId;
-    const role = await this.#workspaces.role(workspaceId, key.userId);
+    // The key's own workspace comes with the key; another one named by the header is looked up.
+    const role = workspaceId === key.workspaceId ? key.role : await this.#workspaces.role(workspaceId, key.userId);
     if (!role) throw new LoupeError('not_a_member');
 
     const allowed = new Set(roleScopes[role]);

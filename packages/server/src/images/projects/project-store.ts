@@ -1,5 +1,6 @@
 import type { ImageProject, ImageProjectWithStats } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
+import { compiledOnce } from '../../database/compiled-query.ts';
 import type { Database } from '../../database/database.ts';
 import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
 import type { ImageProjectTable } from '../../database/schema.ts';
@@ -27,9 +28,14 @@ export interface ProjectChanges {
 /** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
 export class ProjectStore {
   readonly #database: Database;
+  readonly #find;
 
   constructor(database: Database) {
     this.#database = database;
+    // Every project-scoped request checks its project with this, so it is compiled once.
+    this.#find = compiledOnce(() =>
+      this.#withPlan().where('image_projects.workspace_id', '=', '').where('image_projects.id', '=', '').compile(),
+    );
   }
 
   #withPlan() {
@@ -52,10 +58,7 @@ export class ProjectStore {
   }
 
   async find(workspaceId: string, id: string): Promise<ImageProject | undefined> {
-    const row = await this.#withPlan()
-      .where('image_projects.workspace_id', '=', workspaceId)
-      .where('image_projects.id', '=', id)
-      .executeTakeFirst();
+    const [row] = (await this.#database.db.executeQuery(this.#find(workspaceId, id))).rows;
     return row && toProject(row, row.plan);
   }
 
