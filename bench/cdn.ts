@@ -45,7 +45,7 @@ import autocannon from 'autocannon';
 import sharp from 'sharp';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TEST_IMAGES = fileURLToPath(new URL('../../shared/testdata/images/', import.meta.url));
+const TEST_IMAGES = fileURLToPath(new URL('../packages/server/testdata/images/', import.meta.url));
 const CONNECTIONS = 50;
 const BIG = { width: 4000, height: 3000, name: 'big.jpg' };
 const TARGET_WIDTH = 800;

@@ -87,8 +87,12 @@ function pathItem(
   if (operation.api === 'workspace' && operation.teamHeader !== false) errors.push('team_header_required', 'not_a_member');
   const responses: Record<string, unknown> = {
     [successStatus(operation)]: {
-      description: operation.paged ? 'One page; the next is in the `Link` header.' : 'Success.',
-      content: { 'application/json': { schema: convert(responseSchema(operation), 'output') } },
+      description: operation.paged
+        ? 'One page; the next is in the `Link` header.'
+        : operation.stream
+          ? 'Server-sent events; each `data:` line is one JSON event.'
+          : 'Success.',
+      content: { [operation.stream ? 'text/event-stream' : 'application/json']: { schema: convert(responseSchema(operation), 'output') } },
       ...(operation.paged
         ? { headers: { Link: { description: 'RFC 8288 `rel="next"` link to the next page.', schema: { type: 'string' } } } }
         : {}),

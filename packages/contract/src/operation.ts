@@ -32,6 +32,8 @@ export interface OperationDefinition {
   status?: 200 | 201 | 202;
   /** A list with `limit`/`cursor` and a `Link: <…>; rel="next"` header. */
   paged?: boolean;
+  /** Answers server-sent events, each `data:` line one `output`, until the stream ends. */
+  stream?: boolean;
   /**
    * The operation also takes `multipart/form-data`: one file in the part named `file`, and
    * the other parts validated by `fields`. The handler then gets `upload` instead of `body`.
@@ -72,7 +74,9 @@ export interface OperationInput<O extends OperationDefinition> {
 /** What a handler returns: the resource, or for a paged operation one page of items. */
 export type OperationResult<O extends OperationDefinition> = O['paged'] extends true
   ? Page<z.output<O['output']>>
-  : z.output<O['output']>;
+  : O['stream'] extends true
+    ? AsyncIterable<z.output<O['output']>>
+    : z.output<O['output']>;
 
 /** The input a client sends (before defaults and coercion). */
 export type OperationRequest<O extends OperationDefinition> = (O['params'] extends z.ZodType

@@ -1,3 +1,4 @@
+import { crawlOperations } from './crawls/crawl-operations.ts';
 import { creditOperations } from './crawls/credit-operations.ts';
 import { deliveryOperations } from './images/delivery-operations.ts';
 import { imageOperations } from './images/image-operations.ts';
@@ -6,7 +7,15 @@ import { projectOperations } from './images/project-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
 
 /** Every operation of both APIs. Routes, OpenAPI, MCP tools and SDK methods derive from this list. */
-export const operations = [...projectOperations, ...presetOperations, ...imageOperations, ...deliveryOperations, ...keyOperations, ...creditOperations];
+export const operations = [
+  ...projectOperations,
+  ...presetOperations,
+  ...imageOperations,
+  ...deliveryOperations,
+  ...crawlOperations,
+  ...creditOperations,
+  ...keyOperations,
+];
 
 export type Operation = (typeof operations)[number];
 export type OperationId = Operation['id'];

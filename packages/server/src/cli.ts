@@ -44,6 +44,26 @@ program
   });
 
 program
+  .command('worker')
+  .description('Run background jobs (crawls, index builds, alert deliveries) from PostgreSQL, without the HTTP server.')
+  .action(async () => {
+    const config = loadConfig();
+    const { startJobWorker } = await import('./jobs/job-worker.ts');
+    const { createJobHandlers } = await import('./jobs/job-handlers.ts');
+    const { pino } = await import('pino');
+    const log = pino({ level: config.logLevel });
+    const worker = await startJobWorker(config, createJobHandlers, log);
+    log.info(`Loupe worker taking jobs (crawls at once: ${config.crawlConcurrency})`);
+    const stop = async (signal: string) => {
+      log.info(`${signal}: finishing running jobs, then stopping`);
+      await worker.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+
+program
   .command('init')
   .description('Create the database, the "Default" workspace, its owner and an API key (printed once).')
   .option('--json', 'print the result as JSON')

@@ -12,6 +12,9 @@ import { UsageService } from './cdn/usage-service.ts';
 import { UsageStore } from './cdn/usage-store.ts';
 import { VariantCache } from './cdn/variant-cache.ts';
 import type { Config } from './config.ts';
+import { crawlHandlers } from './crawl/crawl-handlers.ts';
+import { CrawlService } from './crawl/crawl-service.ts';
+import { CrawlStore } from './crawl/crawl-store.ts';
 import { creditHandlers } from './credits/credit-handlers.ts';
 import { CreditService } from './credits/credit-service.ts';
 import type { Database } from './database/database.ts';
@@ -30,6 +33,7 @@ import { presetHandlers } from './images/presets/preset-handlers.ts';
 import { PresetService } from './images/presets/preset-service.ts';
 import { projectHandlers } from './images/projects/project-handlers.ts';
 import { ProjectService } from './images/projects/project-service.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
 import type { GuardedFetcher } from './outbound/guarded-fetch.ts';
 import type { Plans } from './plans/plans.ts';
 import { FaceDetector, findFace } from './transform/face-detector.ts';
@@ -43,10 +47,12 @@ export interface Infrastructure {
   blobs: BlobStore;
   fetcher: GuardedFetcher;
   log: Logger;
+  /** Background jobs: crawls, index builds, alert deliveries (DESIGN.md §2). */
+  jobs: JobQueue;
 }
 
 /** Wires the capabilities together: stores into services, services into operation handlers and the CDN. */
-export async function composeServices({ config, database, plans, blobs, fetcher, log }: Infrastructure) {
+export async function composeServices({ config, database, plans, blobs, fetcher, log, jobs }: Infrastructure) {
   const cache = new VariantCache({
     directory: join(config.dataDir, 'variants'),
     maxDiskBytes: config.cacheMaxBytes,
@@ -91,11 +97,22 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   });
   const signing = new SigningService({ database, projects, publicUrl: config.publicUrl, graceSeconds: config.signingGraceSeconds });
 
+  const crawls = new CrawlService({
+    database,
+    plans,
+    allowPrivate: config.crawlAllowPrivate,
+    // One job per crawl: a repeated send (a retried start) finds the job already there.
+    enqueue: async (crawlId) => {
+      await jobs.send('crawl.run', { crawlId }, { singletonKey: `crawl:${crawlId}` });
+    },
+  });
+
   const handlers: Handlers = {
     ...projectHandlers(projects),
     ...presetHandlers(presets),
     ...imageHandlers(images, uploadSlots),
     ...deliveryHandlers(signing, new UsageService(database, projects, usage)),
+    ...crawlHandlers(crawls, new CrawlStore(database)),
     ...keyHandlers(keys),
     ...creditHandlers(credits),
   };

@@ -2,10 +2,12 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .default('false')
-  .transform((value) => value === 'true' || value === '1');
+const flagWithDefault = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback)
+    .transform((value) => value === 'true' || value === '1');
+const flag = flagWithDefault('false');
 
 /** Without all of these, originals would silently stay on the local disk. */
 const S3_REQUIRED = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
@@ -24,6 +26,7 @@ const Env = z
       .optional(),
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
     LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+    LOUPE_SERVE_JOBS: flagWithDefault('true'),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
     LOUPE_PLANS_FILE: z.string().optional(),
     LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
@@ -78,6 +81,8 @@ export interface Config {
   crawlAllowPrivate: boolean;
   /** Crawls one process (serve with the embedded queue, or each worker) runs at once. */
   crawlConcurrency: number;
+  /** Whether `loupe serve` also runs background jobs (with PostgreSQL, `loupe worker` processes can take them instead). */
+  serveJobs: boolean;
   cacheMaxBytes: number;
   plansFile?: string;
   /** Set: originals go to this bucket instead of files under the data dir. */
@@ -118,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bootstrapKey: e.LOUPE_BOOTSTRAP_KEY,
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     crawlConcurrency: e.LOUPE_CRAWL_CONCURRENCY,
+    serveJobs: e.LOUPE_SERVE_JOBS,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
     plansFile: e.LOUPE_PLANS_FILE,
     s3: e.S3_BUCKET

@@ -7,6 +7,10 @@ import { migrateToLatest } from './database/migrate.ts';
 import { openDatabase } from './database/open-database.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
 import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
+import { createJobHandlers, type CreateJobHandlers } from './jobs/job-handlers.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+import { loggingObserver, openJobQueue } from './jobs/open-job-queue.ts';
+import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { GuardedFetcher } from './outbound/guarded-fetch.ts';
 import { Plans } from './plans/plans.ts';
 
@@ -14,6 +18,7 @@ export interface RunningServer {
   app: FastifyInstance;
   database: Database;
   plans: Plans;
+  jobs: JobQueue;
   /** Where it listens, e.g. http://127.0.0.1:8080 */
   url: string;
   /** Set on the first start of an empty database. */
@@ -21,12 +26,27 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens and migrates the database, bootstraps an empty one, and listens. */
-export async function startServer(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+export interface ServerOptions {
+  /**
+   * The job handlers the server runs jobs with (when config.serveJobs); the real ones by default.
+   * `loupe worker` processes run the same handlers without the HTTP server.
+   */
+  createJobHandlers?: CreateJobHandlers;
+}
+
+/** Opens and migrates the database, bootstraps an empty one, opens the job queue, and listens. */
+export async function startServer(
+  config: Config,
+  log: Logger = pino({ level: config.logLevel }),
+  options: ServerOptions = {},
+): Promise<RunningServer> {
   const database = openDatabase(config);
   const blobs = openBlobStore(config);
   const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate });
+  let jobs: JobQueue | undefined;
   const closeAll = async () => {
+    // First: running jobs may still use the fetcher and the database.
+    await jobs?.stop();
     await fetcher.close();
     await blobs.close();
     await database.close();
@@ -35,7 +55,10 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
     await migrateToLatest(database);
     const plans = Plans.load(config.plansFile);
     const bootstrapped = await bootstrapInstance(database, { plans, bootstrapKey: config.bootstrapKey });
-    const app = await buildApp({ config, database, plans, blobs, fetcher, log });
+    jobs = await openJobQueue(config, database, loggingObserver(log));
+    const infrastructure = { config, database, plans, blobs, fetcher, log, jobs };
+    if (config.serveJobs) await startJobConsumers(jobs, infrastructure, options.createJobHandlers ?? createJobHandlers);
+    const app = await buildApp(infrastructure);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -44,6 +67,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
       app,
       database,
       plans,
+      jobs,
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {

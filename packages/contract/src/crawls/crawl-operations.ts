@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { Crawl, ListCrawlsQuery, StartCrawl } from './crawl.ts';
+import { Crawl, CrawlEvent, ListCrawlsQuery, StartCrawl } from './crawl.ts';
 
 const CrawlParams = z.strictObject({ crawlId: Id });
 
@@ -45,6 +45,20 @@ export const crawlOperations = [
     scopes: ['reports:read'],
     params: CrawlParams,
     output: Crawl,
+  }),
+  defineOperation({
+    id: 'streamCrawlEvents',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/crawls/{crawlId}/events',
+    summary: 'Follow a crawl',
+    description:
+      "Server-sent events of a crawl's progress (`progress`: pages crawled of maxPages) and state (`status`), starting with its current state and ending when it ends. Free. Agents may poll getCrawl instead.",
+    tag: 'Crawls',
+    scopes: ['reports:read'],
+    params: CrawlParams,
+    output: CrawlEvent,
+    stream: true,
   }),
   defineOperation({
     id: 'cancelCrawl',

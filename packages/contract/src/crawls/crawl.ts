@@ -60,3 +60,16 @@ export type Crawl = z.infer<typeof Crawl>;
 export const ListCrawlsQuery = z.strictObject({
   status: CrawlStatus.optional().describe('Only crawls in this state; by default queued and running ones.'),
 });
+
+export const CrawlEvent = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('status'), status: CrawlStatus }),
+    z.object({
+      type: z.literal('progress'),
+      pagesCrawled: z.number().int(),
+      maxPages: z.number().int(),
+      lastUrl: z.string(),
+    }),
+  ])
+  .meta({ id: 'CrawlEvent' });
+export type CrawlEvent = z.infer<typeof CrawlEvent>;

@@ -9,7 +9,7 @@ import {
   type OperationDefinition,
   type Page,
 } from '@loupe/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Authenticator } from '../identity/authenticator.ts';
 import type { Handlers } from './handlers.ts';
@@ -68,6 +68,7 @@ export function registerOperationRoutes(
         const body = operation.body && !upload ? parseOrThrow(operation.body, request.body ?? undefined) : undefined;
         const input = { params, query: parsedQuery, body, upload };
         const result = await handler(input, { principal, requestId: request.id });
+        if (operation.stream) return sendEvents(request, reply, result as AsyncIterable<unknown>);
 
         let answer = result;
         if (operation.paged) {
@@ -85,5 +86,34 @@ export function registerOperationRoutes(
         return reply.code(successStatus(operation)).send(answer);
       },
     });
+  }
+}
+
+/**
+ * Writes server-sent events, one JSON `data:` line per event, until the source ends or the
+ * client goes away (which ends the source through its `return`).
+ */
+async function sendEvents(request: FastifyRequest, reply: FastifyReply, events: AsyncIterable<unknown>): Promise<void> {
+  const iterator = events[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-request-id': request.id,
+  });
+  let closed = false;
+  request.raw.on('close', () => {
+    closed = true;
+    void iterator.return?.();
+  });
+  try {
+    for (let step = first; !step.done && !closed; step = await iterator.next()) raw.write(`data: ${JSON.stringify(step.value)}\n\n`);
+  } catch (error) {
+    request.log.error({ err: error }, 'event stream failed');
+  } finally {
+    raw.end();
   }
 }

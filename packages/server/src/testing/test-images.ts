@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 
-/** The real photographs and edge cases of ../shared/testdata/images (see its SOURCES.md). */
-export const testImagesDir = new URL('../../../../../shared/testdata/images/', import.meta.url);
+/**
+ * Real photographs and edge cases (see SOURCES.md there), copied into the repository from
+ * the team's shared test data so that a clean clone anywhere runs the tests.
+ */
+export const testImagesDir = new URL('../../testdata/images/', import.meta.url);
 
 export function readTestImage(name: string): Promise<Buffer> {
   return readFile(new URL(name, testImagesDir));

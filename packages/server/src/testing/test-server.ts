@@ -7,6 +7,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.ts';
 import { addMember, issueKey, provisionWorkspace } from '../identity/provisioning.ts';
+import { jobQueueSchema } from '../jobs/open-job-queue.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import type { Dialect } from './test-dialects.ts';
 
@@ -60,6 +61,8 @@ async function postgresSchema(url: string): Promise<{ schema: string; drop(): Pr
       const dropper = new pg.Client({ connectionString: url });
       await dropper.connect();
       await dropper.query(`drop schema ${schema} cascade`);
+      // The job queue's (pg-boss) schema beside it.
+      await dropper.query(`drop schema if exists ${jobQueueSchema({ databaseUrl: url, databaseSchema: schema })} cascade`);
       await dropper.end();
     },
   };

@@ -1,11 +1,11 @@
+import { testImagesDir } from '../testing/test-images.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { FaceDetector, findFace, type RgbImage } from './face-detector.ts';
 
-// The shared test images sit beside the repository (DESIGN.md §9: `../shared/testdata/images`).
-const IMAGES = new URL('../../../../../shared/testdata/images/', import.meta.url);
+const IMAGES = testImagesDir;
 
 /** Face boxes as SOURCES.md gives them. */
 const ASTRONAUT_FACE = { x: 153, y: 55, width: 145, height: 145 };

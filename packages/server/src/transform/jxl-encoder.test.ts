@@ -1,3 +1,4 @@
+import { testImagesDir } from '../testing/test-images.ts';
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import createDecoderCodec from '@jsquash/jxl/codec/dec/jxl_dec.js';
@@ -9,7 +10,7 @@ interface RgbaImage { data: Buffer; width: number; height: number; channels: 4 }
 interface DecodedImage { data: Uint8ClampedArray; width: number; height: number }
 interface JxlDecoderCodec { decode(data: Uint8Array): DecodedImage | null }
 
-const photo = new URL('../../../../../shared/testdata/images/chelsea.png', import.meta.url);
+const photo = new URL('chelsea.png', testImagesDir);
 const CODESTREAM = Buffer.from([0xff, 0x0a]);
 const CONTAINER = Buffer.from([0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]);
 

@@ -1,10 +1,11 @@
 /** Test helpers for the transform pipeline: decoded answers and synthetic inputs. */
+import { testImagesDir } from '../testing/test-images.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { PipelineOptions } from './transform-pipeline.ts';
 
-const imagesFolder = fileURLToPath(new URL('../../../../../shared/testdata/images/', import.meta.url));
+const imagesFolder = fileURLToPath(testImagesDir);
 
 export function testImage(name: string): Buffer {
   return readFileSync(imagesFolder + name);

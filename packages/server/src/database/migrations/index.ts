@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as identityAndImages from './0001-identity-and-images.ts';
 import * as signingAndUsage from './0002-signing-and-usage.ts';
 import * as crawlsAndCredits from './0003-crawls-and-credits.ts';
+import * as jobQueue from './0004-job-queue.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
   '0001-identity-and-images': identityAndImages,
   '0002-signing-and-usage': signingAndUsage,
   '0003-crawls-and-credits': crawlsAndCredits,
+  '0004-job-queue': jobQueue,
 };

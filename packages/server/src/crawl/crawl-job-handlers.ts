@@ -1,0 +1,25 @@
+import type { JobServices } from '../jobs/job-handlers.ts';
+import type { JobHandlers } from '../jobs/job-queue.ts';
+import { CrawlRunner } from './crawl-runner.ts';
+import { CrawlStore } from './crawl-store.ts';
+import { Crawler } from './crawler.ts';
+
+/** Fetch limits of the crawler (DESIGN.md §8): a page is 30 s at most, and 10 MiB of HTML. */
+const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 10_000 };
+
+/** `crawl.run`: one crawl to its end, or, stopped by a shutdown, back to the queue to resume. */
+export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'crawl.run'> {
+  const runner = new CrawlRunner({
+    database: services.database,
+    plans: services.plans,
+    log: services.log,
+    crawler: new Crawler({ store: new CrawlStore(services.database), fetcher: services.fetcher, log: services.log, limits: CRAWL_LIMITS }),
+  });
+  return {
+    'crawl.run': async ({ crawlId }, context) => {
+      const outcome = await runner.run(crawlId, context.signal);
+      if (outcome === 'skipped' && context.signal.aborted) return { kind: 'retry', after: 0, reason: 'stopped by shutdown; resumes' };
+      return { kind: 'done' };
+    },
+  };
+}

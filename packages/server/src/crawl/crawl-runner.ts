@@ -1,0 +1,101 @@
+import type { CrawlEvent } from '@loupe/contract';
+import type { Logger } from 'pino';
+import { now } from '../clock.ts';
+import { CreditService } from '../credits/credit-service.ts';
+import { inTransaction, type Database } from '../database/database.ts';
+import type { Plans } from '../plans/plans.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import { CrawlStore } from './crawl-store.ts';
+import type { CrawlProgress, Crawler } from './crawler.ts';
+
+/** How often a running crawl looks for a cancel request. */
+const CANCEL_POLL_MS = 500;
+
+export type CrawlOutcome = 'completed' | 'canceled' | 'failed' | 'skipped';
+
+/**
+ * Runs one crawl job to its end: queued → running → completed | canceled | failed
+ * (DESIGN.md §8). Run again after a crash, it continues the same crawl from its frontier;
+ * the credits are settled once, in the same transaction that ends the crawl.
+ */
+export class CrawlRunner {
+  readonly #database: Database;
+  readonly #plans: Plans;
+  readonly #crawler: Crawler;
+  readonly #log: Logger;
+  readonly #listeners = new Set<(crawlId: string, event: CrawlEvent) => void>();
+
+  constructor(options: { database: Database; plans: Plans; crawler: Crawler; log: Logger }) {
+    this.#database = options.database;
+    this.#plans = options.plans;
+    this.#crawler = options.crawler;
+    this.#log = options.log;
+  }
+
+  /** Progress and state changes of crawls run by this process (server-sent events read them). */
+  subscribe(listener: (crawlId: string, event: CrawlEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async run(crawlId: string, shutdown: AbortSignal): Promise<CrawlOutcome> {
+    const store = new CrawlStore(this.#database);
+    const row = await store.byId(crawlId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return 'skipped';
+    if (row.status === 'queued' && !(await store.transition(crawlId, ['queued'], 'running', { started_at: now() }))) return 'skipped';
+    this.#emit(crawlId, { type: 'status', status: 'running' });
+
+    const stop = new AbortController();
+    const onShutdown = () => stop.abort();
+    shutdown.addEventListener('abort', onShutdown, { once: true });
+    let canceled = false;
+    const poll = setInterval(() => {
+      void store.cancelRequested(crawlId).then((requested) => {
+        if (requested) {
+          canceled = true;
+          stop.abort();
+        }
+      });
+    }, CANCEL_POLL_MS);
+
+    try {
+      const options = JSON.parse(row.options) as CrawlOptions;
+      const pages = await this.#crawler.run(crawlId, options, stop.signal, (progress: CrawlProgress) =>
+        this.#emit(crawlId, { type: 'progress', ...progress, maxPages: row.max_pages }),
+      );
+      // Stopped by shutdown rather than a cancel: leave it running for the next worker to resume.
+      if (shutdown.aborted && !canceled) return 'skipped';
+      const outcome = canceled || (await store.cancelRequested(crawlId)) ? 'canceled' : 'completed';
+      await this.#finish(crawlId, outcome, pages, null);
+      return outcome;
+    } catch (error) {
+      this.#log.error({ err: error, crawlId }, 'crawl failed');
+      await this.#finish(crawlId, 'failed', await store.countDone(crawlId, 'page'), (error as Error).message);
+      return 'failed';
+    } finally {
+      clearInterval(poll);
+      shutdown.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  async #finish(crawlId: string, status: 'completed' | 'canceled' | 'failed', pages: number, error: string | null) {
+    await inTransaction(this.#database, async (transaction) => {
+      const store = new CrawlStore(transaction);
+      const row = await store.byId(crawlId);
+      if (!row) return;
+      const charged = Math.min(pages, row.credits_reserved);
+      const moved = await store.transition(crawlId, ['running'], status, {
+        finished_at: now(),
+        pages_crawled: charged,
+        credits_charged: charged,
+        error,
+      });
+      if (moved) await new CreditService(transaction, this.#plans).settle(row.workspace_id, crawlId, row.credits_reserved, charged);
+    });
+    this.#emit(crawlId, { type: 'status', status });
+  }
+
+  #emit(crawlId: string, event: CrawlEvent): void {
+    for (const listener of this.#listeners) listener(crawlId, event);
+  }
+}

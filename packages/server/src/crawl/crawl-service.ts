@@ -1,0 +1,114 @@
+import { lookup } from 'node:dns/promises';
+import { StartCrawl, LoupeError, type Crawl, type CrawlStatus, type Page } from '@loupe/contract';
+import type { z } from 'zod';
+import { now } from '../clock.ts';
+import { CreditService } from '../credits/credit-service.ts';
+import { inTransaction, type Database } from '../database/database.ts';
+import type { Principal } from '../identity/principal.ts';
+import { WorkspaceStore } from '../identity/workspace-store.ts';
+import { newId } from '../ids.ts';
+import { isPublicAddress } from '../outbound/address-guard.ts';
+import type { Plans } from '../plans/plans.ts';
+import { crawlOptions } from './crawl-options.ts';
+import { CrawlStore, toCrawl } from './crawl-store.ts';
+
+const crawlNotFound = () => new LoupeError('not_found', { message: 'No such crawl.' });
+const urlError = (message: string) =>
+  new LoupeError('validation_failed', { message, details: { fieldErrors: { url: [message] }, formErrors: [] } });
+
+export interface CrawlServiceOptions {
+  database: Database;
+  plans: Plans;
+  allowPrivate: boolean;
+  /** Hands the crawl to a worker once its row and reservation are committed. */
+  enqueue: (crawlId: string) => Promise<void>;
+}
+
+/** Starting, listing and canceling crawls (DESIGN.md §6, §8); the crawling itself is the runner's. */
+export class CrawlService {
+  readonly #o: CrawlServiceOptions;
+  readonly #crawls: CrawlStore;
+
+  constructor(options: CrawlServiceOptions) {
+    this.#o = options;
+    this.#crawls = new CrawlStore(options.database);
+  }
+
+  /**
+   * Clamps maxPages to the plan's cap, then in one transaction records the crawl and
+   * reserves maxPages credits: when they are not there the answer is 402 and nothing is
+   * kept, so concurrent starts can never overspend.
+   */
+  async start(principal: Principal, input: z.output<typeof StartCrawl>): Promise<Crawl> {
+    if (input.projectId !== undefined) throw new LoupeError('not_found', { message: 'No such project.' });
+    await this.#checkTarget(input.url);
+    const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(principal.workspaceId);
+    if (!workspace) throw new LoupeError('not_found');
+    const cap = this.#o.plans.limits(workspace.plan).pagesPerCrawl;
+    const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
+    const maxPages = Math.min(requested, cap);
+    const id = newId();
+    const options = crawlOptions(input, maxPages);
+
+    await inTransaction(this.#o.database, async (transaction) => {
+      await new CrawlStore(transaction).insert({
+        id,
+        workspace_id: principal.workspaceId,
+        project_id: null,
+        status: 'queued',
+        url: options.url,
+        mode: options.mode,
+        options: JSON.stringify(options),
+        max_pages: maxPages,
+        capped: requested > cap ? 1 : 0,
+        credits_reserved: maxPages,
+        created_at: now(),
+      });
+      await new CreditService(transaction, this.#o.plans).reserve(principal.workspaceId, maxPages, id);
+    });
+    await this.#o.enqueue(id);
+    return this.get(principal, id);
+  }
+
+  /** Refuses at once a target that resolves to a private address (the fetcher refuses it again at connect time). */
+  async #checkTarget(url: string): Promise<void> {
+    if (this.#o.allowPrivate) return;
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    const addresses = await lookup(host, { all: true }).catch(() => {
+      throw urlError(`The host ${host} does not resolve.`);
+    });
+    if (addresses.some((entry) => !isPublicAddress(entry.address))) {
+      throw urlError('This address is not public; Loupe does not crawl private or loopback addresses.');
+    }
+  }
+
+  async get(principal: Principal, crawlId: string): Promise<Crawl> {
+    const row = await this.#crawls.find(principal.workspaceId, crawlId);
+    if (!row) throw crawlNotFound();
+    return toCrawl(row);
+  }
+
+  list(principal: Principal, status: CrawlStatus | undefined, page: { limit: number; cursor?: string }): Promise<Page<Crawl>> {
+    return this.#crawls.list(principal.workspaceId, status ? [status] : ['queued', 'running'], page);
+  }
+
+  /**
+   * A queued crawl ends here, its whole reservation released; a running one is asked to
+   * stop and its runner charges what was crawled. An ended crawl is left as it is.
+   */
+  async cancel(principal: Principal, crawlId: string): Promise<Crawl> {
+    const row = await this.#crawls.find(principal.workspaceId, crawlId);
+    if (!row) throw crawlNotFound();
+    if (row.status === 'queued') {
+      await inTransaction(this.#o.database, async (transaction) => {
+        const moved = await new CrawlStore(transaction).transition(row.id, ['queued'], 'canceled', {
+          finished_at: now(),
+          credits_charged: 0,
+        });
+        if (moved) await new CreditService(transaction, this.#o.plans).settle(row.workspace_id, row.id, row.credits_reserved, 0);
+      });
+    }
+    await this.#crawls.requestCancel(row.id);
+    return this.get(principal, crawlId);
+  }
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { generatedSite } from '../testing/fixture-sites.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { startTestSite, type TestSite } from '../testing/test-site.ts';
+
+/** Reads a crawl's server-sent events until the stream ends. */
+async function followEvents(t: TestServer, crawlId: string): Promise<{ type: string; status?: string; pagesCrawled?: number }[]> {
+  const response = await fetch(`${t.url}/api/v1/crawls/${crawlId}/events`, {
+    headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+  });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice('data: '.length)));
+}
+
+for (const dialect of testDialects()) {
+  describe(`crawls API (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    before(async () => {
+      const plansFile = join(tmpdir(), `loupe-crawl-plans-${process.pid}-${dialect}.json`);
+      const plan = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false };
+      await writeFile(
+        plansFile,
+        JSON.stringify({ free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 50 } }),
+      );
+      t = await startTestServer(dialect, { plansFile, crawlAllowPrivate: true });
+      site = await startTestSite(generatedSite(200), { record: false });
+    });
+    after(async () => {
+      await site.close();
+      await t.close();
+    });
+
+    it('crawls a site, streams its progress to the end, and charges one credit per page', async () => {
+      const before = (await t.request('GET', '/api/v1/team/credits')).body.balance;
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 40, concurrency: 4 } });
+      assert.equal(started.status, 202);
+      assert.deepEqual([started.body.maxPages, started.body.capped, started.body.creditsReserved], [40, false, 40]);
+      const events = await followEvents(t, started.body.id);
+      assert.equal(events.at(-1)?.status, 'completed');
+      const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+      assert.deepEqual([crawl.status, crawl.pagesCrawled, crawl.creditsCharged], ['completed', 40, 40]);
+      assert.ok(crawl.finishedAt && crawl.startedAt);
+      assert.equal((await t.request('GET', '/api/v1/team/credits')).body.balance, before - 40);
+    });
+
+    it('clamps maxPages to the plan cap and says so', async () => {
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 5000 } });
+      assert.equal(started.status, 202);
+      assert.deepEqual([started.body.maxPages, started.body.capped], [60, true]);
+      await followEvents(t, started.body.id);
+    });
+
+    it('audits one URL as a one-page crawl', async () => {
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/pages/5'), mode: 'page' } });
+      assert.equal(started.body.maxPages, 1);
+      await followEvents(t, started.body.id);
+      assert.equal((await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body.pagesCrawled, 1);
+    });
+
+    it('answers 402 with required and balance when the credits are not there, charging nothing', async () => {
+      const other = await t.createWorkspace({ plan: 'tiny' });
+      const answer = await t.request('POST', '/api/v1/crawls', {
+        body: { url: site.url('/'), maxPages: 51 },
+        key: other.key,
+        team: other.workspaceId,
+      });
+      assert.equal(answer.status, 402);
+      assert.deepEqual([answer.body.code, answer.body.required, answer.body.balance], ['insufficient_credits', 51, 50]);
+      const credits = await t.request('GET', '/api/v1/team/credits', { key: other.key, team: other.workspaceId });
+      assert.deepEqual([credits.body.balance, credits.body.reserved], [50, 0]);
+      const crawls = await t.request('GET', '/api/v1/crawls?status=queued', { key: other.key, team: other.workspaceId });
+      assert.deepEqual(crawls.body, []);
+    });
+
+    it('never overspends when starts race', async () => {
+      const other = await t.createWorkspace({ plan: 'tiny' });
+      const starts = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 20, delayMs: 5 }, key: other.key, team: other.workspaceId }),
+        ),
+      );
+      assert.equal(starts.filter((a) => a.status === 202).length, 2);
+      assert.equal(starts.filter((a) => a.status === 402).length, 6);
+      for (const started of starts.filter((a) => a.status === 202)) {
+        await t.request('POST', `/api/v1/crawls/${started.body.id}/cancel`, { key: other.key, team: other.workspaceId });
+      }
+    });
+
+    it('cancels a running crawl, charging the pages crawled so far', async () => {
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 60, delayMs: 100, concurrency: 1 } });
+      const events = fetch(`${t.url}/api/v1/crawls/${started.body.id}/events`, {
+        headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+      });
+      const reader = (await events).body!.getReader();
+      const decoder = new TextDecoder();
+      let seen = '';
+      while (!seen.includes('"progress"')) seen += decoder.decode((await reader.read()).value);
+      const canceled = await t.request('POST', `/api/v1/crawls/${started.body.id}/cancel`);
+      assert.equal(canceled.status, 200);
+      while (!seen.includes('"canceled"')) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        seen += decoder.decode(chunk.value);
+      }
+      const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+      assert.equal(crawl.status, 'canceled');
+      assert.ok(crawl.pagesCrawled > 0 && crawl.pagesCrawled < 60);
+      assert.equal(crawl.creditsCharged, crawl.pagesCrawled);
+    });
+
+    it('refuses a loopback target unless private crawling is allowed', async () => {
+      const guarded = await startTestServer(dialect);
+      try {
+        const answer = await guarded.request('POST', '/api/v1/crawls', { body: { url: site.url('/') } });
+        assert.equal(answer.status, 400);
+        assert.ok(answer.body.details.fieldErrors.url);
+      } finally {
+        await guarded.close();
+      }
+    });
+
+    it('validates the request', async () => {
+      for (const body of [{}, { url: 'ftp://x' }, { url: site.url('/'), maxPages: 0 }, { url: site.url('/'), concurrency: 33 }, { url: site.url('/'), bogus: 1 }]) {
+        const answer = await t.request('POST', '/api/v1/crawls', { body });
+        assert.equal(answer.status, 400, JSON.stringify(body));
+      }
+    });
+
+    it("hides another workspace's crawls and lets a viewer read but not start", async () => {
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), mode: 'page' } });
+      const other = await t.createWorkspace();
+      assert.equal((await t.request('GET', `/api/v1/crawls/${started.body.id}`, { key: other.key, team: other.workspaceId })).status, 404);
+      const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
+      assert.equal((await t.request('GET', `/api/v1/crawls/${started.body.id}`, { key: viewer })).status, 200);
+      assert.equal((await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/') }, key: viewer })).status, 403);
+      await followEvents(t, started.body.id);
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { combineJobHandlers } from './job-handlers.ts';
+import type { JobOutcome } from './job-queue.ts';
+
+const done = async (): Promise<JobOutcome> => ({ kind: 'done' });
+
+describe('combining the domains’ job handlers', () => {
+  it('puts each domain’s handlers into one map', () => {
+    const handlers = combineJobHandlers({}, { 'crawl.run': done });
+    assert.deepEqual(Object.keys(handlers).sort(), ['crawl.run']);
+  });
+
+  it('refuses two handlers for one job', () => {
+    assert.throws(
+      () => combineJobHandlers({ 'crawl.run': done }, { 'crawl.run': done }),
+      /more than one handler for crawl\.run/,
+    );
+  });
+
+  it('refuses a job without a handler', () => {
+    assert.throws(() => combineJobHandlers({}), /no handler for crawl\.run/);
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Every background job Loupe runs, by name, with its payload (STYLE.md practice 7). A payload
+ * carries ids only: the job reads the current state of what it names when it runs, so a retry
+ * or a resumed crawl never works from a stale copy.
+ */
+export interface JobPayloads {
+  /** Fetches and audits a site; minutes long, resumes from its persisted frontier. */
+  'crawl.run': { crawlId: string };
+  // A job joins this map together with its handler (search-index.build, alert.deliver next):
+  // start-up refuses a job without one.
+}
+
+export type JobName = keyof JobPayloads;
+
+/** A record over JobName, so adding a job to JobPayloads without naming it here does not compile. */
+const names: Record<JobName, true> = {
+  'crawl.run': true,
+};
+
+export const jobNames = Object.keys(names) as readonly JobName[];
+
+export function isJobName(name: string): name is JobName {
+  return Object.hasOwn(names, name);
+}
