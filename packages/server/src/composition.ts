@@ -11,7 +11,6 @@ import { UsageRecorder } from './cdn/usage-recorder.ts';
 import { UsageService } from './cdn/usage-service.ts';
 import { UsageStore } from './cdn/usage-store.ts';
 import { VariantCache } from './cdn/variant-cache.ts';
-import type { Config } from './config.ts';
 import { crawlHandlers } from './crawl/crawl-handlers.ts';
 import { CrawlService } from './crawl/crawl-service.ts';
 import { CrawlStore } from './crawl/crawl-store.ts';
@@ -19,6 +18,7 @@ import { creditHandlers } from './credits/credit-handlers.ts';
 import { CreditService } from './credits/credit-service.ts';
 import type { Database } from './database/database.ts';
 import type { Handlers } from './http/handlers.ts';
+import type { Infrastructure } from './infrastructure.ts';
 import { ApiKeyService } from './identity/api-key-service.ts';
 import { ApiKeyStore } from './identity/api-key-store.ts';
 import { Authenticator } from './identity/authenticator.ts';
@@ -39,17 +39,6 @@ import type { Plans } from './plans/plans.ts';
 import { FaceDetector, findFace } from './transform/face-detector.ts';
 import { encodeJxl } from './transform/jxl-encoder.ts';
 import { findQualityForMode } from './transform/perceptual-quality.ts';
-
-export interface Infrastructure {
-  config: Config;
-  database: Database;
-  plans: Plans;
-  blobs: BlobStore;
-  fetcher: GuardedFetcher;
-  log: Logger;
-  /** Background jobs: crawls, index builds, alert deliveries (DESIGN.md §2). */
-  jobs: JobQueue;
-}
 
 /** Wires the capabilities together: stores into services, services into operation handlers and the CDN. */
 export async function composeServices({ config, database, plans, blobs, fetcher, log, jobs }: Infrastructure) {

@@ -3,15 +3,11 @@ import { pino, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
-import { migrateToLatest } from './database/migrate.ts';
-import { openDatabase } from './database/open-database.ts';
-import { openBlobStore } from './blobs/open-blob-store.ts';
 import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
 import { createJobHandlers, type CreateJobHandlers } from './jobs/job-handlers.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
-import { loggingObserver, openJobQueue } from './jobs/open-job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
-import { GuardedFetcher } from './outbound/guarded-fetch.ts';
+import { openInfrastructure } from './infrastructure.ts';
 import { Plans } from './plans/plans.ts';
 
 export interface RunningServer {
@@ -40,23 +36,10 @@ export async function startServer(
   log: Logger = pino({ level: config.logLevel }),
   options: ServerOptions = {},
 ): Promise<RunningServer> {
-  const database = openDatabase(config);
-  const blobs = openBlobStore(config);
-  const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate });
-  let jobs: JobQueue | undefined;
-  const closeAll = async () => {
-    // First: running jobs may still use the fetcher and the database.
-    await jobs?.stop();
-    await fetcher.close();
-    await blobs.close();
-    await database.close();
-  };
+  const infrastructure = await openInfrastructure(config, log);
+  const { database, plans, jobs } = infrastructure;
   try {
-    await migrateToLatest(database);
-    const plans = Plans.load(config.plansFile);
     const bootstrapped = await bootstrapInstance(database, { plans, bootstrapKey: config.bootstrapKey });
-    jobs = await openJobQueue(config, database, loggingObserver(log));
-    const infrastructure = { config, database, plans, blobs, fetcher, log, jobs };
     if (config.serveJobs) await startJobConsumers(jobs, infrastructure, options.createJobHandlers ?? createJobHandlers);
     const app = await buildApp(infrastructure);
     await app.listen({ port: config.port, host: config.host });
@@ -72,11 +55,11 @@ export async function startServer(
       bootstrapped,
       async close() {
         await app.close();
-        await closeAll();
+        await infrastructure.close();
       },
     };
   } catch (error) {
-    await closeAll();
+    await infrastructure.close();
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../composition.ts';
+import type { Infrastructure } from '../infrastructure.ts';
 import { crawlJobHandlers } from '../crawl/crawl-job-handlers.ts';
 import { validateHandlers, type JobHandlers } from './job-queue.ts';
 

@@ -1,13 +1,9 @@
 import { pino, type Logger } from 'pino';
-import { openBlobStore } from '../blobs/open-blob-store.ts';
 import type { Config } from '../config.ts';
-import { migrateToLatest } from '../database/migrate.ts';
-import { openDatabase } from '../database/open-database.ts';
-import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { Plans } from '../plans/plans.ts';
 import type { CreateJobHandlers } from './job-handlers.ts';
 import type { JobQueue } from './job-queue.ts';
-import { jobsRunIn, loggingObserver, openJobQueue } from './open-job-queue.ts';
+import { openInfrastructure } from '../infrastructure.ts';
+import { jobsRunIn } from './open-job-queue.ts';
 import { startJobConsumers } from './start-job-consumers.ts';
 
 export interface RunningWorker {
@@ -31,25 +27,12 @@ export async function startJobWorker(
       'loupe worker takes jobs from PostgreSQL: set DATABASE_URL. With the embedded SQLite database, `loupe serve` runs jobs itself.',
     );
   }
-  const database = openDatabase(config);
-  const blobs = openBlobStore(config);
-  const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate });
-  let jobs: JobQueue | undefined;
-  const close = async () => {
-    await jobs?.stop();
-    await fetcher.close();
-    await blobs.close();
-    await database.close();
-  };
+  const infrastructure = await openInfrastructure(config, log);
   try {
-    // A worker may start before any server has: the schema must be current either way.
-    await migrateToLatest(database);
-    const plans = Plans.load(config.plansFile);
-    jobs = await openJobQueue(config, database, loggingObserver(log));
-    await startJobConsumers(jobs, { config, database, plans, blobs, fetcher, log, jobs }, createJobHandlers);
-    return { jobs, close };
+    await startJobConsumers(infrastructure.jobs, infrastructure, createJobHandlers);
+    return { jobs: infrastructure.jobs, close: infrastructure.close };
   } catch (error) {
-    await close();
+    await infrastructure.close();
     throw error;
   }
 }
