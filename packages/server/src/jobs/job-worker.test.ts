@@ -87,8 +87,8 @@ if (testDialects().includes('postgres')) {
     });
     after(() => cleanUp());
 
-    it('are queued by the server and run by a worker', async () => {
-      const server = await startServer(config, silent);
+    it('are queued by a server that leaves them to workers, and run by a worker', async () => {
+      const server = await startServer({ ...config, serveJobs: false }, silent);
       const { createJobHandlers, crawled } = recordingHandlers();
       const worker = await startJobWorker(config, createJobHandlers, silent);
       try {
