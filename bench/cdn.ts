@@ -264,6 +264,8 @@ async function startLoupe(dataDir: string, label: string): Promise<LoupeChild> {
     HOST: '127.0.0.1',
     LOUPE_BOOTSTRAP_KEY: key,
     LOG_LEVEL: 'warn',
+    // As `npm start` runs it (package.json): see the README on glibc's malloc arenas.
+    MALLOC_ARENA_MAX: '2',
     ...SETTINGS.serverEnv,
   });
   const nodeArgs = SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-${label}-${Date.now()}.cpuprofile`] : [];
