@@ -47,6 +47,8 @@ const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
  * changes (a new mapping, encoder or setting), so cached variants and their ETags renew.
  */
 const PIPELINE_VERSION = 1;
+/** Reads of an image record when its original vanished under a request (replaced meanwhile). */
+const REPLACED_RETRIES = 3;
 const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
 
 /** `If-None-Match` holds the tag (weak comparison, RFC 9110 §13.1.2), or `*`. */
@@ -114,18 +116,29 @@ export class DeliveryService {
       transforms = { ...preset, ...query.transforms };
     }
 
-    const { variant, source, varyOnAccept } = await this.#variant(image, transforms, request.accept).catch(async (error: unknown) => {
-      // The image was replaced between reading its record and reading its original (the old
-      // original is deleted once the new one is in): read the record again, once.
-      if (!(error instanceof OriginalGoneError)) throw error;
-      const current = await this.#d.store.image(project.id, path as string);
-      if (!current || current.blobKey === image.blobKey) throw notFound();
-      return this.#variant(current, transforms, request.accept);
-    });
+    const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path as string, image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#d.usage.record(project.id, { bytes: notModified ? 0 : variant.data.length, transformed: source === 'computed', cacheHit });
     return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
+  }
+
+  /**
+   * The image may be replaced between reading its record and reading its original (the old
+   * original is deleted once the new one is in): then the record is read again, a few times.
+   */
+  async #variantOfCurrent(projectId: string, path: string, image: DeliveryImage, transforms: Partial<Transforms>, accept?: string) {
+    let current = image;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#variant(current, transforms, accept);
+      } catch (error) {
+        if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
+        const reread = await this.#d.store.image(projectId, path);
+        if (!reread || reread.blobKey === current.blobKey) throw notFound();
+        current = reread;
+      }
+    }
   }
 
   async #checkSignature(project: DeliveryProject, encodedPath: string, params: Record<string, string>, at: string) {
