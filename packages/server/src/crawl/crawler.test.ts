@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
+import { brokenLinksSite, generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
@@ -125,6 +125,34 @@ for (const dialect of testDialects()) {
         const loopId = await newCrawl(loopOptions);
         await crawler().run(loopId, loopOptions, new AbortController().signal, () => {});
         assert.equal((await rows(loopId))[0]?.fetch_error, 'loop');
+      });
+    });
+
+    describe('links and images', () => {
+      let site: TestSite;
+      let external: TestSite;
+      before(async () => {
+        external = await startTestSite(externalSite());
+        site = await startTestSite(brokenLinksSite({ externalOrigin: external.origin }));
+      });
+      after(async () => {
+        await site.close();
+        await external.close();
+      });
+
+      it('checks external links and images without crawling them or counting them as pages', async () => {
+        // The 429 page asks for an hour's wait: kept out so the test does not sit out the backoff.
+        const options = crawlOptions({ url: site.url('/'), exclude: ['/rate-limited'] }, 50);
+        const crawlId = await newCrawl(options);
+        const pages = await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        const byUrl = new Map((await rows(crawlId)).map((r) => [r.url, r]));
+        assert.equal(byUrl.get(`${external.origin}/exists`)?.status_code, 200);
+        assert.equal(byUrl.get(`${external.origin}/missing`)?.status_code, 404);
+        assert.equal(byUrl.get(site.url('/images/ok.png'))?.status_code, 200);
+        assert.equal(byUrl.get(site.url('/images/missing.png'))?.status_code, 404);
+        assert.equal(byUrl.get(site.url('/missing'))?.status_code, 404);
+        assert.deepEqual(external.requests.forPath('/exists').map((r) => r.method), ['HEAD'], 'HEAD was enough');
+        assert.equal(pages, [...byUrl.values()].filter((r) => r.kind === 'page' && r.state === 'done').length);
       });
     });
 

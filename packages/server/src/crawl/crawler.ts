@@ -3,6 +3,7 @@ import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
 import { extractPageFacts } from './page-facts.ts';
+import { checkLink } from './link-checker.ts';
 import { fetchPage, type FetchedPage, type FetchLimits } from './page-fetcher.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter } from './scope-filter.ts';
@@ -24,6 +25,9 @@ export interface CrawlProgress {
 /** How many times a URL answered 429/503 with Retry-After is asked again, and the longest wait honoured. */
 const MAX_BACKOFF_ATTEMPTS = 3;
 const MAX_RETRY_AFTER_MS = 60_000;
+/** Links and images checked per crawl at most, and at once. */
+const MAX_LINK_CHECKS = 2_000;
+const LINK_CHECK_CONCURRENCY = 8;
 /** The crawl's row is updated with progress at most this often. */
 const PROGRESS_EVERY_MS = 500;
 
@@ -122,8 +126,43 @@ export class Crawler {
     }
     await Promise.all(inFlight);
     await store.setPagesCrawled(crawlId, pages);
+    if (!signal.aborted) await this.#checkLinks(crawlId, options, signal);
     onProgress({ pagesCrawled: pages, lastUrl: '' });
     return pages;
+  }
+
+  /**
+   * External links and images found by the crawl are checked, not crawled: they cost no
+   * credit, so their number is bounded per crawl instead.
+   */
+  async #checkLinks(crawlId: string, options: CrawlOptions, signal: AbortSignal): Promise<void> {
+    const { store } = this.#d;
+    let checked = 0;
+    for (const kind of ['asset', 'external'] as const) {
+      while (!signal.aborted && checked < MAX_LINK_CHECKS) {
+        const batch = await store.claim(crawlId, kind, Math.min(LINK_CHECK_CONCURRENCY, MAX_LINK_CHECKS - checked));
+        if (batch.length === 0) break;
+        checked += batch.length;
+        await Promise.all(
+          batch.map(async (row) => {
+            const check = await checkLink(this.#d.fetcher, row.url, {
+              timeoutMs: this.#d.limits.timeoutMs,
+              maxRedirects: this.#d.limits.maxRedirects,
+              userAgent: options.userAgent,
+              signal,
+            });
+            if (signal.aborted) return store.requeue(row.id);
+            await store.complete(row.id, {
+              status_code: check.status,
+              final_url: check.finalUrl,
+              response_ms: check.responseMs,
+              fetch_error: check.error,
+              fetched_at: new Date().toISOString(),
+            });
+          }),
+        );
+      }
+    }
   }
 
   async #robots(origin: string, limits: FetchLimits): Promise<RobotsPolicy> {
