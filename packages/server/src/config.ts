@@ -27,6 +27,7 @@ const Env = z
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
     LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     LOUPE_SERVE_JOBS: flagWithDefault('true'),
+    LOUPE_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
     LOUPE_PLANS_FILE: z.string().optional(),
     LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
@@ -83,6 +84,8 @@ export interface Config {
   crawlConcurrency: number;
   /** Whether `loupe serve` also runs background jobs (with PostgreSQL, `loupe worker` processes can take them instead). */
   serveJobs: boolean;
+  /** How long a job stays with a worker that stopped renewing it (a crashed one) before another takes it. */
+  jobLeaseSeconds: number;
   cacheMaxBytes: number;
   plansFile?: string;
   /** Set: originals go to this bucket instead of files under the data dir. */
@@ -124,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     crawlConcurrency: e.LOUPE_CRAWL_CONCURRENCY,
     serveJobs: e.LOUPE_SERVE_JOBS,
+    jobLeaseSeconds: e.LOUPE_JOB_LEASE_SECONDS,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
     plansFile: e.LOUPE_PLANS_FILE,
     s3: e.S3_BUCKET

@@ -4,7 +4,7 @@ import type { Database } from '../database/database.ts';
 import { DatabaseJobQueue } from './database-job-queue.ts';
 import type { JobQueue, JobQueueObserver } from './job-queue.ts';
 
-type QueueConfig = Pick<Config, 'databaseUrl' | 'databaseSchema'>;
+type QueueConfig = Pick<Config, 'databaseUrl' | 'databaseSchema'> & Partial<Pick<Config, 'jobLeaseSeconds'>>;
 
 /**
  * Where jobs run (DESIGN.md §2): inside `loupe serve` with the embedded database, in
@@ -34,8 +34,15 @@ export function loggingObserver(log: Logger): JobQueueObserver {
 
 /** pg-boss on PostgreSQL, else the embedded queue in the service's own database. */
 export async function openJobQueue(config: QueueConfig, database: Database, observer: JobQueueObserver): Promise<JobQueue> {
-  if (jobsRunIn(config) === 'serve') return new DatabaseJobQueue(database, observer);
+  const leaseSeconds = config.jobLeaseSeconds ?? 30;
+  if (jobsRunIn(config) === 'serve') return new DatabaseJobQueue(database, { ...observer, leaseMs: leaseSeconds * 1000 });
   // Loaded only here, so the embedded default never loads pg-boss.
   const { PgBossJobQueue } = await import('./pg-boss-job-queue.ts');
-  return PgBossJobQueue.open({ connectionString: config.databaseUrl as string, schema: jobQueueSchema(config), ...observer });
+  // pg-boss takes heartbeats of 10 s at the least.
+  return PgBossJobQueue.open({
+    connectionString: config.databaseUrl as string,
+    schema: jobQueueSchema(config),
+    leaseSeconds: Math.max(10, leaseSeconds),
+    ...observer,
+  });
 }
