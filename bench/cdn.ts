@@ -33,6 +33,7 @@
  * Other processes on the machine move every figure here; the load average is printed at the
  * start and the end so that a busy run can be told apart.
  */
+import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -177,17 +178,8 @@ function quantile(values: number[], q: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
 }
 
-/** Deterministic choices for the mixed load (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic choices for the mixed load. */
+const random = mulberry32;
 
 const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');

@@ -18,10 +18,10 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
 import { startServer } from '../packages/server/src/server.ts';
+import { createServerSchema } from '../packages/server/src/testing/test-database.ts';
 
 const CONNECTIONS = 50;
 const SEEDED_PRESETS = 10;
@@ -147,33 +147,6 @@ async function expectJson(response: Response, status: number, what: string): Pro
   return JSON.parse(text);
 }
 
-async function postgresSchema(url: string): Promise<{ schema: string; drop(): Promise<void> }> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`create schema ${schema}`);
-  } finally {
-    await client.end();
-  }
-  return {
-    schema,
-    async drop() {
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      try {
-        // With any schema the server made beside it, named after it (the job queue's `<schema>_jobs`).
-        const { rows } = await dropper.query<{ name: string }>(
-          'select nspname as name from pg_namespace where nspname = $1 or starts_with(nspname, $2)',
-          [schema, `${schema}_`],
-        );
-        for (const { name } of rows) await dropper.query(`drop schema "${name}" cascade`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
-}
 
 async function benchBare(measure: number, warmup: number): Promise<Measured> {
   const target = await startTarget({ kind: 'bare' });
@@ -186,10 +159,10 @@ async function benchBare(measure: number, warmup: number): Promise<Measured> {
 
 async function benchLoupe(measure: number, warmup: number, databaseUrl: string | undefined): Promise<Measured[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loupe-bench-'));
-  let postgres: Awaited<ReturnType<typeof postgresSchema>> | undefined;
+  let postgres: Awaited<ReturnType<typeof createServerSchema>> | undefined;
   let target: RunningTarget | undefined;
   try {
-    postgres = databaseUrl ? await postgresSchema(databaseUrl) : undefined;
+    postgres = databaseUrl ? await createServerSchema(databaseUrl, 'bench') : undefined;
     const bootstrapKey = `loupe_${randomBytes(24).toString('base64url')}`;
     const config: Config = {
       ...loadConfig({}),

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../testing/seeded-random.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -35,17 +36,8 @@ function workedExample(): HealthInput {
   };
 }
 
-/** mulberry32: a seeded PRNG, so a failing property case can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so a failing property case can be replayed. */
+const prng = mulberry32;
 
 const severities: Severity[] = ['error', 'warning', 'notice'];
 

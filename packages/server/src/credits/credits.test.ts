@@ -3,20 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { LoupeError } from '@loupe/contract';
 import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { CreditService } from './credit-service.ts';
 
 const CREDITS = '/api/v1/team/credits';
 const LEDGER = '/api/v1/team/credits/ledger';
 
-/** The path of the `Link: <…>; rel="next"` header, or undefined on the last page. */
-function nextPage(answer: HttpAnswer): string | undefined {
-  const link = answer.headers.get('link');
-  if (link === null) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(link);
-  assert.ok(match, `unexpected Link header: ${link}`);
-  return match[1];
-}
 
 for (const dialect of testDialects()) {
   describe(`credits (${dialect})`, () => {

@@ -3,20 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { scopes } from '@loupe/contract';
 import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { addMember } from './provisioning.ts';
 
 const KEYS = '/api/v1/keys';
 const PROJECTS = '/api/images/projects';
 
-/** The path of the `Link: <…>; rel="next"` header, or undefined on the last page. */
-function nextPage(answer: HttpAnswer): string | undefined {
-  const link = answer.headers.get('link');
-  if (link === null) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(link);
-  assert.ok(match, `unexpected Link header: ${link}`);
-  return match[1];
-}
 
 function inOneHour(): string {
   return new Date(Date.now() + 3_600_000).toISOString();

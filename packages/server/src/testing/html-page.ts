@@ -1,3 +1,4 @@
+import { mulberry32 } from './seeded-random.ts';
 import { ORIGIN } from './test-site.ts';
 
 /** A link in the page's navigation; a bare string gets a descriptive text derived from its path. */
@@ -172,14 +173,10 @@ const WORDS = (
 
 /** A deterministic 32-bit generator (mulberry32) seeded by a string. */
 export function seededRandom(seed: string): () => number {
+  // The string is hashed (FNV-1a) into mulberry32's seed.
   let state = 0x811c9dc5;
   for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 0x01000193);
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(state);
 }
 
 /** Exactly `count` words of sentence-shaped prose, the same for the same seed. */

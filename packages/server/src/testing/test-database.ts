@@ -7,6 +7,7 @@ import type { Database } from '../database/database.ts';
 import { migrateToLatest } from '../database/migrate.ts';
 import { openPostgresDatabase } from '../database/postgres-database.ts';
 import { openSqliteDatabase } from '../database/sqlite-database.ts';
+import { jobQueueSchema } from '../jobs/open-job-queue.ts';
 import type { Dialect } from './test-dialects.ts';
 
 /** A fresh, migrated database for data-layer tests that need no HTTP server. */
@@ -34,6 +35,27 @@ export async function createTestSchema(url: string, prefix = 'test'): Promise<{ 
   };
   await run(`create schema ${schema}`);
   return { schema, drop: () => run(`drop schema if exists ${schema} cascade`) };
+}
+
+/**
+ * A schema for a whole server (`databaseSchema`), dropped afterwards together with the job
+ * queue's (pg-boss) schema that the server creates beside it.
+ */
+export async function createServerSchema(url: string, prefix = 'test'): Promise<{ schema: string; drop(): Promise<void> }> {
+  const loupe = await createTestSchema(url, prefix);
+  return {
+    schema: loupe.schema,
+    async drop() {
+      await loupe.drop();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${jobQueueSchema({ databaseUrl: url, databaseSchema: loupe.schema })} cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }
 
 export function testDatabaseUrl(): string {

@@ -3,12 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@loupe/contract';
-import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.ts';
 import { addMember, issueKey, provisionWorkspace } from '../identity/provisioning.ts';
-import { jobQueueSchema } from '../jobs/open-job-queue.ts';
 import { startServer, type RunningServer } from '../server.ts';
+import { createServerSchema } from './test-database.ts';
 import type { Dialect } from './test-dialects.ts';
 
 export interface HttpAnswer<T = any> {
@@ -49,28 +48,19 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function postgresSchema(url: string): Promise<{ schema: string; drop(): Promise<void> }> {
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  return {
-    schema,
-    async drop() {
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      await dropper.query(`drop schema ${schema} cascade`);
-      // The job queue's (pg-boss) schema beside it.
-      await dropper.query(`drop schema if exists ${jobQueueSchema({ databaseUrl: url, databaseSchema: schema })} cascade`);
-      await dropper.end();
-    },
-  };
+
+/** The path of an answer's `Link: <…>; rel="next"` header, or undefined on the last page. */
+export function nextPage(answer: HttpAnswer): string | undefined {
+  const link = answer.headers.get('link');
+  if (link === null) return undefined;
+  const match = /^<([^>]+)>; rel="next"$/.exec(link);
+  if (!match) throw new Error(`unexpected Link header: ${link}`);
+  return match[1];
 }
 
 export async function startTestServer(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loupe-test-'));
-  const postgres = dialect === 'postgres' ? await postgresSchema(process.env.TEST_DATABASE_URL as string) : undefined;
+  const postgres = dialect === 'postgres' ? await createServerSchema(process.env.TEST_DATABASE_URL as string) : undefined;
   const bootstrapKey = `loupe_${randomBytes(24).toString('base64url')}`;
   const config: Config = {
     ...loadConfig({}),

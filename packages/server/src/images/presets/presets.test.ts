@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../../testing/test-server.ts';
+import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../../testing/test-server.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,14 +19,6 @@ function assertNotFound(answer: HttpAnswer): void {
   assert.equal(answer.body.code, 'not_found');
 }
 
-/** The `rel="next"` target of a Link header, or undefined on the last page. */
-function nextPage(answer: HttpAnswer): string | undefined {
-  const link = answer.headers.get('link');
-  if (link === null) return undefined;
-  const match = /^<([^>]+)>;\s*rel="next"$/.exec(link);
-  assert.ok(match, `unexpected Link header ${link}`);
-  return match[1];
-}
 
 for (const dialect of testDialects()) {
   describe(`presets (${dialect})`, () => {

@@ -2,18 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../../testing/test-server.ts';
+import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../../testing/test-server.ts';
 
 const PROJECTS = '/api/images/projects';
 
-/** The path of the `Link: <…>; rel="next"` header, or undefined on the last page. */
-function nextPage(answer: HttpAnswer): string | undefined {
-  const link = answer.headers.get('link');
-  if (link === null) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(link);
-  assert.ok(match, `unexpected Link header: ${link}`);
-  return match[1];
-}
 
 /** A hostname no other test uses, so custom domains never clash by accident. */
 function uniqueDomain(): string {
