@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { assertPublicHost, publicOnlyLookup } from './address-guard.ts';
+import { assertPublicHost, guardedLookup, type Resolve } from './address-guard.ts';
 
 export class ResponseTooLargeError extends Error {
   constructor(limit: number) {
@@ -33,18 +33,21 @@ export interface FetchedResource {
 
 /**
  * Outbound HTTP for user-supplied addresses (image import now, the crawler later). Unless
- * private targets are allowed, every connection goes through the public-only lookup, and
- * redirects are followed by hand so each hop is checked again.
+ * private targets are allowed, every connection resolves its host once, inside the socket's
+ * own lookup, and is refused if any address is not public (address-guard.ts); literal IPs,
+ * which sockets never look up, are checked before the request. Redirects are followed by
+ * hand so each hop is checked again.
  */
 export class GuardedFetcher {
   readonly #agent: Agent;
   readonly #allowPrivate: boolean;
 
-  constructor(options: { allowPrivate: boolean; connections?: number }) {
+  /** `lookup` replaces `dns.lookup` (tests); the guard checks whatever it answers, at connect time. */
+  constructor(options: { allowPrivate: boolean; connections?: number; lookup?: Resolve }) {
     this.#allowPrivate = options.allowPrivate;
     this.#agent = new Agent({
       connections: options.connections ?? 16,
-      ...(options.allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } }),
+      connect: { lookup: guardedLookup(options.lookup, options.allowPrivate) },
     });
   }
 
