@@ -5,6 +5,7 @@ export * from './common/validation.ts';
 export * from './identity/api-key.ts';
 export * from './identity/roles.ts';
 export * from './images/image.ts';
+export * from './reports/report.ts';
 export * from './images/image-project.ts';
 export * from './images/preset.ts';
 export * from './images/signing.ts';

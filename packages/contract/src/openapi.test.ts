@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildOpenApiDocument } from './openapi.ts';
-import { successStatus } from './operation.ts';
+import { successStatus, type OperationDefinition } from './operation.ts';
 import { operations } from './registry.ts';
 
 type Document = {
   openapi: string;
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        responses: Record<string, { content?: Record<string, unknown> } | undefined>;
+        parameters?: { name: string; in: string }[];
+        security?: unknown[];
+      }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
 };
 
@@ -38,12 +49,25 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('asks for x-service-team on workspace API operations only', () => {
-    for (const operation of operations) {
+  it('asks for x-service-team on workspace API operations only, unless they opt out', () => {
+    for (const operation of operations as readonly OperationDefinition[]) {
       const item = document.paths[operation.path]?.[operation.method.toLowerCase()];
       const hasHeader = item?.parameters?.some((p) => p.in === 'header' && p.name === 'x-service-team') ?? false;
-      assert.equal(hasHeader, operation.api === 'workspace', operation.id);
+      assert.equal(hasHeader, operation.api === 'workspace' && operation.teamHeader !== false, operation.id);
     }
+  });
+
+  it('marks public operations as needing no key, and only those', () => {
+    for (const operation of operations as readonly OperationDefinition[]) {
+      const item = document.paths[operation.path]?.[operation.method.toLowerCase()];
+      assert.equal(Array.isArray(item?.security) && item.security.length === 0, operation.public === true, operation.id);
+      assert.equal(item?.responses['401'] === undefined, operation.public === true, operation.id);
+    }
+  });
+
+  it('documents file answers in each of their media types', () => {
+    const exportReport = document.paths['/api/v1/reports/{reportId}/export']?.get;
+    assert.deepEqual(Object.keys(exportReport?.responses['200']?.content ?? {}).sort(), ['application/json', 'text/csv']);
   });
 
   it('documents 409 on preset creation', () => {

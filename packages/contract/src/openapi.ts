@@ -7,7 +7,7 @@ import { operations } from './registry.ts';
 type JsonSchema = Record<string, unknown>;
 
 /** Errors any authenticated operation can answer. */
-const commonErrors: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden', 'internal_error'];
+const commonErrors: ErrorCode[] = ['validation_failed', 'internal_error'];
 
 /**
  * Builds the OpenAPI 3.1 document from the operation registry: paths, parameters, bodies,
@@ -83,7 +83,8 @@ function pathItem(
     });
   }
 
-  const errors = [...commonErrors, ...(operation.params ? (['not_found'] as const) : []), ...(operation.errors ?? [])];
+  const authErrors: ErrorCode[] = operation.public ? [] : ['unauthorized', 'forbidden'];
+  const errors = [...commonErrors, ...authErrors, ...(operation.params ? (['not_found'] as const) : []), ...(operation.errors ?? [])];
   if (operation.api === 'workspace' && operation.teamHeader !== false) errors.push('team_header_required', 'not_a_member');
   const responses: Record<string, unknown> = {
     [successStatus(operation)]: {
@@ -92,7 +93,7 @@ function pathItem(
         : operation.stream
           ? 'Server-sent events; each `data:` line is one JSON event.'
           : 'Success.',
-      content: { [operation.stream ? 'text/event-stream' : 'application/json']: { schema: convert(responseSchema(operation), 'output') } },
+      content: successContent(operation, convert(responseSchema(operation), 'output')),
       ...(operation.paged
         ? { headers: { Link: { description: 'RFC 8288 `rel="next"` link to the next page.', schema: { type: 'string' } } } }
         : {}),
@@ -110,12 +111,25 @@ function pathItem(
   return {
     operationId: operation.id,
     summary: operation.summary,
-    description: `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
+    description: operation.public
+      ? `${operation.description}\n\nNo API key needed.`
+      : `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
+    ...(operation.public ? { security: [] } : {}),
     tags: [operation.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(operation.body ? { requestBody: requestBody(operation, convert) } : {}),
     responses,
   };
+}
+
+function successContent(operation: OperationDefinition, schema: JsonSchema): Record<string, unknown> {
+  if (operation.stream) return { 'text/event-stream': { schema } };
+  if (operation.download) {
+    return Object.fromEntries(
+      operation.download.contentTypes.map((type) => [type, type === 'application/json' ? { schema } : { schema: { type: 'string' } }]),
+    );
+  }
+  return { 'application/json': { schema } };
 }
 
 function requestBody(

@@ -23,6 +23,8 @@ export interface OperationDefinition {
   scopes: readonly Scope[];
   /** Workspace API operations need `x-service-team` unless this is false. */
   teamHeader?: boolean;
+  /** No API key at all: whoever holds the URL may call it (a share link's token). */
+  public?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -34,6 +36,11 @@ export interface OperationDefinition {
   paged?: boolean;
   /** Answers server-sent events, each `data:` line one `output`, until the stream ends. */
   stream?: boolean;
+  /**
+   * Answers a file in one of these media types (the handler picks, e.g. by a `format`
+   * parameter) instead of JSON; `output` then describes the JSON form.
+   */
+  download?: { contentTypes: readonly string[] };
   /**
    * The operation also takes `multipart/form-data`: one file in the part named `file`, and
    * the other parts validated by `fields`. The handler then gets `upload` instead of `body`.
@@ -71,12 +78,22 @@ export interface OperationInput<O extends OperationDefinition> {
   upload: Upload<O> | undefined;
 }
 
+/** A file answer, streamed in pieces so a large export is never held whole. */
+export interface Download {
+  contentType: string;
+  /** Offered to the browser in Content-Disposition. */
+  filename: string;
+  body: AsyncIterable<string>;
+}
+
 /** What a handler returns: the resource, or for a paged operation one page of items. */
 export type OperationResult<O extends OperationDefinition> = O['paged'] extends true
   ? Page<z.output<O['output']>>
   : O['stream'] extends true
     ? AsyncIterable<z.output<O['output']>>
-    : z.output<O['output']>;
+    : O['download'] extends object
+      ? Download
+      : z.output<O['output']>;
 
 /** The input a client sends (before defaults and coercion). */
 export type OperationRequest<O extends OperationDefinition> = (O['params'] extends z.ZodType

@@ -5,6 +5,7 @@ import { imageOperations } from './images/image-operations.ts';
 import { presetOperations } from './images/preset-operations.ts';
 import { projectOperations } from './images/project-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
+import { reportOperations } from './reports/report-operations.ts';
 
 /** Every operation of both APIs. Routes, OpenAPI, MCP tools and SDK methods derive from this list. */
 export const operations = [
@@ -14,6 +15,7 @@ export const operations = [
   ...deliveryOperations,
   ...crawlOperations,
   ...creditOperations,
+  ...reportOperations,
   ...keyOperations,
 ];
 

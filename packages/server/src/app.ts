@@ -11,6 +11,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
 import { registerUploadTarget } from './images/images/upload-target-route.ts';
+import { registerSharePageRoutes } from './reports/share-page-routes.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -43,6 +44,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   app.addHook('onClose', services.close);
   registerOperationRoutes(app, { handlers: services.handlers, authenticator: services.authenticator, validateResponses: config.validateResponses });
   await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);
+  registerSharePageRoutes(app, services.reports);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
   return app;
 }

@@ -11,6 +11,8 @@ import { UsageRecorder } from './cdn/usage-recorder.ts';
 import { UsageService } from './cdn/usage-service.ts';
 import { UsageStore } from './cdn/usage-store.ts';
 import { VariantCache } from './cdn/variant-cache.ts';
+import { reportHandlers } from './reports/report-handlers.ts';
+import { ReportService } from './reports/report-service.ts';
 import { crawlHandlers } from './crawl/crawl-handlers.ts';
 import { CrawlService } from './crawl/crawl-service.ts';
 import { CrawlStore } from './crawl/crawl-store.ts';
@@ -96,6 +98,8 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     },
   });
 
+  const reports = new ReportService(database);
+
   const handlers: Handlers = {
     ...projectHandlers(projects),
     ...presetHandlers(presets),
@@ -104,6 +108,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...crawlHandlers(crawls, new CrawlStore(database)),
     ...keyHandlers(keys),
     ...creditHandlers(credits),
+    ...reportHandlers(reports),
   };
   return {
     handlers,
@@ -111,6 +116,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     delivery,
     deliveryStore,
     uploadSlots,
+    reports,
     async close() {
       await usage.close();
       await cache.close();

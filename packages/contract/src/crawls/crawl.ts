@@ -63,7 +63,15 @@ export const ListCrawlsQuery = z.strictObject({
 
 export const CrawlEvent = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('status'), status: CrawlStatus }),
+    z.object({
+      type: z.literal('status'),
+      status: CrawlStatus,
+      reportId: Id.nullable().optional().describe('Set on the final status once the report exists.'),
+    }),
+    z.object({
+      type: z.literal('phase'),
+      phase: z.enum(['building-report']).describe('The pages are fetched; the report is being built.'),
+    }),
     z.object({
       type: z.literal('progress'),
       pagesCrawled: z.number().int(),

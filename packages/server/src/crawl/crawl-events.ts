@@ -14,7 +14,7 @@ export async function* crawlEvents(store: CrawlStore, workspaceId: string, crawl
   if (!row) throw new LoupeError('not_found', { message: 'No such crawl.' });
   let status = row.status;
   let pages = row.pages_crawled;
-  yield { type: 'status', status: row.status as CrawlStatus };
+  yield { type: 'status', status: row.status as CrawlStatus, reportId: row.report_id };
   while (!signal.aborted && (status === 'queued' || status === 'running')) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, POLL_MS);
@@ -28,7 +28,7 @@ export async function* crawlEvents(store: CrawlStore, workspaceId: string, crawl
     }
     if (row.status !== status) {
       status = row.status;
-      yield { type: 'status', status: row.status as CrawlStatus };
+      yield { type: 'status', status: row.status as CrawlStatus, reportId: row.report_id };
     }
   }
 }

@@ -5,6 +5,7 @@ import { CreditService } from '../credits/credit-service.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { Plans } from '../plans/plans.ts';
 import type { CrawlOptions } from './crawl-options.ts';
+import { buildReport } from '../reports/report-builder.ts';
 import { CrawlStore } from './crawl-store.ts';
 import type { CrawlProgress, Crawler } from './crawler.ts';
 
@@ -66,11 +67,13 @@ export class CrawlRunner {
       // Stopped by shutdown rather than a cancel: leave it running for the next worker to resume.
       if (shutdown.aborted && !canceled) return 'skipped';
       const outcome = canceled || (await store.cancelRequested(crawlId)) ? 'canceled' : 'completed';
-      await this.#finish(crawlId, outcome, pages, null);
+      const reportId = await this.#report(crawlId, outcome);
+      await this.#finish(crawlId, outcome, pages, null, reportId);
       return outcome;
     } catch (error) {
       this.#log.error({ err: error, crawlId }, 'crawl failed');
-      await this.#finish(crawlId, 'failed', await store.countDone(crawlId, 'page'), (error as Error).message);
+      const reportId = await this.#report(crawlId, 'failed');
+      await this.#finish(crawlId, 'failed', await store.countDone(crawlId, 'page'), (error as Error).message, reportId);
       return 'failed';
     } finally {
       clearInterval(poll);
@@ -78,7 +81,24 @@ export class CrawlRunner {
     }
   }
 
-  async #finish(crawlId: string, status: 'completed' | 'canceled' | 'failed', pages: number, error: string | null) {
+  /**
+   * Builds the report while the crawl is still running, so a crash during the build leaves
+   * the crawl to be resumed and the report built again. A canceled or failed crawl keeps a
+   * partial report of what it fetched; a report that cannot be built leaves none.
+   */
+  async #report(crawlId: string, outcome: 'completed' | 'canceled' | 'failed'): Promise<string | null> {
+    try {
+      const row = await new CrawlStore(this.#database).byId(crawlId);
+      if (!row) return null;
+      this.#emit(crawlId, { type: 'phase', phase: 'building-report' });
+      return await buildReport(this.#database, { ...row, status: outcome });
+    } catch (error) {
+      this.#log.error({ err: error, crawlId }, 'report build failed');
+      return null;
+    }
+  }
+
+  async #finish(crawlId: string, status: 'completed' | 'canceled' | 'failed', pages: number, error: string | null, reportId: string | null) {
     await inTransaction(this.#database, async (transaction) => {
       const store = new CrawlStore(transaction);
       const row = await store.byId(crawlId);
@@ -89,10 +109,11 @@ export class CrawlRunner {
         pages_crawled: charged,
         credits_charged: charged,
         error,
+        report_id: reportId,
       });
       if (moved) await new CreditService(transaction, this.#plans).settle(row.workspace_id, crawlId, row.credits_reserved, charged);
     });
-    this.#emit(crawlId, { type: 'status', status });
+    this.#emit(crawlId, { type: 'status', status, reportId });
   }
 
   #emit(crawlId: string, event: CrawlEvent): void {

@@ -3,7 +3,8 @@ import type { Crawl, CrawlStatus } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
-import type { CrawlTable, CrawlUrlTable } from '../database/schema.ts';
+import { inTransaction } from '../database/database.ts';
+import type { CrawlFindingTable, CrawlTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 
 export type CrawlRow = Selectable<CrawlTable>;
@@ -32,6 +33,20 @@ export function toCrawl(row: CrawlRow): Crawl {
 /** A short, fixed-length unique key for a URL of any length. */
 export function urlKey(url: string): string {
   return createHash('sha256').update(url).digest('base64url');
+}
+
+/** A link from a crawled page to another URL of the crawl, by the target's url_key. */
+export interface PageLink {
+  targetKey: string;
+  kind: 'link' | 'image' | 'canonical' | 'hreflang';
+}
+
+/** Everything learnt from fetching one URL, written together. */
+export interface RecordedPage {
+  result: Partial<Insertable<CrawlUrlTable>>;
+  findings: Omit<Insertable<CrawlFindingTable>, 'id' | 'crawl_id' | 'url_id' | 'stage'>[];
+  links: PageLink[];
+  discovered: DiscoveredUrl[];
 }
 
 export interface DiscoveredUrl {
@@ -102,11 +117,21 @@ export class CrawlStore {
   /** Adds URLs not seen before in this crawl; the unique key makes rediscovery a no-op. */
   async discover(crawlId: string, urls: DiscoveredUrl[]): Promise<void> {
     if (urls.length === 0) return;
-    const unique = new Map(urls.map((u) => [urlKey(u.url), u]));
+    // The first mention wins: the start URL keeps depth 0 even when the sitemap lists it too.
+    const byKey = new Map<string, DiscoveredUrl>();
+    for (const u of urls) {
+      const key = urlKey(u.url);
+      if (!byKey.has(key)) byKey.set(key, u);
+    }
+    const unique = [...byKey];
+    for (let start = 0; start < unique.length; start += 500) await this.#discoverChunk(crawlId, unique.slice(start, start + 500));
+  }
+
+  async #discoverChunk(crawlId: string, unique: [string, DiscoveredUrl][]): Promise<void> {
     await this.#database.db
       .insertInto('crawl_urls')
       .values(
-        [...unique].map(([key, u]) => ({
+        unique.map(([key, u]) => ({
           id: newId(),
           crawl_id: crawlId,
           url: u.url,
@@ -154,6 +179,36 @@ export class CrawlStore {
 
   async complete(id: string, result: Partial<Insertable<CrawlUrlTable>>): Promise<void> {
     await this.#database.db.updateTable('crawl_urls').set({ ...result, state: 'done' }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Writes a fetched URL's result, findings and outgoing links, and queues what it found,
+   * in one transaction. A URL fetched again after a crash replaces what it wrote before.
+   */
+  async recordPage(crawlId: string, id: string, page: RecordedPage): Promise<void> {
+    await inTransaction(this.#database, async (transaction) => {
+      const db = transaction.db;
+      await db.deleteFrom('crawl_findings').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
+      await db.deleteFrom('crawl_links').where('crawl_id', '=', crawlId).where('source_id', '=', id).execute();
+      await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
+      if (page.findings.length > 0) {
+        await db
+          .insertInto('crawl_findings')
+          .values(page.findings.map((finding) => ({ ...finding, id: newId(), crawl_id: crawlId, url_id: id, stage: 'page' })))
+          .execute();
+      }
+      const links = new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link]));
+      // Chunked: a page may hold thousands of links, and SQLite binds at most 32,766 values.
+      const rows = [...links.values()].map((link) => ({ crawl_id: crawlId, source_id: id, target_key: link.targetKey, kind: link.kind }));
+      for (let start = 0; start < rows.length; start += 1000) {
+        await db.insertInto('crawl_links').values(rows.slice(start, start + 1000)).execute();
+      }
+      await new CrawlStore(transaction).discover(crawlId, page.discovered);
+    });
+  }
+
+  async setSiteFacts(crawlId: string, facts: unknown): Promise<void> {
+    await this.#database.db.updateTable('crawls').set({ site_facts: JSON.stringify(facts) }).where('id', '=', crawlId).execute();
   }
 
   async countDone(crawlId: string, kind: DiscoveredUrl['kind']): Promise<number> {

@@ -5,6 +5,7 @@ import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { brokenLinksSite, generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
+import { htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
@@ -73,7 +74,8 @@ for (const dialect of testDialects()) {
         assert.equal(site.requests.count('/pages/150'), 1);
         const home = all.find((r) => r.url === site.url('/'));
         assert.equal(home?.status_code, 200);
-        assert.ok(JSON.parse(home?.facts ?? '{}').links.length > 0);
+        assert.ok(JSON.parse(home?.summary ?? '{}').linkCount > 0);
+        assert.ok(home?.title_hash);
       });
 
       it('stops at maxPages', async () => {
@@ -141,8 +143,7 @@ for (const dialect of testDialects()) {
       });
 
       it('checks external links and images without crawling them or counting them as pages', async () => {
-        // The 429 page asks for an hour's wait: kept out so the test does not sit out the backoff.
-        const options = crawlOptions({ url: site.url('/'), exclude: ['/rate-limited'] }, 50);
+        const options = crawlOptions({ url: site.url('/') }, 50);
         const crawlId = await newCrawl(options);
         const pages = await crawler().run(crawlId, options, new AbortController().signal, () => {});
         const byUrl = new Map((await rows(crawlId)).map((r) => [r.url, r]));
@@ -153,6 +154,46 @@ for (const dialect of testDialects()) {
         assert.equal(byUrl.get(site.url('/missing'))?.status_code, 404);
         assert.deepEqual(external.requests.forPath('/exists').map((r) => r.method), ['HEAD'], 'HEAD was enough');
         assert.equal(pages, [...byUrl.values()].filter((r) => r.kind === 'page' && r.state === 'done').length);
+        // Its Retry-After asks for an hour: more than we wait, so the 429 is its answer at once.
+        assert.equal(byUrl.get(site.url('/rate-limited'))?.status_code, 429);
+        assert.equal(site.requests.count('/rate-limited'), 1);
+      });
+    });
+
+    describe('429 backoff and compression', () => {
+      let site: TestSite;
+      before(async () => {
+        site = await startTestSite({
+          pages: {
+            '/': htmlPage({ path: '/', title: 'Backoff test site: a busy page and a compressed one', links: ['/busy', '/big'] }),
+            '/busy': { status: 429, retryAfter: 1, thenServe: htmlPage({ path: '/busy', title: 'A page that was busy a moment ago' }) },
+            '/big': { body: htmlPage({ path: '/big', title: 'A long page served compressed', words: 3000 }), compress: true },
+          },
+        });
+      });
+      after(() => site.close());
+
+      it('waits as Retry-After asks, then records the page it gets', async () => {
+        const options = crawlOptions({ url: site.url('/'), concurrency: 2 }, 10);
+        const crawlId = await newCrawl(options);
+        await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        const busy = (await rows(crawlId)).find((r) => r.url === site.url('/busy'));
+        assert.equal(busy?.status_code, 200);
+        const [first, second] = site.requests.forPath('/busy');
+        assert.ok(second && first, 'asked twice');
+        assert.ok(second.time - first.time >= 1000, `asked again after ${second.time - first.time} ms`);
+      });
+
+      it('reads compressed pages, recording the bytes transferred and the decoded facts', async () => {
+        const options = crawlOptions({ url: site.url('/'), concurrency: 2 }, 10);
+        const crawlId = await newCrawl(options);
+        await crawler().run(crawlId, options, new AbortController().signal, () => {});
+        const big = (await rows(crawlId)).find((r) => r.url === site.url('/big'));
+        assert.equal(JSON.parse(big?.headers ?? '{}')['content-encoding'], 'gzip');
+        const summary = JSON.parse(big?.summary ?? '{}');
+        assert.ok(summary.wordCount >= 3000, `${summary.wordCount} words`);
+        assert.ok((big?.bytes ?? 0) < summary.htmlBytes / 2, `${big?.bytes} bytes for ${summary.htmlBytes} of HTML`);
+        assert.equal(site.requests.forPath('/big')[0]?.headers['accept-encoding'], 'gzip, deflate, br, zstd');
       });
     });
 

@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
-import { extractPageFacts } from './page-facts.ts';
 import { checkLink } from './link-checker.ts';
 import { fetchPage, type FetchedPage, type FetchLimits } from './page-fetcher.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
-import { createScopeFilter } from './scope-filter.ts';
+import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
+import { recordFetchedPage } from './page-record.ts';
 import { readSitemaps } from './sitemap-reader.ts';
 import { normalizeUrl } from './url-normalizer.ts';
+import { MAX_SITEMAP_FILES_KEPT, type SiteFacts } from './site-facts.ts';
 
 export interface CrawlerDependencies {
   store: CrawlStore;
@@ -55,12 +56,14 @@ export class Crawler {
       userAgent: options.userAgent,
       headers: options.headers,
     };
-    const robots = options.respectRobots ? await this.#robots(origin, limits) : null;
+    // robots.txt is read even when not obeyed: the robots checks report on it.
+    const robotsFile = await this.#robots(origin, limits);
+    const robots = options.respectRobots ? robotsFile : null;
     const inScope = createScopeFilter({ origin, include: options.include, exclude: options.exclude, maxDepth: options.maxDepth });
     const gapMs = Math.max(options.delayMs, Math.min(robots?.crawlDelayMs() ?? 0, this.#d.limits.maxCrawlDelayMs));
 
     await store.requeueInFlight(crawlId);
-    if (!(await store.hasUrls(crawlId))) await this.#seed(crawlId, options, robots, limits);
+    if (!(await store.hasUrls(crawlId))) await this.#seed(crawlId, options, robotsFile, limits);
 
     let pages = await store.countDone(crawlId, 'page');
     let lastProgress = 0;
@@ -79,14 +82,17 @@ export class Crawler {
       // A fetch cut short by cancel or shutdown is not a result: the URL waits for the resume.
       if (signal.aborted) return store.requeue(row.id);
       const tries = (attempts.get(row.id) ?? 0) + 1;
-      if (fetched.retryAfterSeconds !== null && tries <= MAX_BACKOFF_ATTEMPTS) {
+      // A wait beyond the longest we honour (an hour's Retry-After) is not waited for: the
+      // 429/503 is the URL's answer, and the crawl goes on.
+      const waitMs = fetched.retryAfterSeconds === null ? null : fetched.retryAfterSeconds * 1000;
+      if (waitMs !== null && waitMs <= MAX_RETRY_AFTER_MS && tries <= MAX_BACKOFF_ATTEMPTS) {
         attempts.set(row.id, tries);
-        nextStartAt = Math.max(nextStartAt, Date.now() + Math.min(fetched.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS));
+        nextStartAt = Math.max(nextStartAt, Date.now() + waitMs);
         await store.requeue(row.id);
         return;
       }
       count();
-      await this.#record(crawlId, row, fetched, options, inScope);
+      await this.#record(row, fetched, options, inScope);
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
         await store.setPagesCrawled(crawlId, pages);
@@ -155,6 +161,7 @@ export class Crawler {
             await store.complete(row.id, {
               status_code: check.status,
               final_url: check.finalUrl,
+              bytes: check.bytes,
               response_ms: check.responseMs,
               fetch_error: check.error,
               fetched_at: new Date().toISOString(),
@@ -176,72 +183,45 @@ export class Crawler {
     );
   }
 
-  async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy | null, limits: FetchLimits): Promise<void> {
+  async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy, limits: FetchLimits): Promise<void> {
     const start = normalizeUrl(options.url) ?? options.url;
+    const origin = new URL(start).origin;
     const seeds: DiscoveredUrl[] = [{ url: start, depth: 0, kind: 'page', source: 'start' }];
+    const facts: SiteFacts = {
+      robots: { url: robots.url, status: robots.status, httpStatus: robots.httpStatus, blocksAll: robots.blocksAll },
+      sitemaps: null,
+    };
     if (options.mode === 'site' && options.sitemaps) {
-      const origin = new URL(start).origin;
-      const listed = robots?.sitemaps() ?? [];
-      const result = await readSitemaps(listed.length > 0 ? listed : [`${origin}/sitemap.xml`], async (url) => {
+      const listed = robots.sitemaps();
+      const tried = listed.length > 0 ? listed : [`${origin}/sitemap.xml`];
+      const result = await readSitemaps(tried, async (url) => {
         const response = await this.#d.fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': limits.userAgent }, timeoutMs: limits.timeoutMs }).catch(() => null);
         if (!response) return null;
         const chunks: Buffer[] = [];
         for await (const chunk of response.body) chunks.push(chunk as Buffer);
         return { status: response.statusCode, body: Buffer.concat(chunks), contentType: String(response.headers['content-type'] ?? '') };
       }, { maxUrls: Math.max(options.maxPages * 2, 1000), maxFiles: 200, maxBytesPerFile: 50 * 1024 * 1024 });
+      let otherOriginUrls = 0;
       for (const entry of result.urls) {
-        if (new URL(entry.loc).origin === origin) seeds.push({ url: entry.loc, depth: 1, kind: 'page', source: 'sitemap' });
+        const url = normalizeUrl(entry.loc);
+        if (url && new URL(url).origin === origin) seeds.push({ url, depth: 1, kind: 'page', source: 'sitemap' });
+        else otherOriginUrls += 1;
       }
+      facts.sitemaps = {
+        tried,
+        fromRobots: listed.length > 0,
+        files: result.files.slice(0, MAX_SITEMAP_FILES_KEPT),
+        filesRead: result.files.length,
+        listedUrls: result.urls.length,
+        otherOriginUrls,
+      };
     }
+    await this.#d.store.setSiteFacts(crawlId, facts);
     await this.#d.store.discover(crawlId, seeds);
   }
 
-  async #record(
-    crawlId: string,
-    row: CrawlUrlRow,
-    fetched: FetchedPage,
-    options: CrawlOptions,
-    inScope: ReturnType<typeof createScopeFilter>,
-  ): Promise<void> {
-    const facts = fetched.html !== null && fetched.status !== null && fetched.status < 300
-      ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
-      : null;
-    await this.#d.store.complete(row.id, {
-      status_code: fetched.status,
-      final_url: fetched.finalUrl,
-      content_type: fetched.contentType,
-      bytes: fetched.bytes,
-      response_ms: fetched.responseMs,
-      redirects: fetched.redirects.length > 0 ? JSON.stringify(fetched.redirects) : null,
-      fetch_error: fetched.error ?? (fetched.truncated ? 'truncated' : null),
-      facts: facts ? JSON.stringify(facts) : null,
-      fetched_at: new Date().toISOString(),
-    });
-
-    const found: DiscoveredUrl[] = [];
-    const redirected = fetched.status !== null && fetched.status >= 300 && fetched.status < 400;
-    if (redirected && fetched.error === null && options.mode === 'site') {
-      const target = normalizeUrl(fetched.finalUrl);
-      const verdict = target ? inScope(target, row.depth) : 'external';
-      if (target && verdict === 'ok') found.push({ url: target, depth: row.depth, kind: 'page', source: 'redirect' });
-      else if (target && verdict === 'external') found.push({ url: target, depth: row.depth, kind: 'external', source: 'redirect' });
-    }
-    if (facts && options.mode === 'site' && !(facts.robots.combined.nofollow || facts.robots.combined.none)) {
-      for (const link of facts.links) {
-        const url = link.url ? normalizeUrl(link.url) : null;
-        if (!url || link.rel.includes('nofollow')) continue;
-        const verdict = inScope(url, row.depth + 1);
-        if (verdict === 'ok') found.push({ url, depth: row.depth + 1, kind: 'page', source: 'link' });
-        else if (verdict === 'external') found.push({ url, depth: row.depth + 1, kind: 'external', source: 'link' });
-      }
-    }
-    if (facts) {
-      for (const image of facts.images) {
-        const url = image.url ? normalizeUrl(image.url) : null;
-        if (url) found.push({ url, depth: row.depth + 1, kind: 'asset', source: 'image' });
-      }
-    }
-    await this.#d.store.discover(crawlId, found);
+  async #record(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter): Promise<void> {
+    await this.#d.store.recordPage(row.crawl_id, row.id, recordFetchedPage(row, fetched, options, inScope));
   }
 }
 

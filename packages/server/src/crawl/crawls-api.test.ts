@@ -7,20 +7,7 @@ import { generatedSite } from '../testing/fixture-sites.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-
-/** Reads a crawl's server-sent events until the stream ends. */
-async function followEvents(t: TestServer, crawlId: string): Promise<{ type: string; status?: string; pagesCrawled?: number }[]> {
-  const response = await fetch(`${t.url}/api/v1/crawls/${crawlId}/events`, {
-    headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
-  });
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
-  const text = await response.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => JSON.parse(block.slice('data: '.length)));
-}
+import { followCrawlEvents } from '../testing/test-crawls.ts';
 
 for (const dialect of testDialects()) {
   describe(`crawls API (${dialect})`, () => {
@@ -46,7 +33,7 @@ for (const dialect of testDialects()) {
       const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 40, concurrency: 4 } });
       assert.equal(started.status, 202);
       assert.deepEqual([started.body.maxPages, started.body.capped, started.body.creditsReserved], [40, false, 40]);
-      const events = await followEvents(t, started.body.id);
+      const events = await followCrawlEvents(t, started.body.id);
       assert.equal(events.at(-1)?.status, 'completed');
       const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
       assert.deepEqual([crawl.status, crawl.pagesCrawled, crawl.creditsCharged], ['completed', 40, 40]);
@@ -58,13 +45,13 @@ for (const dialect of testDialects()) {
       const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 5000 } });
       assert.equal(started.status, 202);
       assert.deepEqual([started.body.maxPages, started.body.capped], [60, true]);
-      await followEvents(t, started.body.id);
+      await followCrawlEvents(t, started.body.id);
     });
 
     it('audits one URL as a one-page crawl', async () => {
       const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/pages/5'), mode: 'page' } });
       assert.equal(started.body.maxPages, 1);
-      await followEvents(t, started.body.id);
+      await followCrawlEvents(t, started.body.id);
       assert.equal((await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body.pagesCrawled, 1);
     });
 
@@ -144,7 +131,7 @@ for (const dialect of testDialects()) {
       const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
       assert.equal((await t.request('GET', `/api/v1/crawls/${started.body.id}`, { key: viewer })).status, 200);
       assert.equal((await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/') }, key: viewer })).status, 403);
-      await followEvents(t, started.body.id);
+      await followCrawlEvents(t, started.body.id);
     });
   });
 }

@@ -6,6 +6,8 @@ export interface LinkCheck {
   status: number | null;
   finalUrl: string;
   redirects: number;
+  /** Content-Length of the final answer, when declared (`images/oversized-file`). */
+  bytes: number | null;
   responseMs: number;
   error: string | null;
 }
@@ -42,18 +44,20 @@ export async function checkLink(
           current = next;
           continue;
         }
-        return result(response.statusCode, current, hops, null);
+        const length = Number(response.headers['content-length']);
+        return result(response.statusCode, current, hops, null, Number.isFinite(length) && length >= 0 ? length : null);
       } catch (error) {
         const blocked = error instanceof BlockedAddressError || (error as { cause?: unknown }).cause instanceof BlockedAddressError;
         return result(null, current, hops, blocked ? 'blocked-address' : `network: ${(error as Error).message}`);
       }
     }
   };
-  const result = (status: number | null, finalUrl: string, redirects: number, error: string | null): LinkCheck => ({
+  const result = (status: number | null, finalUrl: string, redirects: number, error: string | null, bytes: number | null = null): LinkCheck => ({
     status,
     finalUrl,
     redirects,
     error,
+    bytes,
     responseMs: Math.round(performance.now() - started),
   });
 

@@ -1,3 +1,5 @@
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
 import { BlockedAddressError } from '../outbound/address-guard.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { normalizeUrl } from './url-normalizer.ts';
@@ -31,8 +33,12 @@ export interface FetchedPage {
   contentType: string | null;
   /** Decoded text of the body when its type is read (HTML by default); null otherwise: other bodies are not downloaded. */
   html: string | null;
+  /** Bytes as transferred (compressed when the server compressed); Content-Length for bodies not read. */
   bytes: number;
+  /** The decoded body reached `maxBodyBytes` and was cut there. */
   truncated: boolean;
+  /** To the last response's headers (time to first byte), and to the end of its body. */
+  ttfbMs: number;
   responseMs: number;
   redirects: RedirectHop[];
   /** 'loop' | 'too-many-redirects' | 'blocked-address' | 'timeout' | 'network: …' */
@@ -42,6 +48,36 @@ export interface FetchedPage {
 }
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/** What a browser accepts, so `performance/uncompressed` sees what visitors get. */
+const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+  zstd: createZstdDecompress,
+};
+
+/**
+ * The decoded body, chunk by chunk, counting the transferred bytes on the way. An unknown
+ * encoding is read as it is (the page is then analysed on bytes that may not be text).
+ */
+async function* decodedBody(body: Readable, encoding: string | undefined, transferred: { bytes: number }): AsyncGenerator<Buffer> {
+  const decoder = encoding ? decoders[encoding.trim().toLowerCase()] : undefined;
+  if (!decoder) {
+    for await (const chunk of body) {
+      transferred.bytes += (chunk as Buffer).length;
+      yield chunk as Buffer;
+    }
+    return;
+  }
+  body.on('data', (chunk: Buffer) => {
+    transferred.bytes += chunk.length;
+  });
+  // pipeline, not pipe: a body that fails (timeout, reset) fails the decoder too.
+  yield* pipeline(body, decoder(), () => undefined) as AsyncIterable<Buffer>;
+}
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -75,6 +111,7 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
     html: null,
     bytes: 0,
     truncated: false,
+    ttfbMs: ttfbMs ?? Math.round(performance.now() - started),
     responseMs: Math.round(performance.now() - started),
     redirects,
     error: null,
@@ -82,13 +119,19 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
     ...partial,
   });
 
+  let ttfbMs: number | undefined;
   let current = url;
   for (;;) {
     let response;
     try {
       response = await fetcher.open(new URL(current), {
         method: 'GET',
-        headers: { 'user-agent': limits.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', ...limits.headers },
+        headers: {
+          'user-agent': limits.userAgent,
+          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+          'accept-encoding': ACCEPT_ENCODING,
+          ...limits.headers,
+        },
         timeoutMs: limits.timeoutMs,
         signal,
       });
@@ -101,6 +144,7 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
             : `network: ${(error as Error).message}`;
       return result({ finalUrl: current, error: reason });
     }
+    ttfbMs = Math.round(performance.now() - started);
     const headers = flatHeaders(response.headers);
     const status = response.statusCode;
     const location = headers.location;
@@ -128,20 +172,21 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
       return result({ finalUrl: current, status, headers, contentType, retryAfterSeconds: retry, bytes: Number(headers['content-length'] ?? 0) });
     }
     const chunks: Buffer[] = [];
-    let bytes = 0;
+    // The limit bounds the decoded size, so a small compressed body cannot expand without bound.
+    let decoded = 0;
     let truncated = false;
+    const transferred = { bytes: 0 };
     try {
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        if (bytes + buffer.length > limits.maxBodyBytes) {
-          chunks.push(buffer.subarray(0, limits.maxBodyBytes - bytes));
-          bytes = limits.maxBodyBytes;
+      for await (const buffer of decodedBody(response.body, headers['content-encoding'], transferred)) {
+        if (decoded + buffer.length > limits.maxBodyBytes) {
+          chunks.push(buffer.subarray(0, limits.maxBodyBytes - decoded));
+          decoded = limits.maxBodyBytes;
           truncated = true;
           await discard(response.body);
           break;
         }
         chunks.push(buffer);
-        bytes += buffer.length;
+        decoded += buffer.length;
       }
     } catch (error) {
       return result({ finalUrl: current, status, headers, contentType, error: `body: ${(error as Error).message}` });
@@ -152,7 +197,7 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
       headers,
       contentType,
       html: Buffer.concat(chunks).toString('utf8'),
-      bytes,
+      bytes: transferred.bytes,
       truncated,
       retryAfterSeconds: retry,
     });

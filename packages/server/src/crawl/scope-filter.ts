@@ -33,7 +33,9 @@ export interface ScopeOptions {
  * exclude. Prefer `*.pdf` to the rooted globstar form, which in picomatch needs at least
  * one directory before the file name.
  */
-export function createScopeFilter(options: ScopeOptions): (url: string, depth: number) => ScopeVerdict {
+export type ScopeFilter = (url: string, depth: number) => ScopeVerdict;
+
+export function createScopeFilter(options: ScopeOptions): ScopeFilter {
   const origin = normalizeUrl(options.origin);
   if (origin === null) throw new TypeError(`The crawl origin is not an http(s) URL: ${options.origin}`);
   const include = compileGlobs(options.include ?? []);

@@ -20,6 +20,9 @@ export interface Schema {
   credit_ledger: CreditLedgerTable;
   crawls: CrawlTable;
   crawl_urls: CrawlUrlTable;
+  crawl_links: CrawlLinkTable;
+  crawl_findings: CrawlFindingTable;
+  reports: ReportTable;
   jobs: JobTable;
 }
 
@@ -183,6 +186,8 @@ export interface CrawlTable {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** JSON: robots.txt and sitemap results. */
+  site_facts: string | null;
 }
 
 export interface CrawlUrlTable {
@@ -204,8 +209,69 @@ export interface CrawlUrlTable {
   response_ms: number | null;
   redirects: string | null;
   fetch_error: string | null;
-  facts: string | null;
   fetched_at: string | null;
+  /** JSON of the response headers the audit reads. */
+  headers: string | null;
+  ttfb_ms: number | null;
+  /** PageSummary JSON (HTML pages). */
+  summary: string | null;
+  title_hash: string | null;
+  description_hash: string | null;
+  text_hash: string | null;
+  lang: string | null;
+  word_count: number | null;
+  indexable: number | null;
+  /** Set by the report build. */
+  score: number | null;
+  inlinks: number | null;
+  error_count: number | null;
+  warning_count: number | null;
+  notice_count: number | null;
+}
+
+export interface CrawlLinkTable {
+  crawl_id: string;
+  source_id: string;
+  target_key: string;
+  /** link | image | canonical | hreflang */
+  kind: string;
+}
+
+export interface CrawlFindingTable {
+  id: string;
+  crawl_id: string;
+  url_id: string | null;
+  rule_id: string;
+  severity: string;
+  count: number;
+  /** JSON array of strings. */
+  samples: string;
+  detail: string | null;
+  /** page (crawler) | site (report build) */
+  stage: string;
+  share: number | null;
+}
+
+export interface ReportTable {
+  id: string;
+  workspace_id: string;
+  crawl_id: string;
+  project_id: string | null;
+  url: string;
+  mode: string;
+  /** complete | partial */
+  completeness: string;
+  score: number | null;
+  grade: string | null;
+  pages: number;
+  errors: number;
+  warnings: number;
+  notices: number;
+  /** JSON: the full report's body. */
+  body: string;
+  share_token: string | null;
+  shared_at: string | null;
+  created_at: string;
 }
 
 export interface JobTable {

@@ -1,15 +1,16 @@
 import type { OperationById, OperationId, OperationInput, OperationResult } from '@loupe/contract';
 import type { Principal } from '../identity/principal.ts';
 
-export interface RequestContext {
-  principal: Principal;
+export interface RequestContext<P extends Principal | null = Principal> {
+  /** Null only for public operations (share links), which take no key. */
+  principal: P;
   requestId: string;
 }
 
 /** Serves one registry operation: validated input in, the resource (or one page) out. */
 export type Handler<I extends OperationId> = (
   input: OperationInput<OperationById<I>>,
-  context: RequestContext,
+  context: RequestContext<OperationById<I> extends { public: true } ? null : Principal>,
 ) => Promise<OperationResult<OperationById<I>>>;
 
 /** One handler per operation: a missing one is a type error, and start-up refuses it too. */

@@ -6,10 +6,12 @@ import {
   responseSchema,
   successStatus,
   validationDetails,
+  type Download,
   type OperationDefinition,
   type Page,
 } from '@loupe/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Authenticator } from '../identity/authenticator.ts';
 import type { Handlers } from './handlers.ts';
@@ -56,10 +58,9 @@ export function registerOperationRoutes(
       method: operation.method,
       url: fastifyPath(operation.path),
       handler: async (request, reply) => {
-        const principal = await authenticator.authenticate(
-          { authorization: request.headers.authorization, team: header(request, 'x-service-team') },
-          operation,
-        );
+        const principal = operation.public
+          ? null
+          : await authenticator.authenticate({ authorization: request.headers.authorization, team: header(request, 'x-service-team') }, operation);
         const params = operation.params ? parseOrThrow(operation.params, request.params) : {};
         const parsedQuery = parseOrThrow(query, request.query);
         const multipart = request.isMultipart();
@@ -69,6 +70,7 @@ export function registerOperationRoutes(
         const input = { params, query: parsedQuery, body, upload };
         const result = await handler(input, { principal, requestId: request.id });
         if (operation.stream) return sendEvents(request, reply, result as AsyncIterable<unknown>);
+        if (operation.download) return sendDownload(reply, result as Download);
 
         let answer = result;
         if (operation.paged) {
@@ -87,6 +89,16 @@ export function registerOperationRoutes(
       },
     });
   }
+}
+
+/** A file answer, streamed as the handler produces it. */
+function sendDownload(reply: FastifyReply, download: Download) {
+  return reply
+    .code(200)
+    .header('content-type', `${download.contentType}; charset=utf-8`)
+    .header('content-disposition', `attachment; filename="${download.filename.replace(/[^\w.-]/g, '_')}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(download.body));
 }
 
 /**

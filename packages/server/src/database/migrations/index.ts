@@ -3,6 +3,7 @@ import * as identityAndImages from './0001-identity-and-images.ts';
 import * as signingAndUsage from './0002-signing-and-usage.ts';
 import * as crawlsAndCredits from './0003-crawls-and-credits.ts';
 import * as jobQueue from './0004-job-queue.ts';
+import * as auditReports from './0005-audit-reports.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-signing-and-usage': signingAndUsage,
   '0003-crawls-and-credits': crawlsAndCredits,
   '0004-job-queue': jobQueue,
+  '0005-audit-reports': auditReports,
 };

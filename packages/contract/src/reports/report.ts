@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../common/resource.ts';
+
+export const Severity = z.enum(['error', 'warning', 'notice']);
+export type Severity = z.infer<typeof Severity>;
+export const Grade = z.enum(['A', 'B', 'C', 'D', 'F']);
+
+export const Health = z
+  .object({
+    score: z.number().int().min(0).max(100).nullable().describe('Loupe Health, 0–100; null when the crawl found no HTML page or was blocked.'),
+    grade: Grade.nullable().describe('A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below.'),
+    colour: z.enum(['green', 'amber', 'red']).nullable(),
+    exactScore: z.number().nullable(),
+    unscoredReason: z.enum(['blocked', 'no-html-page']).nullable(),
+    scoredUrls: z.number().int().describe('HTML pages plus internal URLs that failed (4xx, 5xx, no answer).'),
+    errorFreeShare: z.number().nullable().describe('Share of scored URLs with no error-level finding.'),
+    margin: z.number().nullable().describe('95 % margin in score points when the crawl is partial.'),
+  })
+  .meta({ id: 'Health' });
+
+export const SeverityCounts = z.object({
+  errors: z.number().int(),
+  warnings: z.number().int(),
+  notices: z.number().int(),
+});
+
+/** One URL a rule fired on, with what was found there. */
+export const IssueExample = z.object({
+  url: z.string(),
+  pageId: Id.nullable(),
+  count: z.number().int(),
+  samples: z.array(z.string()),
+  detail: z.string().nullable(),
+});
+
+export const ReportIssue = z
+  .object({
+    ruleId: z.string(),
+    category: z.string(),
+    severity: Severity.describe('The worst severity among its findings.'),
+    scope: z.enum(['page', 'site']),
+    title: z.string(),
+    explanation: z.string(),
+    fix: z.string(),
+    pages: z.number().int().describe('URLs it fired on (0 for a site-level finding).'),
+    instances: z.number().int().describe('Instances across those URLs (e.g. broken links).'),
+    share: z.number().nullable().describe('For a site-level finding: the share affected.'),
+    lostPoints: z.number().describe('Points of the score this rule costs.'),
+    scoreWithout: z.number().int().nullable().describe('The score if every finding of this rule were fixed.'),
+    gain: z.number().describe('scoreWithout − score, unrounded.'),
+    examples: z.array(IssueExample).describe('Up to five URLs.'),
+  })
+  .meta({ id: 'ReportIssue' });
+
+export const CategorySummary = SeverityCounts.extend({
+  category: z.string(),
+  lostPoints: z.number(),
+});
+
+export const TopFix = z.object({
+  ruleId: z.string(),
+  title: z.string(),
+  scoreWithout: z.number().int(),
+  gain: z.number(),
+});
+
+export const ReportShare = z
+  .object({
+    token: z.string(),
+    url: z.string().describe('The public HTML page, relative to this server: /r/{token}.'),
+    apiUrl: z.string().describe('The same report as JSON, without authentication.'),
+    sharedAt: Timestamp,
+  })
+  .meta({ id: 'ReportShare' });
+
+const reportFields = {
+  id: Id,
+  crawlId: Id,
+  projectId: Id.nullable(),
+  url: z.string().describe('The start URL.'),
+  mode: z.enum(['site', 'page']),
+  completeness: z.enum(['complete', 'partial']).describe('partial: canceled, failed, or stopped at maxPages.'),
+  createdAt: Timestamp,
+};
+
+export const ReportSummary = z
+  .object({
+    ...reportFields,
+    score: z.number().int().nullable(),
+    grade: Grade.nullable(),
+    pages: z.number().int(),
+    ...SeverityCounts.shape,
+    shared: z.boolean(),
+  })
+  .meta({ id: 'ReportSummary' });
+export type ReportSummary = z.infer<typeof ReportSummary>;
+
+export const Report = z
+  .object({
+    ...reportFields,
+    health: Health,
+    pages: z.object({
+      crawled: z.number().int(),
+      html: z.number().int(),
+      failed: z.number().int(),
+      redirects: z.number().int(),
+      blockedByRobots: z.number().int(),
+    }),
+    counts: SeverityCounts.describe('Findings (one per rule and URL) by severity.'),
+    categories: z.array(CategorySummary),
+    issues: z.array(ReportIssue).describe('By points lost, largest first.'),
+    topFixes: z.array(TopFix).describe('The five rules whose fix gains most.'),
+    share: ReportShare.nullable(),
+  })
+  .meta({ id: 'Report' });
+export type Report = z.infer<typeof Report>;
+
+/** The report as its public share link shows it: no workspace ids, no share details. */
+export const SharedReport = Report.omit({ crawlId: true, projectId: true, share: true }).meta({ id: 'SharedReport' });
+export type SharedReport = z.infer<typeof SharedReport>;
+
+export const pageSortKeys = ['url', 'score', 'status', 'depth', 'errors', 'warnings', 'notices', 'responseMs', 'bytes', 'inlinks', 'words'] as const;
+
+export const ListReportPagesQuery = z.strictObject({
+  sort: z.enum(pageSortKeys).default('url').describe('Column to sort by.'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  ruleId: z.string().min(1).max(100).optional().describe('Only pages a rule fired on, e.g. titles/missing.'),
+  statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'failed']).optional().describe('Only pages whose answer is in this class.'),
+});
+
+export const ReportPage = z
+  .object({
+    id: Id,
+    url: z.string(),
+    status: z.number().int().nullable(),
+    fetchError: z.string().nullable(),
+    contentType: z.string().nullable(),
+    title: z.string().nullable(),
+    score: z.number().nullable().describe('Per-page score 0–100; null for URLs that are not scored (redirects, assets).'),
+    ...SeverityCounts.shape,
+    depth: z.number().int(),
+    inlinks: z.number().int(),
+    words: z.number().int().nullable(),
+    responseMs: z.number().int().nullable(),
+    bytes: z.number().int().nullable(),
+    indexable: z.boolean().nullable(),
+  })
+  .meta({ id: 'ReportPage' });
+export type ReportPage = z.infer<typeof ReportPage>;
+
+export const PageFinding = z.object({
+  ruleId: z.string(),
+  category: z.string(),
+  severity: Severity,
+  title: z.string(),
+  fix: z.string(),
+  count: z.number().int(),
+  samples: z.array(z.string()),
+  detail: z.string().nullable(),
+});
+
+export const ReportPageDetail = ReportPage.extend({
+  finalUrl: z.string().nullable(),
+  redirects: z.array(z.object({ url: z.string(), status: z.number().int() })),
+  headers: z.record(z.string(), z.string()),
+  ttfbMs: z.number().int().nullable(),
+  description: z.string().nullable(),
+  h1: z.string().nullable(),
+  canonical: z.string().nullable(),
+  lang: z.string().nullable(),
+  findings: z.array(PageFinding),
+}).meta({ id: 'ReportPageDetail' });
+export type ReportPageDetail = z.infer<typeof ReportPageDetail>;
+
+export const ListReportsQuery = z.strictObject({
+  projectId: Id.optional().describe('Only reports of this project.'),
+});
+
+export const ExportQuery = z.strictObject({
+  format: z.enum(['csv', 'json']).default('json').describe('csv: one row per finding; json: the report, its pages and findings.'),
+});

@@ -1,0 +1,11 @@
+import type { PageFacts } from '../../crawl/page-facts.ts';
+import type { AuditedPage, Verdict } from '../rule.ts';
+
+/**
+ * Wraps a check that reads the page's HTML facts so it runs only on HTML pages (a 2xx HTML
+ * answer, the only kind with facts). audit-checks.md §0 asks for one guard applied the same
+ * way to every on-page check; SEOnaut's hand-written guards drifted and ran on error pages.
+ */
+export function htmlCheck(check: (facts: PageFacts, page: AuditedPage) => Verdict): (page: AuditedPage) => Verdict {
+  return (page) => (page.facts === null ? null : check(page.facts, page));
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { PageFacts } from '../crawl/page-facts.ts';
+import { effectiveCanonical, isIndexable } from './page-rules/indexable.ts';
+import type { AuditedPage } from './rule.ts';
+
+/** What the page index and page detail show of an HTML page, kept after its facts are gone. */
+export interface PageSummary {
+  title: string | null;
+  titleLength: number;
+  description: string | null;
+  descriptionLength: number;
+  h1: string | null;
+  h1Count: number;
+  wordCount: number;
+  lang: string | null;
+  /** The first canonical, resolved; null when the page has none. */
+  canonical: string | null;
+  noindex: boolean;
+  indexable: boolean;
+  linkCount: number;
+  imageCount: number;
+  htmlBytes: number;
+}
+
+/** The summary and the keys the site checks group by (duplicates are a GROUP BY on them). */
+export interface SummarizedPage {
+  summary: PageSummary;
+  titleHash: string | null;
+  descriptionHash: string | null;
+  /** Null for pages under 20 words, which `content/duplicate` ignores. */
+  textHash: string | null;
+  lang: string | null;
+  indexable: boolean;
+}
+
+/** Pages with fewer words than this are too short to call duplicates of each other. */
+const MIN_WORDS_FOR_DUPLICATE = 20;
+
+export function summarizePage(page: AuditedPage & { facts: PageFacts }): SummarizedPage {
+  const facts = page.facts;
+  const indexable = isIndexable(page);
+  const lang = facts.htmlLang ? facts.htmlLang.toLowerCase() : null;
+  return {
+    summary: {
+      title: facts.title?.text ?? null,
+      titleLength: facts.title?.length ?? 0,
+      description: facts.description?.text ?? null,
+      descriptionLength: facts.description?.length ?? 0,
+      h1: facts.h1Texts[0] ?? null,
+      h1Count: facts.h1Count,
+      wordCount: facts.text.wordCount,
+      lang,
+      canonical: effectiveCanonical(facts),
+      noindex: facts.robots.combined.noindex || facts.robots.combined.none,
+      indexable,
+      linkCount: facts.linkCount,
+      imageCount: facts.imageCount,
+      htmlBytes: facts.htmlBytes,
+    },
+    titleHash: textKey(facts.title?.text),
+    descriptionHash: textKey(facts.description?.text),
+    textHash: facts.text.wordCount >= MIN_WORDS_FOR_DUPLICATE ? facts.text.textHash : null,
+    lang,
+    indexable,
+  };
+}
+
+/** Duplicates compare texts trimmed, whitespace collapsed (already so in the facts) and case-folded. */
+function textKey(text: string | undefined): string | null {
+  if (!text) return null;
+  return createHash('sha256').update(text.toLowerCase()).digest('base64url').slice(0, 22);
+}

@@ -1,0 +1,139 @@
+import { runPageRules } from '../audit/page-rules/index.ts';
+import { effectiveCanonical } from '../audit/page-rules/indexable.ts';
+import { summarizePage } from '../audit/page-summary.ts';
+import { ruleById } from '../audit/rule-catalog.ts';
+import type { AuditedPage } from '../audit/rule.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type PageLink, type RecordedPage } from './crawl-store.ts';
+import { extractPageFacts, type PageFacts } from './page-facts.ts';
+import type { FetchedPage } from './page-fetcher.ts';
+import type { ScopeFilter } from './scope-filter.ts';
+import { normalizeUrl } from './url-normalizer.ts';
+
+/** Response headers kept with a page: what the checks and the page detail read. */
+const KEPT_HEADERS = [
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'cache-control',
+  'location',
+  'link',
+  'x-robots-tag',
+  'strict-transport-security',
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'permissions-policy',
+];
+
+/**
+ * Turns one fetched URL into what the crawl keeps of it: the page checks run here, while
+ * the page is in memory, and only their findings, a summary and the links stay; the
+ * markup and its facts are dropped.
+ */
+export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter): RecordedPage {
+  const origin = new URL(options.url).origin;
+  const facts = fetched.html !== null && fetched.status !== null && fetched.status >= 200 && fetched.status < 300
+    ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
+    : null;
+  const page: AuditedPage = {
+    url: row.url,
+    finalUrl: fetched.finalUrl,
+    origin,
+    status: fetched.status,
+    fetchError: fetched.error ?? (fetched.truncated ? 'truncated' : null),
+    contentType: fetched.contentType,
+    headers: fetched.headers,
+    bytes: fetched.bytes,
+    ttfbMs: fetched.ttfbMs,
+    responseMs: fetched.responseMs,
+    depth: row.depth,
+    facts,
+  };
+  const summarized = facts ? summarizePage({ ...page, facts }) : null;
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) if (fetched.headers[name] !== undefined) kept[name] = fetched.headers[name];
+
+  return {
+    result: {
+      status_code: fetched.status,
+      final_url: fetched.finalUrl,
+      content_type: fetched.contentType,
+      bytes: fetched.bytes,
+      ttfb_ms: fetched.ttfbMs,
+      response_ms: fetched.responseMs,
+      redirects: fetched.redirects.length > 0 ? JSON.stringify(fetched.redirects) : null,
+      fetch_error: page.fetchError,
+      headers: JSON.stringify(kept),
+      summary: summarized ? JSON.stringify(summarized.summary) : null,
+      title_hash: summarized?.titleHash ?? null,
+      description_hash: summarized?.descriptionHash ?? null,
+      text_hash: summarized?.textHash ?? null,
+      lang: summarized?.lang ?? null,
+      word_count: summarized?.summary.wordCount ?? null,
+      indexable: summarized ? (summarized.indexable ? 1 : 0) : null,
+      fetched_at: new Date().toISOString(),
+    },
+    findings: runPageRules(page).map((finding) => ({
+      rule_id: finding.ruleId,
+      severity: finding.severity ?? ruleById(finding.ruleId).severity,
+      count: finding.count,
+      samples: JSON.stringify(finding.samples),
+      detail: finding.detail ?? null,
+      share: null,
+    })),
+    ...linksAndDiscoveries(row, fetched, facts, options, inScope),
+  };
+}
+
+function linksAndDiscoveries(
+  row: CrawlUrlRow,
+  fetched: FetchedPage,
+  facts: PageFacts | null,
+  options: CrawlOptions,
+  inScope: ScopeFilter,
+): { links: PageLink[]; discovered: DiscoveredUrl[] } {
+  const links: PageLink[] = [];
+  const discovered: DiscoveredUrl[] = [];
+  const site = options.mode === 'site';
+  const follow = (url: string, depth: number, source: string) => {
+    const verdict = inScope(url, depth);
+    if (verdict === 'ok') discovered.push({ url, depth, kind: 'page', source });
+    else if (verdict === 'external') discovered.push({ url, depth, kind: 'external', source });
+  };
+
+  const redirected = fetched.status !== null && fetched.status >= 300 && fetched.status < 400;
+  if (redirected && fetched.error === null && site) {
+    const target = normalizeUrl(fetched.finalUrl);
+    if (target) follow(target, row.depth, 'redirect');
+  }
+  if (!facts) return { links, discovered };
+
+  const followsLinks = site && !(facts.robots.combined.nofollow || facts.robots.combined.none);
+  for (const link of facts.links) {
+    const url = link.url ? normalizeUrl(link.url) : null;
+    if (!url) continue;
+    links.push({ targetKey: urlKey(url), kind: 'link' });
+    if (followsLinks && !link.rel.includes('nofollow')) follow(url, row.depth + 1, 'link');
+  }
+  for (const image of facts.images) {
+    const url = image.url ? normalizeUrl(image.url) : null;
+    if (!url) continue;
+    links.push({ targetKey: urlKey(url), kind: 'image' });
+    discovered.push({ url, depth: row.depth + 1, kind: 'asset', source: 'image' });
+  }
+  // Canonical and hreflang targets are crawled too (when in scope), so their checks can
+  // tell whether they answer and are indexable.
+  const canonical = effectiveCanonical(facts);
+  const alternates = [
+    ...(canonical === null ? [] : [{ url: canonical, kind: 'canonical' as const }]),
+    ...facts.hreflangs.map((ref) => ({ url: ref.url ? normalizeUrl(ref.url) : null, kind: 'hreflang' as const })),
+  ];
+  for (const { url, kind } of alternates) {
+    if (!url || url === row.url) continue;
+    links.push({ targetKey: urlKey(url), kind });
+    if (site && inScope(url, row.depth + 1) === 'ok') discovered.push({ url, depth: row.depth + 1, kind: 'page', source: kind });
+  }
+  return { links, discovered };
+}

@@ -1,0 +1,287 @@
+import type { Database } from '../database/database.ts';
+import type { Insertable } from 'kysely';
+import type { CrawlFindingTable } from '../database/schema.ts';
+import { newId } from '../ids.ts';
+
+/** A crawled URL of kind page, as the report build reads it. */
+export interface BuildPageRow {
+  id: string;
+  url: string;
+  url_key: string;
+  source: string;
+  depth: number;
+  status_code: number | null;
+  fetch_error: string | null;
+  final_url: string | null;
+  summary: string | null;
+  title_hash: string | null;
+  description_hash: string | null;
+  text_hash: string | null;
+  lang: string | null;
+  indexable: number | null;
+}
+
+export interface StoredFinding {
+  url_id: string | null;
+  rule_id: string;
+  severity: string;
+  count: number;
+  samples: string;
+  detail: string | null;
+}
+
+/** A link whose target may be a problem: not a plain 200, or a canonical/hreflang/heavy image. */
+export interface SuspectLinkRow {
+  source_id: string;
+  kind: string;
+  target_id: string;
+  url: string;
+  url_key: string;
+  target_kind: string;
+  status_code: number | null;
+  fetch_error: string | null;
+  final_url: string | null;
+  bytes: number | null;
+  indexable: number | null;
+}
+
+export interface RedirectRow {
+  url: string;
+  url_key: string;
+  status_code: number | null;
+  final_url: string | null;
+}
+
+export interface TerminalRow {
+  url: string;
+  url_key: string;
+  status_code: number | null;
+  fetch_error: string | null;
+  indexable: number | null;
+}
+
+/** An image is worth a look above this size (`images/oversized-file`). */
+const HEAVY_IMAGE_BYTES = 200 * 1024;
+
+/** The queries the report build makes over a crawl's tables, each bounded by a batch of pages. */
+export class ReportBuildStore {
+  readonly #database: Database;
+  readonly #crawlId: string;
+
+  constructor(database: Database, crawlId: string) {
+    this.#database = database;
+    this.#crawlId = crawlId;
+  }
+
+  get #db() {
+    return this.#database.db;
+  }
+
+  /** Pages fetched, in id order, `limit` after `afterId`. */
+  pages(afterId: string | null, limit: number): Promise<BuildPageRow[]> {
+    return this.#db
+      .selectFrom('crawl_urls')
+      .select(['id', 'url', 'url_key', 'source', 'depth', 'status_code', 'fetch_error', 'final_url', 'summary', 'title_hash',
+        'description_hash', 'text_hash', 'lang', 'indexable'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', '=', 'page')
+      .where('state', '=', 'done')
+      .$if(afterId !== null, (q) => q.where('id', '>', afterId as string))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  pageFindings(urlIds: string[]): Promise<StoredFinding[]> {
+    if (urlIds.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('crawl_findings')
+      .select(['url_id', 'rule_id', 'severity', 'count', 'samples', 'detail'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('stage', '=', 'page')
+      .where('url_id', 'in', urlIds)
+      .execute();
+  }
+
+  /** Outgoing references of these pages whose target is not simply a crawled 200. */
+  suspectLinks(sourceIds: string[]): Promise<SuspectLinkRow[]> {
+    if (sourceIds.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('crawl_links as l')
+      .innerJoin('crawl_urls as t', (join) => join.onRef('t.crawl_id', '=', 'l.crawl_id').onRef('t.url_key', '=', 'l.target_key'))
+      .select(['l.source_id', 'l.kind', 't.id as target_id', 't.url', 't.url_key', 't.kind as target_kind', 't.status_code',
+        't.fetch_error', 't.final_url', 't.bytes', 't.indexable'])
+      .where('l.crawl_id', '=', this.#crawlId)
+      .where('l.source_id', 'in', sourceIds)
+      .where('t.state', '=', 'done')
+      .where((eb) =>
+        eb.or([
+          eb('t.status_code', 'is', null),
+          eb('t.status_code', '<', 200),
+          eb('t.status_code', '>=', 300),
+          eb('l.kind', 'in', ['canonical', 'hreflang']),
+          eb.and([eb('l.kind', '=', 'image'), eb('t.bytes', '>', HEAVY_IMAGE_BYTES)]),
+        ]),
+      )
+      .execute();
+  }
+
+  /** Every internal redirect of the crawl: chains are followed in memory (they are few). */
+  redirects(): Promise<RedirectRow[]> {
+    return this.#db
+      .selectFrom('crawl_urls')
+      .select(['url', 'url_key', 'status_code', 'final_url'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', '=', 'page')
+      .where('status_code', '>=', 300)
+      .where('status_code', '<', 400)
+      .execute();
+  }
+
+  terminals(urlKeys: string[]): Promise<TerminalRow[]> {
+    if (urlKeys.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('crawl_urls')
+      .select(['url', 'url_key', 'status_code', 'fetch_error', 'indexable'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('url_key', 'in', urlKeys)
+      .where('state', '=', 'done')
+      .execute();
+  }
+
+  /** hreflang links from `sourceIds` back to any of `targetKeys`, as `source_id target_key`. */
+  async hreflangReturns(sourceIds: string[], targetKeys: string[]): Promise<Set<string>> {
+    if (sourceIds.length === 0 || targetKeys.length === 0) return new Set();
+    const rows = await this.#db
+      .selectFrom('crawl_links')
+      .select(['source_id', 'target_key'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', '=', 'hreflang')
+      .where('source_id', 'in', sourceIds)
+      .where('target_key', 'in', targetKeys)
+      .execute();
+    return new Set(rows.map((row) => `${row.source_id} ${row.target_key}`));
+  }
+
+  /** Links from other pages to each of these URLs. */
+  async inlinks(urlKeys: string[]): Promise<Map<string, number>> {
+    if (urlKeys.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('crawl_links as l')
+      .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
+      .select(['l.target_key', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('l.crawl_id', '=', this.#crawlId)
+      .where('l.kind', '=', 'link')
+      .where('l.target_key', 'in', urlKeys)
+      .whereRef('s.url_key', '<>', 'l.target_key')
+      .groupBy('l.target_key')
+      .execute();
+    return new Map(rows.map((row) => [row.target_key, Number(row.n)]));
+  }
+
+  /**
+   * Groups of indexable pages sharing a key column (title, description or text hash), with
+   * the group's size and up to four of its URLs. Titles and descriptions group by language too.
+   */
+  async duplicateGroups(column: 'title_hash' | 'description_hash' | 'text_hash'): Promise<Map<string, { size: number; urls: string[] }>> {
+    const byLanguage = column !== 'text_hash';
+    const groupKey = (hash: string, lang: string | null) => (byLanguage ? `${hash} ${lang ?? ''}` : hash);
+    const groups = await this.#db
+      .selectFrom('crawl_urls')
+      .select([column, 'lang', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('indexable', '=', 1)
+      .where(column, 'is not', null)
+      .groupBy([column, 'lang'])
+      .having((eb) => eb.fn.countAll(), '>', 1)
+      .execute();
+    const result = new Map<string, { size: number; urls: string[] }>();
+    for (const group of groups) {
+      const key = groupKey(group[column] as string, group.lang);
+      const existing = result.get(key);
+      result.set(key, { size: (existing?.size ?? 0) + Number(group.n), urls: [] });
+    }
+    if (result.size === 0) return result;
+    // Samples: stream the members of duplicated groups, keeping four URLs per group.
+    const hashes = [...new Set(groups.map((group) => group[column] as string))];
+    for (let start = 0; start < hashes.length; start += 500) {
+      const rows = await this.#db
+        .selectFrom('crawl_urls')
+        .select(['url', column, 'lang'])
+        .where('crawl_id', '=', this.#crawlId)
+        .where('indexable', '=', 1)
+        .where(column, 'in', hashes.slice(start, start + 500))
+        .orderBy('id')
+        .execute();
+      for (const row of rows) {
+        const group = result.get(groupKey(row[column] as string, row.lang));
+        if (group && group.urls.length < 4) group.urls.push(row.url);
+      }
+    }
+    return result;
+  }
+
+  /** Counts for the sitemap checks, with up to three examples each. */
+  async sitemapCoverage() {
+    const listed = this.#db
+      .selectFrom('crawl_urls')
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', '=', 'page')
+      .where('state', '=', 'done')
+      .where('source', '=', 'sitemap')
+      .where((eb) => eb.or([eb('fetch_error', 'is', null), eb('fetch_error', '<>', 'blocked-by-robots')]));
+    const not200 = listed.where((eb) => eb.or([eb('status_code', 'is', null), eb('status_code', '<', 200), eb('status_code', '>=', 300)]));
+    const nonIndexable = listed.where('indexable', '=', 0);
+    const indexable = this.#db.selectFrom('crawl_urls').where('crawl_id', '=', this.#crawlId).where('indexable', '=', 1);
+    const unlisted = indexable.where('source', '<>', 'sitemap');
+    const count = async (query: typeof listed) => Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const samples = async (query: typeof listed) => (await query.select('url').orderBy('id').limit(3).execute()).map((row) => row.url);
+    return {
+      listedFetched: await count(listed),
+      listedNot200: await count(not200),
+      listedNot200Samples: await samples(not200),
+      listedNonIndexable: await count(nonIndexable),
+      listedNonIndexableSamples: await samples(nonIndexable),
+      indexablePages: await count(indexable),
+      indexableUnlisted: await count(unlisted),
+      indexableUnlistedSamples: await samples(unlisted),
+    };
+  }
+
+  /** A rebuild starts over: the findings of a previous build go. */
+  async clearSiteFindings(): Promise<void> {
+    await this.#db.deleteFrom('crawl_findings').where('crawl_id', '=', this.#crawlId).where('stage', '=', 'site').execute();
+  }
+
+  async insertSiteFindings(rows: Omit<Insertable<CrawlFindingTable>, 'id' | 'crawl_id' | 'stage'>[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += 500) {
+      await this.#db
+        .insertInto('crawl_findings')
+        .values(rows.slice(start, start + 500).map((row) => ({ ...row, id: newId(), crawl_id: this.#crawlId, stage: 'site' })))
+        .execute();
+    }
+  }
+
+  async setPageResults(results: { id: string; score: number | null; inlinks: number; errors: number; warnings: number; notices: number }[]): Promise<void> {
+    for (const result of results) {
+      await this.#db
+        .updateTable('crawl_urls')
+        .set({ score: result.score, inlinks: result.inlinks, error_count: result.errors, warning_count: result.warnings, notice_count: result.notices })
+        .where('id', '=', result.id)
+        .execute();
+    }
+  }
+
+  /** Whether URLs were still waiting when the crawl stopped (its report is partial). */
+  async hasQueuedPages(): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('crawl_urls')
+      .select('id')
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', '=', 'page')
+      .where('state', '<>', 'done')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}

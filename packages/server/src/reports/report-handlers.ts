@@ -1,0 +1,31 @@
+import type { Handlers } from '../http/handlers.ts';
+import type { ReportService } from './report-service.ts';
+
+type ReportHandlers = Pick<
+  Handlers,
+  | 'listReports'
+  | 'getReport'
+  | 'listReportPages'
+  | 'getReportPage'
+  | 'shareReport'
+  | 'getReportShare'
+  | 'unshareReport'
+  | 'exportReport'
+  | 'deleteReport'
+  | 'getSharedReport'
+>;
+
+export function reportHandlers(reports: ReportService): ReportHandlers {
+  return {
+    listReports: ({ query }, { principal }) => reports.list(principal, { projectId: query.projectId }, query),
+    getReport: ({ params }, { principal }) => reports.get(principal, params.reportId),
+    listReportPages: ({ params, query }, { principal }) => reports.pages(principal, params.reportId, query),
+    getReportPage: ({ params }, { principal }) => reports.page(principal, params.reportId, params.pageId),
+    shareReport: ({ params }, { principal }) => reports.share(principal, params.reportId),
+    getReportShare: ({ params }, { principal }) => reports.getShare(principal, params.reportId),
+    unshareReport: ({ params }, { principal }) => reports.unshare(principal, params.reportId),
+    exportReport: ({ params, query }, { principal }) => reports.export(principal, params.reportId, query.format),
+    deleteReport: ({ params }, { principal }) => reports.delete(principal, params.reportId),
+    getSharedReport: ({ params }) => reports.shared(params.token),
+  };
+}

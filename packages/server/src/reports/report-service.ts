@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { LoupeError, type Download, type Page, type Report, type ReportPage, type ReportPageDetail, type ReportSummary, type SharedReport } from '@loupe/contract';
+import { now } from '../clock.ts';
+import type { Database } from '../database/database.ts';
+import type { Principal } from '../identity/principal.ts';
+import { exportReport } from './report-export.ts';
+import { ReportStore, type PageListQuery } from './report-store.ts';
+import { toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
+
+/** Reading, sharing, exporting and deleting reports, always within the caller's workspace. */
+export class ReportService {
+  readonly #store: ReportStore;
+
+  constructor(database: Database) {
+    this.#store = new ReportStore(database);
+  }
+
+  list(principal: Principal, filter: { projectId?: string }, page: { limit: number; cursor?: string }): Promise<Page<ReportSummary>> {
+    return this.#store.list(principal.workspaceId, filter, page);
+  }
+
+  async get(principal: Principal, reportId: string): Promise<Report> {
+    return toReport(await this.#store.get(principal.workspaceId, reportId));
+  }
+
+  async pages(principal: Principal, reportId: string, query: PageListQuery): Promise<Page<ReportPage>> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    const page = await this.#store.pages(report.crawl_id, query);
+    return { items: page.items.map(toReportPage), nextCursor: page.nextCursor };
+  }
+
+  async page(principal: Principal, reportId: string, pageId: string): Promise<ReportPageDetail> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    const row = await this.#store.page(report.crawl_id, pageId);
+    if (!row) throw new LoupeError('not_found', { message: 'No such page in this report.' });
+    return toReportPageDetail(row, await this.#store.findingsOf(report.crawl_id, [row.id]));
+  }
+
+  /** Idempotent: a shared report keeps its token. */
+  async share(principal: Principal, reportId: string) {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    if (report.share_token !== null) return toShare(report);
+    // 128 random bits: the token is the only thing standing between the report and the public.
+    const token = randomBytes(16).toString('base64url');
+    const at = now();
+    await this.#store.setShare(report.id, token, at);
+    return toShare({ ...report, share_token: token, shared_at: at });
+  }
+
+  async getShare(principal: Principal, reportId: string) {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    if (report.share_token === null) throw new LoupeError('not_found', { message: 'This report is not shared.' });
+    return toShare(report);
+  }
+
+  async unshare(principal: Principal, reportId: string): Promise<{ deleted: true }> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    await this.#store.setShare(report.id, null, null);
+    return { deleted: true };
+  }
+
+  async delete(principal: Principal, reportId: string): Promise<{ deleted: true }> {
+    await this.#store.delete(await this.#store.get(principal.workspaceId, reportId));
+    return { deleted: true };
+  }
+
+  async export(principal: Principal, reportId: string, format: 'csv' | 'json'): Promise<Download> {
+    return exportReport(this.#store, await this.#store.get(principal.workspaceId, reportId), format);
+  }
+
+  /** A share link's report; the same 404 whether the token never existed or was revoked. */
+  async shared(token: string): Promise<SharedReport> {
+    const report = await this.sharedOrNull(token);
+    if (!report) throw new LoupeError('not_found', { message: 'This link does not lead to a shared report (it may have been unshared).' });
+    return report;
+  }
+
+  async sharedOrNull(token: string): Promise<SharedReport | null> {
+    const report = await this.#store.byShareToken(token);
+    return report ? toSharedReport(report) : null;
+  }
+}

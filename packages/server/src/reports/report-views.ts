@@ -1,0 +1,88 @@
+import type { Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
+import type { Severity } from '../audit/health-score.ts';
+import type { PageSummary } from '../audit/page-summary.ts';
+import { findRule } from '../audit/rule-catalog.ts';
+import type { PageRow, ReportRow } from './report-store.ts';
+
+type StoredFinding = { rule_id: string; severity: string; count: number; samples: string; detail: string | null };
+
+/** Stored rows as the API shows them. */
+export function toReport(row: ReportRow): Report {
+  return {
+    id: row.id,
+    crawlId: row.crawl_id,
+    projectId: row.project_id,
+    url: row.url,
+    mode: row.mode as Report['mode'],
+    completeness: row.completeness as Report['completeness'],
+    createdAt: row.created_at,
+    ...(JSON.parse(row.body) as Pick<Report, 'health' | 'pages' | 'counts' | 'categories' | 'issues' | 'topFixes'>),
+    share: row.share_token === null ? null : toShare(row),
+  };
+}
+
+export function toSharedReport(row: ReportRow): SharedReport {
+  const { crawlId: _crawl, projectId: _project, share: _share, ...shared } = toReport(row);
+  return shared;
+}
+
+export function toShare(row: ReportRow) {
+  const token = row.share_token as string;
+  return { token, url: `/r/${token}`, apiUrl: `/api/v1/shared/${token}`, sharedAt: row.shared_at as string };
+}
+
+export function toReportPage(row: PageRow): ReportPage {
+  const summary = pageSummary(row);
+  return {
+    id: row.id,
+    url: row.url,
+    status: row.status_code,
+    fetchError: row.fetch_error,
+    contentType: row.content_type,
+    title: summary?.title ?? null,
+    score: row.score,
+    errors: row.error_count ?? 0,
+    warnings: row.warning_count ?? 0,
+    notices: row.notice_count ?? 0,
+    depth: row.depth,
+    inlinks: row.inlinks ?? 0,
+    words: row.word_count,
+    responseMs: row.response_ms,
+    bytes: row.bytes,
+    indexable: row.indexable === null ? null : row.indexable === 1,
+  };
+}
+
+export function toReportPageDetail(row: PageRow, findings: StoredFinding[]): ReportPageDetail {
+  const summary = pageSummary(row);
+  return {
+    ...toReportPage(row),
+    finalUrl: row.final_url,
+    redirects: row.redirects ? (JSON.parse(row.redirects) as ReportPageDetail['redirects']) : [],
+    headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {},
+    ttfbMs: row.ttfb_ms,
+    description: summary?.description ?? null,
+    h1: summary?.h1 ?? null,
+    canonical: summary?.canonical ?? null,
+    lang: summary?.lang ?? null,
+    findings: findings.map(toPageFinding),
+  };
+}
+
+export function toPageFinding(finding: StoredFinding): ReportPageDetail['findings'][number] {
+  const rule = findRule(finding.rule_id);
+  return {
+    ruleId: finding.rule_id,
+    category: rule?.category ?? finding.rule_id.split('/')[0],
+    severity: finding.severity as Severity,
+    title: rule?.title ?? finding.rule_id,
+    fix: rule?.fix ?? '',
+    count: finding.count,
+    samples: JSON.parse(finding.samples) as string[],
+    detail: finding.detail,
+  };
+}
+
+function pageSummary(row: PageRow): PageSummary | null {
+  return row.summary ? (JSON.parse(row.summary) as PageSummary) : null;
+}

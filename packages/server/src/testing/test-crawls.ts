@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import type { TestServer } from './test-server.ts';
+
+export interface StreamedEvent {
+  type: string;
+  status?: string;
+  pagesCrawled?: number;
+  reportId?: string | null;
+  phase?: string;
+}
+
+/** Reads a crawl's server-sent events until the stream ends (when the crawl does). */
+export async function followCrawlEvents(t: TestServer, crawlId: string, options: { key?: string; team?: string } = {}): Promise<StreamedEvent[]> {
+  const response = await fetch(`${t.url}/api/v1/crawls/${crawlId}/events`, {
+    headers: { authorization: `Bearer ${options.key ?? t.owner.key}`, 'x-service-team': options.team ?? t.owner.workspaceId },
+  });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice('data: '.length)) as StreamedEvent);
+}
+
+/** Starts a crawl, waits for its end, and returns its report (the crawl must end with one). */
+export async function crawlToReport(t: TestServer, body: Record<string, unknown>, options: { key?: string; team?: string } = {}) {
+  const started = await t.request('POST', '/api/v1/crawls', { body, ...options });
+  assert.equal(started.status, 202, JSON.stringify(started.body));
+  const events = await followCrawlEvents(t, started.body.id, options);
+  const last = events.at(-1);
+  assert.ok(last?.reportId, `the crawl ended without a report: ${JSON.stringify(last)}`);
+  const report = await t.request('GET', `/api/v1/reports/${last.reportId}`, options);
+  assert.equal(report.status, 200);
+  return report.body;
+}
