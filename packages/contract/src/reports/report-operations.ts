@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Deleted, Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
 import {
+  AuditRule,
   ExportQuery,
   ListReportPagesQuery,
   ListReportsQuery,
@@ -18,6 +19,18 @@ const PageParams = z.strictObject({ reportId: Id, pageId: Id });
 const ShareParams = z.strictObject({ token: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });
 
 export const reportOperations = [
+  defineOperation({
+    id: 'listAuditRules',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/audit-rules',
+    summary: 'List the audit checks',
+    description:
+      'Every built-in check a crawl runs: id, category, severity, its weight in the health score, and the explanation and fix shown in reports. Free. Health = round(100 · P · S): P is the mean over scored URLs of the product of (1 − weight) of the distinct rules firing on each (0 for a URL answering 4xx/5xx or nothing); S is the product of (1 − weight · share) over site-level findings. Grades: A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below.',
+    tag: 'Reports',
+    scopes: ['reports:read'],
+    output: z.array(AuditRule),
+  }),
   defineOperation({
     id: 'listReports',
     api: 'workspace',

@@ -179,3 +179,16 @@ export const ListReportsQuery = z.strictObject({
 export const ExportQuery = z.strictObject({
   format: z.enum(['csv', 'json']).default('json').describe('csv: one row per finding; json: the report, its pages and findings.'),
 });
+
+export const AuditRule = z
+  .object({
+    id: z.string().describe('category/name, as in findings.'),
+    category: z.string(),
+    severity: Severity.describe('The default severity; some findings escalate it.'),
+    weight: z.number().describe('What one finding of it takes off a page in the health score (error 0.5, warning 0.15, notice 0.02 unless overridden).'),
+    scope: z.enum(['page', 'site']).describe('page: decided from one response; site: needs the whole crawl.'),
+    title: z.string(),
+    explanation: z.string(),
+    fix: z.string(),
+  })
+  .meta({ id: 'AuditRule' });

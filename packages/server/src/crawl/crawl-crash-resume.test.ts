@@ -128,5 +128,9 @@ describe('a crawl survives kill -9 of its server', () => {
     const charges = ledger.filter((entry) => entry.crawlId === crawlId && entry.kind === 'charge');
     assert.deepEqual(charges.map((entry) => entry.amount), [-120]);
     assert.equal((await api('GET', '/api/v1/team/credits')).body.balance, 1000 - 120);
+    // One report, over every page, pages fetched again after the crash counted once.
+    const report = (await api('GET', `/api/v1/reports/${crawl.reportId}`)).body;
+    assert.equal(report.pages.crawled, 120);
+    assert.equal((await api('GET', '/api/v1/reports?limit=100')).body.length, 1);
   });
 });

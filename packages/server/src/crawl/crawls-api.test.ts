@@ -104,6 +104,11 @@ for (const dialect of testDialects()) {
       assert.equal(crawl.status, 'canceled');
       assert.ok(crawl.pagesCrawled > 0 && crawl.pagesCrawled < 60);
       assert.equal(crawl.creditsCharged, crawl.pagesCrawled);
+      // A canceled crawl keeps a partial report of what it fetched.
+      const report = (await t.request('GET', `/api/v1/reports/${crawl.reportId}`)).body;
+      assert.equal(report.completeness, 'partial');
+      assert.equal(report.pages.html, crawl.pagesCrawled);
+      assert.ok(report.health.margin !== null, 'a partial score comes with its margin');
     });
 
     it('refuses a loopback target unless private crawling is allowed', async () => {

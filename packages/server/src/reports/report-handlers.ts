@@ -1,8 +1,11 @@
+import { weightOf } from '../audit/health-score.ts';
+import { ruleCatalog } from '../audit/rule-catalog.ts';
 import type { Handlers } from '../http/handlers.ts';
 import type { ReportService } from './report-service.ts';
 
 type ReportHandlers = Pick<
   Handlers,
+  | 'listAuditRules'
   | 'listReports'
   | 'getReport'
   | 'listReportPages'
@@ -17,6 +20,7 @@ type ReportHandlers = Pick<
 
 export function reportHandlers(reports: ReportService): ReportHandlers {
   return {
+    listAuditRules: async () => ruleCatalog.map((rule) => ({ ...rule, weight: weightOf({ ruleId: rule.id, ...rule }) })),
     listReports: ({ query }, { principal }) => reports.list(principal, { projectId: query.projectId }, query),
     getReport: ({ params }, { principal }) => reports.get(principal, params.reportId),
     listReportPages: ({ params, query }, { principal }) => reports.pages(principal, params.reportId, query),

@@ -125,6 +125,17 @@ for (const dialect of testDialects()) {
       });
     });
 
+    it('lists the audit checks with their weights, at least 50 and one per rule id', async () => {
+      const rules = await t.request('GET', '/api/v1/audit-rules');
+      assert.equal(rules.status, 200);
+      assert.ok(rules.body.length >= 50, `${rules.body.length} checks`);
+      const ids = rules.body.map((rule: { id: string }) => rule.id);
+      assert.equal(new Set(ids).size, ids.length);
+      const blocksAll = rules.body.find((rule: { id: string }) => rule.id === 'robots/blocks-all');
+      assert.deepEqual([blocksAll.severity, blocksAll.weight, blocksAll.scope], ['error', 0.9, 'site']);
+      assert.equal(rules.body.find((rule: { id: string }) => rule.id === 'titles/too-long').weight, 0.15);
+    });
+
     describe('reading, sharing, exporting and deleting', () => {
       let reportId: string;
       let s: TestSite;
