@@ -21,7 +21,12 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-type Answer<O extends OperationDefinition> = O['paged'] extends true ? z.output<O['output']>[] : z.output<O['output']>;
+/** A file answer (an export) arrives as its text, or parsed when it is JSON. */
+type Answer<O extends OperationDefinition> = O['paged'] extends true
+  ? z.output<O['output']>[]
+  : O['download'] extends object
+    ? unknown
+    : z.output<O['output']>;
 
 /** One method per registry operation, named after its id. */
 export type LoupeClient = {
@@ -67,6 +72,8 @@ export function createClient(options: ClientOptions): LoupeClient {
       }
       const response = await doFetch(url, { method: operation.method, headers, body });
       const text = await response.text();
+      const isJson = /^application\/json\b/.test(response.headers.get('content-type') ?? 'application/json');
+      if (response.ok && operation.download && !isJson) return text;
       const json: unknown = text ? JSON.parse(text) : undefined;
       if (!response.ok) throw errorFrom(response.status, json);
       return json;
