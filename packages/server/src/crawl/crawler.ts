@@ -186,6 +186,7 @@ export class Crawler {
   async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy, limits: FetchLimits): Promise<void> {
     const start = normalizeUrl(options.url) ?? options.url;
     const origin = new URL(start).origin;
+    // The start URL keeps depth 0; its source says whether a sitemap lists it too.
     const seeds: DiscoveredUrl[] = [{ url: start, depth: 0, kind: 'page', source: 'start' }];
     const facts: SiteFacts = {
       robots: { url: robots.url, status: robots.status, httpStatus: robots.httpStatus, blocksAll: robots.blocksAll },
@@ -204,7 +205,8 @@ export class Crawler {
       let otherOriginUrls = 0;
       for (const entry of result.urls) {
         const url = normalizeUrl(entry.loc);
-        if (url && new URL(url).origin === origin) seeds.push({ url, depth: 1, kind: 'page', source: 'sitemap' });
+        if (url === start) seeds[0] = { ...seeds[0], source: 'sitemap' };
+        else if (url && new URL(url).origin === origin) seeds.push({ url, depth: 1, kind: 'page', source: 'sitemap' });
         else otherOriginUrls += 1;
       }
       facts.sitemaps = {

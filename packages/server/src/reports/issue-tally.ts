@@ -35,7 +35,7 @@ export class IssueTally {
     const tally = this.#tally(finding.ruleId, severity);
     tally.instances += finding.count;
     tally.share = finding.share;
-    tally.examples.push({ url: finding.samples[0] ?? '', pageId: null, count: finding.count, samples: finding.samples, detail: finding.detail });
+    tally.examples.push({ url: finding.url, pageId: null, count: finding.count, samples: finding.samples, detail: finding.detail });
     this.#counts[`${severity}s`] += 1;
   }
 

@@ -1,6 +1,6 @@
 import type { Database } from '../database/database.ts';
-import type { Insertable } from 'kysely';
-import type { CrawlFindingTable } from '../database/schema.ts';
+import type { ExpressionBuilder, Insertable } from 'kysely';
+import type { CrawlFindingTable, Schema } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 
 /** A crawled URL of kind page, as the report build reads it. */
@@ -228,10 +228,15 @@ export class ReportBuildStore {
       .where('crawl_id', '=', this.#crawlId)
       .where('kind', '=', 'page')
       .where('state', '=', 'done')
-      .where('source', '=', 'sitemap')
-      .where((eb) => eb.or([eb('fetch_error', 'is', null), eb('fetch_error', '<>', 'blocked-by-robots')]));
-    const not200 = listed.where((eb) => eb.or([eb('status_code', 'is', null), eb('status_code', '<', 200), eb('status_code', '>=', 300)]));
-    const nonIndexable = listed.where('indexable', '=', 0);
+      .where('source', '=', 'sitemap');
+    const blocked = (eb: ExpressionBuilder<Schema, 'crawl_urls'>) => eb('fetch_error', '=', 'blocked-by-robots');
+    // (fetch_error is null or …): NOT on a null comparison would drop the rows without an error.
+    const notBlocked = (eb: ExpressionBuilder<Schema, 'crawl_urls'>) => eb.or([eb('fetch_error', 'is', null), eb('fetch_error', '<>', 'blocked-by-robots')]);
+    const not200 = listed.where((eb) =>
+      eb.and([eb.or([eb('status_code', 'is', null), eb('status_code', '<', 200), eb('status_code', '>=', 300)]), notBlocked(eb)]),
+    );
+    // Listed but never to be indexed: noindex or canonicalized elsewhere, or disallowed by robots.txt.
+    const nonIndexable = listed.where((eb) => eb.or([eb('indexable', '=', 0), blocked(eb)]));
     const indexable = this.#db.selectFrom('crawl_urls').where('crawl_id', '=', this.#crawlId).where('indexable', '=', 1);
     const unlisted = indexable.where('source', '<>', 'sitemap');
     const count = async (query: typeof listed) => Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);

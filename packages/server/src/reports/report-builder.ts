@@ -206,7 +206,7 @@ function duplicateFindings(row: BuildPageRow, groups: DuplicateGroups): Finding[
 
 function structureFindings(row: BuildPageRow, inlinks: number): Finding[] {
   const findings: Finding[] = [];
-  if (row.source === 'sitemap' && inlinks === 0 && row.indexable === 1) {
+  if (row.source === 'sitemap' && row.depth > 0 && inlinks === 0 && row.indexable === 1) {
     findings.push({ ruleId: 'links/orphan', count: 1, samples: [], detail: 'listed in the sitemap, linked from no crawled page' });
   }
   // Depth counts clicks only for URLs reached by links; a sitemap URL's depth is not a click path.

@@ -106,7 +106,9 @@ for (const dialect of testDialects()) {
         const report = await crawlToReport(t, { url: s.url('/'), maxPages: 30 });
         assert.deepEqual(pathsOf(report, 'indexability/blocked-by-robots'), ['/']);
         assert.ok(report.pages.blockedByRobots >= 3);
-        assert.equal(issue(report, 'sitemaps/non-indexable-url')?.instances, 1);
+        // The noindex page and the disallowed page the sitemap lists.
+        assert.deepEqual(issue(report, 'sitemaps/non-indexable-url')?.examples[0]?.samples.map((url) => new URL(url).pathname).sort(),
+          ['/noindex-meta', '/private/listed-in-sitemap']);
         assert.equal(issue(report, 'robots/blocks-all'), undefined);
       });
 

@@ -34,7 +34,7 @@ const CHAIN_ERROR_HOPS = 5;
 
 function brokenAnswer(status: number | null, fetchError: string | null): boolean {
   if (status === null) return fetchError !== null && fetchError !== 'blocked-by-robots';
-  return status === 404 || status === 410 || status >= 500;
+  return status === 404 || status === 410 || (status >= 500 && status < 600);
 }
 
 function failed(status: number | null, fetchError: string | null): boolean {
@@ -110,14 +110,15 @@ export function linkTargetFindings(targets: readonly LinkTarget[]): Finding[] {
         if (!target.internal || target.targetKind !== 'page' || (target.status === null && target.fetchError === null)) break;
         if (target.redirect || failed(target.status, target.fetchError) || (target.status !== null && target.status >= 400)) {
           tally.add('canonical/target-not-200', target.url);
-        } else if (target.indexable === false) {
+        } else if (target.indexable === false || target.fetchError === 'blocked-by-robots') {
           tally.add('canonical/target-not-indexable', target.url);
         }
         break;
       case 'hreflang':
         if (!target.internal || target.targetKind !== 'page') break;
         if (target.redirect || failed(target.status, target.fetchError) || target.indexable === false) tally.add('hreflang/bad-target', target.url);
-        else if (target.linksBack === false) tally.add('hreflang/missing-return', target.url);
+        // Only an alternate read as an indexable page has known hreflang links to compare.
+        else if (target.linksBack === false && target.indexable === true) tally.add('hreflang/missing-return', target.url);
         break;
     }
   }

@@ -5,6 +5,8 @@ import type { Severity } from '../health-score.ts';
 export interface SiteLevelFinding {
   ruleId: string;
   severity?: Severity;
+  /** What it is about: the robots.txt or sitemap URL, or the start URL. */
+  url: string;
   /** a(k) of the health score: 1 for yes/no findings. */
   share: number;
   count: number;
@@ -34,13 +36,13 @@ const SITEMAP_MAX_URLS = 50_000;
 export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): SiteLevelFinding[] {
   const findings: SiteLevelFinding[] = [];
   const robots = facts.robots;
-  if (robots.status === 'missing') {
-    findings.push({ ruleId: 'robots/missing', share: 1, count: 1, samples: [robots.url], detail: `answered ${robots.httpStatus}` });
+  if (robots.status === 'missing' && (robots.httpStatus === 404 || robots.httpStatus === 410)) {
+    findings.push({ ruleId: 'robots/missing', url: robots.url, share: 1, count: 1, samples: [robots.url], detail: `answered ${robots.httpStatus}` });
   } else if (robots.status === 'unreachable' || robots.status === 'error') {
     const detail = robots.httpStatus === null ? 'no answer' : `answered ${robots.httpStatus}`;
-    findings.push({ ruleId: 'robots/unreachable', share: 1, count: 1, samples: [robots.url], detail });
+    findings.push({ ruleId: 'robots/unreachable', url: robots.url, share: 1, count: 1, samples: [robots.url], detail });
   } else if (robots.blocksAll) {
-    findings.push({ ruleId: 'robots/blocks-all', share: 1, count: 1, samples: [robots.url], detail: 'Disallow: / applies to all crawlers' });
+    findings.push({ ruleId: 'robots/blocks-all', url: robots.url, share: 1, count: 1, samples: [robots.url], detail: 'Disallow: / applies to all crawlers' });
   }
 
   const sitemaps = facts.sitemaps;
@@ -49,10 +51,11 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
   const usable = sitemaps.files.filter((file) => file.status >= 200 && file.status < 300 && file.kind !== 'invalid');
   // A sitemap robots.txt names but that does not answer is broken, not missing.
   if (!answered && !sitemaps.fromRobots) {
-    findings.push({ ruleId: 'sitemaps/missing', share: 1, count: 1, samples: sitemaps.tried.slice(0, 3), detail: 'no sitemap at /sitemap.xml or in robots.txt' });
+    findings.push({ ruleId: 'sitemaps/missing', url: sitemaps.tried[0] ?? robots.url, share: 1, count: 1, samples: sitemaps.tried.slice(0, 3), detail: 'no sitemap at /sitemap.xml or in robots.txt' });
   } else {
     const problems: string[] = [];
     let bad = 0;
+    let firstBad: string | undefined;
     for (const file of sitemaps.files) {
       const reason = file.status === 0 ? 'no answer'
         : file.status >= 400 ? `answered ${file.status}`
@@ -62,18 +65,20 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
         : null;
       if (reason) {
         bad += 1;
+        firstBad ??= file.url;
         if (problems.length < 3) problems.push(`${file.url}: ${reason}`);
       }
     }
     if (sitemaps.otherOriginUrls > 0) problems.push(`${sitemaps.otherOriginUrls} URLs on another host`);
     if (bad > 0 || sitemaps.otherOriginUrls > 0) {
       const share = Math.min(1, Math.max(bad / Math.max(1, sitemaps.filesRead), sitemaps.otherOriginUrls / Math.max(1, sitemaps.listedUrls)));
-      findings.push({ ruleId: 'sitemaps/invalid', share, count: bad + (sitemaps.otherOriginUrls > 0 ? 1 : 0), samples: problems.slice(0, 3), detail: problems[0] ?? '' });
+      findings.push({ ruleId: 'sitemaps/invalid', url: firstBad ?? sitemaps.tried[0] ?? robots.url, share, count: bad + (sitemaps.otherOriginUrls > 0 ? 1 : 0), samples: problems.slice(0, 3), detail: problems[0] ?? '' });
     }
   }
   if (coverage.listedNot200 > 0) {
     findings.push({
       ruleId: 'sitemaps/non-200-url',
+      url: sitemaps.tried[0] ?? robots.url,
       share: coverage.listedNot200 / Math.max(1, coverage.listedFetched),
       count: coverage.listedNot200,
       samples: coverage.listedNot200Samples,
@@ -83,6 +88,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
   if (coverage.listedNonIndexable > 0) {
     findings.push({
       ruleId: 'sitemaps/non-indexable-url',
+      url: sitemaps.tried[0] ?? robots.url,
       share: coverage.listedNonIndexable / Math.max(1, coverage.listedFetched),
       count: coverage.listedNonIndexable,
       samples: coverage.listedNonIndexableSamples,
@@ -93,6 +99,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
   if (usable.length > 0 && coverage.indexablePages > 0 && (gap > 5 || gap / coverage.indexablePages > 0.1)) {
     findings.push({
       ruleId: 'sitemaps/coverage-gap',
+      url: sitemaps.tried[0] ?? robots.url,
       share: gap / coverage.indexablePages,
       count: gap,
       samples: coverage.indexableUnlistedSamples,
