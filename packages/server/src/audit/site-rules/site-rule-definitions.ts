@@ -86,7 +86,7 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'Canonical points to a page that cannot be indexed',
-    explanation: 'The canonical target is noindex or canonicalizes to yet another URL, which sends contradictory signals: search engines may drop both pages.',
+    explanation: 'The canonical target is noindex, blocked by robots.txt, or canonicalizes to yet another URL, which sends contradictory signals: search engines may drop both pages.',
     fix: 'Canonicalize to an indexable page that canonicalizes to itself.',
   },
   {
