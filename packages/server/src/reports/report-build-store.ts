@@ -1,5 +1,5 @@
 import type { Database } from '../database/database.ts';
-import type { ExpressionBuilder, Insertable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { CrawlFindingTable, Schema } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 
@@ -267,13 +267,20 @@ export class ReportBuildStore {
     }
   }
 
+  /**
+   * Writes the pages' scores and counts, a few hundred per statement: UPDATE … FROM (VALUES …)
+   * reads the same on SQLite and PostgreSQL, whose unnamed VALUES columns are both column1…n
+   * (the casts give PostgreSQL the types its parameters would otherwise lack).
+   */
   async setPageResults(results: { id: string; score: number | null; inlinks: number; errors: number; warnings: number; notices: number }[]): Promise<void> {
-    for (const result of results) {
-      await this.#db
-        .updateTable('crawl_urls')
-        .set({ score: result.score, inlinks: result.inlinks, error_count: result.errors, warning_count: result.warnings, notice_count: result.notices })
-        .where('id', '=', result.id)
-        .execute();
+    for (let start = 0; start < results.length; start += 200) {
+      const rows = results.slice(start, start + 200).map((r) =>
+        sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer))`,
+      );
+      await sql`
+        update crawl_urls set score = v.column2, inlinks = v.column3, error_count = v.column4, warning_count = v.column5, notice_count = v.column6
+        from (values ${sql.join(rows)}) as v
+        where crawl_urls.id = v.column1`.execute(this.#db);
     }
   }
 
