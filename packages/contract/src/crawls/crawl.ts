@@ -69,10 +69,6 @@ export const CrawlEvent = z
       reportId: Id.nullable().optional().describe('Set on the final status once the report exists.'),
     }),
     z.object({
-      type: z.literal('phase'),
-      phase: z.enum(['building-report']).describe('The pages are fetched; the report is being built.'),
-    }),
-    z.object({
       type: z.literal('progress'),
       pagesCrawled: z.number().int(),
       maxPages: z.number().int(),

@@ -90,7 +90,6 @@ export class CrawlRunner {
     try {
       const row = await new CrawlStore(this.#database).byId(crawlId);
       if (!row) return null;
-      this.#emit(crawlId, { type: 'phase', phase: 'building-report' });
       return await buildReport(this.#database, { ...row, status: outcome });
     } catch (error) {
       this.#log.error({ err: error, crawlId }, 'report build failed');

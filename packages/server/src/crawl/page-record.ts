@@ -113,7 +113,8 @@ function linksAndDiscoveries(
   const followsLinks = site && !(facts.robots.combined.nofollow || facts.robots.combined.none);
   for (const link of facts.links) {
     const url = link.url ? normalizeUrl(link.url) : null;
-    if (!url) continue;
+    // A link to the page itself says nothing about the site's structure.
+    if (!url || url === row.url) continue;
     links.push({ targetKey: urlKey(url), kind: 'link' });
     if (followsLinks && !link.rel.includes('nofollow')) follow(url, row.depth + 1, 'link');
   }

@@ -163,18 +163,14 @@ export class ReportBuildStore {
     return new Set(rows.map((row) => `${row.source_id} ${row.target_key}`));
   }
 
-  /** Links from other pages to each of these URLs. */
-  async inlinks(urlKeys: string[]): Promise<Map<string, number>> {
-    if (urlKeys.length === 0) return new Map();
+  /** Links to each URL from the crawl's other pages (self links are not stored), by url_key. */
+  async inlinks(): Promise<Map<string, number>> {
     const rows = await this.#db
-      .selectFrom('crawl_links as l')
-      .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
-      .select(['l.target_key', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('l.crawl_id', '=', this.#crawlId)
-      .where('l.kind', '=', 'link')
-      .where('l.target_key', 'in', urlKeys)
-      .whereRef('s.url_key', '<>', 'l.target_key')
-      .groupBy('l.target_key')
+      .selectFrom('crawl_links')
+      .select(['target_key', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', '=', 'link')
+      .groupBy('target_key')
       .execute();
     return new Map(rows.map((row) => [row.target_key, Number(row.n)]));
   }

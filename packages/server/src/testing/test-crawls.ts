@@ -6,7 +6,6 @@ export interface StreamedEvent {
   status?: string;
   pagesCrawled?: number;
   reportId?: string | null;
-  phase?: string;
 }
 
 /** Reads a crawl's server-sent events until the stream ends (when the crawl does). */
