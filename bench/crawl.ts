@@ -43,7 +43,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -363,6 +363,21 @@ interface LoupeChild {
   stop(): Promise<void>;
 }
 
+/**
+ * The `start` script of package.json, taken apart: `NAME=value` words before `node` are its
+ * environment, `--flags` after it are Node's. The bench runs the server exactly so.
+ */
+function readStartScript(): { env: Record<string, string>; nodeFlags: string[] } {
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = script.split(/\s+/);
+  const nodeAt = words.indexOf('node');
+  if (nodeAt < 0) throw new Error(`package.json start script does not run node: ${script}`);
+  const env = Object.fromEntries(words.slice(0, nodeAt).map((word) => word.split('=') as [string, string]));
+  const nodeFlags = words.slice(nodeAt + 1).filter((word) => word.startsWith('--'));
+  return { env, nodeFlags };
+}
+const START_SCRIPT = readStartScript();
+
 async function startLoupe(label: string, credits: number): Promise<LoupeChild> {
   const dataDir = await mkdtemp(join(tmpdir(), `loupe-bench-crawl-${label}-`));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
@@ -379,8 +394,8 @@ async function startLoupe(label: string, credits: number): Promise<LoupeChild> {
     LOUPE_BOOTSTRAP_KEY: key,
     LOUPE_CRAWL_ALLOW_PRIVATE: '1',
     LOG_LEVEL: 'warn',
-    // As `npm start` runs it (package.json): see the README on glibc's malloc arenas.
-    MALLOC_ARENA_MAX: '2',
+    // As `npm start` runs it: its environment (glibc's malloc arenas) and Node flags (V8's young generation).
+    ...START_SCRIPT.env,
     ...SETTINGS.serverEnv,
   });
   // The data dir as working directory: no `.env` of the repo is read.
@@ -395,9 +410,10 @@ async function startLoupe(label: string, credits: number): Promise<LoupeChild> {
   await cli('admin', 'set-plan', '--workspace', workspaceId, '--plan', 'business', '--json');
   await cli('admin', 'grant-credits', '--workspace', workspaceId, '--amount', String(credits), '--note', 'bench:crawl', '--json');
 
-  const nodeArgs = SETTINGS.cpuProf
-    ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`]
-    : [];
+  const nodeArgs = [
+    ...START_SCRIPT.nodeFlags,
+    ...(SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`] : []),
+  ];
   const child = track(spawn(process.execPath, [...nodeArgs, LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   const keep = (chunk: Buffer) => {

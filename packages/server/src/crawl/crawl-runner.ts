@@ -1,4 +1,3 @@
-import type { CrawlEvent } from '@loupe/contract';
 import type { Logger } from 'pino';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
@@ -7,7 +6,7 @@ import type { Plans } from '../plans/plans.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { buildReport } from '../reports/report-builder.ts';
 import { CrawlStore } from './crawl-store.ts';
-import type { CrawlProgress, Crawler } from './crawler.ts';
+import type { Crawler } from './crawler.ts';
 
 /** How often a running crawl looks for a cancel request. */
 const CANCEL_POLL_MS = 500;
@@ -24,7 +23,6 @@ export class CrawlRunner {
   readonly #plans: Plans;
   readonly #crawler: Crawler;
   readonly #log: Logger;
-  readonly #listeners = new Set<(crawlId: string, event: CrawlEvent) => void>();
 
   constructor(options: { database: Database; plans: Plans; crawler: Crawler; log: Logger }) {
     this.#database = options.database;
@@ -33,18 +31,11 @@ export class CrawlRunner {
     this.#log = options.log;
   }
 
-  /** Progress and state changes of crawls run by this process (server-sent events read them). */
-  subscribe(listener: (crawlId: string, event: CrawlEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
   async run(crawlId: string, shutdown: AbortSignal): Promise<CrawlOutcome> {
     const store = new CrawlStore(this.#database);
     const row = await store.byId(crawlId);
     if (!row || (row.status !== 'queued' && row.status !== 'running')) return 'skipped';
     if (row.status === 'queued' && !(await store.transition(crawlId, ['queued'], 'running', { started_at: now() }))) return 'skipped';
-    this.#emit(crawlId, { type: 'status', status: 'running' });
 
     const stop = new AbortController();
     const onShutdown = () => stop.abort();
@@ -61,9 +52,8 @@ export class CrawlRunner {
 
     try {
       const options = JSON.parse(row.options) as CrawlOptions;
-      const pages = await this.#crawler.run(crawlId, options, stop.signal, (progress: CrawlProgress) =>
-        this.#emit(crawlId, { type: 'progress', ...progress, maxPages: row.max_pages }),
-      );
+      // Progress reaches clients through the crawl's row (crawl-events.ts), whichever process runs it.
+      const pages = await this.#crawler.run(crawlId, options, stop.signal, () => {});
       // Stopped by shutdown rather than a cancel: leave it running for the next worker to resume.
       if (shutdown.aborted && !canceled) return 'skipped';
       const outcome = canceled || (await store.cancelRequested(crawlId)) ? 'canceled' : 'completed';
@@ -112,10 +102,5 @@ export class CrawlRunner {
       });
       if (moved) await new CreditService(transaction, this.#plans).settle(row.workspace_id, crawlId, row.credits_reserved, charged);
     });
-    this.#emit(crawlId, { type: 'status', status, reportId });
-  }
-
-  #emit(crawlId: string, event: CrawlEvent): void {
-    for (const listener of this.#listeners) listener(crawlId, event);
   }
 }
