@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Crawl, CrawlStatus } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
-import type { Database } from '../database/database.ts';
+import { inTransaction, type Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CrawlFindingTable, CrawlTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
@@ -183,30 +183,31 @@ export class CrawlStore {
   }
 
   /**
-   * Writes a fetched URL's findings, outgoing links and discoveries, and marks it done last.
-   * Not one transaction: on PostgreSQL, concurrent pages rediscovering each other's URLs
-   * would deadlock on the unique index while holding their own rows. Instead every step can
-   * be repeated: until the final update the URL is not done, so after a crash it is fetched
-   * again and its earlier findings and links are replaced.
+   * Writes a fetched URL's findings, outgoing links and discoveries, then marks it done, in
+   * one transaction (one commit a page, which PostgreSQL must flush). The order keeps
+   * concurrent pages from deadlocking: new URLs are inserted in key order (see discover), and
+   * the page's own row is locked only by the last statement, after which nothing waits.
    */
   async recordPage(crawlId: string, id: string, page: RecordedPage): Promise<void> {
-    const db = this.#database.db;
-    await db.deleteFrom('crawl_findings').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
-    await db.deleteFrom('crawl_links').where('crawl_id', '=', crawlId).where('source_id', '=', id).execute();
-    if (page.findings.length > 0) {
-      await db
-        .insertInto('crawl_findings')
-        .values(page.findings.map((finding) => ({ ...finding, id: newId(), crawl_id: crawlId, url_id: id, stage: 'page' })))
-        .execute();
-    }
-    const links = new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link]));
-    // Chunked: a page may hold thousands of links, and SQLite binds at most 32,766 values.
-    const rows = [...links.values()].map((link) => ({ crawl_id: crawlId, source_id: id, target_key: link.targetKey, kind: link.kind }));
-    for (let start = 0; start < rows.length; start += 1000) {
-      await db.insertInto('crawl_links').values(rows.slice(start, start + 1000)).execute();
-    }
-    await this.discover(crawlId, page.discovered);
-    await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
+    await inTransaction(this.#database, async (transaction) => {
+      const db = transaction.db;
+      await db.deleteFrom('crawl_findings').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
+      await db.deleteFrom('crawl_links').where('crawl_id', '=', crawlId).where('source_id', '=', id).execute();
+      if (page.findings.length > 0) {
+        await db
+          .insertInto('crawl_findings')
+          .values(page.findings.map((finding) => ({ ...finding, id: newId(), crawl_id: crawlId, url_id: id, stage: 'page' })))
+          .execute();
+      }
+      const links = new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link]));
+      // Chunked: a page may hold thousands of links, and SQLite binds at most 32,766 values.
+      const rows = [...links.values()].map((link) => ({ crawl_id: crawlId, source_id: id, target_key: link.targetKey, kind: link.kind }));
+      for (let start = 0; start < rows.length; start += 1000) {
+        await db.insertInto('crawl_links').values(rows.slice(start, start + 1000)).execute();
+      }
+      await new CrawlStore(transaction).discover(crawlId, page.discovered);
+      await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
+    });
   }
 
   async setSiteFacts(crawlId: string, facts: unknown): Promise<void> {

@@ -33,6 +33,8 @@ export interface StoredFinding {
 /** A link whose target may be a problem: not a plain 200, or a canonical/hreflang/heavy image. */
 export interface SuspectLinkRow {
   source_id: string;
+  /** Only `done` targets were fetched or checked; the others (past maxPages) say nothing. */
+  state: string;
   kind: string;
   target_id: string;
   url: string;
@@ -108,12 +110,13 @@ export class ReportBuildStore {
     if (sourceIds.length === 0) return Promise.resolve([]);
     return this.#db
       .selectFrom('crawl_links as l')
-      .innerJoin('crawl_urls as t', (join) => join.onRef('t.crawl_id', '=', 'l.crawl_id').onRef('t.url_key', '=', 'l.target_key'))
+      // The crawl id as a value on both sides, and no condition on t.state: either of those led
+      // PostgreSQL to read the targets through the frontier index, one crawl-wide scan per link.
+      .innerJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', this.#crawlId).onRef('t.url_key', '=', 'l.target_key'))
       .select(['l.source_id', 'l.kind', 't.id as target_id', 't.url', 't.url_key', 't.kind as target_kind', 't.status_code',
-        't.fetch_error', 't.final_url', 't.bytes', 't.indexable'])
+        't.fetch_error', 't.final_url', 't.bytes', 't.indexable', 't.state'])
       .where('l.crawl_id', '=', this.#crawlId)
       .where('l.source_id', 'in', sourceIds)
-      .where('t.state', '=', 'done')
       .where((eb) =>
         eb.or([
           eb('t.status_code', 'is', null),

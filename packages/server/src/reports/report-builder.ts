@@ -240,7 +240,7 @@ async function resolveTargets(
   redirects: Map<string, RedirectEntry>,
   origin: string,
 ): Promise<Map<string, LinkTarget[]>> {
-  const rows = await store.suspectLinks(batch.map((row) => row.id));
+  const rows = (await store.suspectLinks(batch.map((row) => row.id))).filter((row) => row.state === 'done');
   const chains = new Map<string, { hops: number; loop: boolean; endKey: string | null; endUrl: string | null }>();
   for (const row of rows) {
     if (row.target_kind !== 'page' || !redirects.has(row.url_key) || chains.has(row.url_key)) continue;
