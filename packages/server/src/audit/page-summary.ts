@@ -29,12 +29,15 @@ export interface SummarizedPage {
   descriptionHash: string | null;
   /** Null for pages under 20 words, which `content/duplicate` ignores. */
   textHash: string | null;
+  /** Null for pages under 100 words, too short for a SimHash to mean much (`content/near-duplicate`). */
+  simhash: string | null;
   lang: string | null;
   indexable: boolean;
 }
 
 /** Pages with fewer words than this are too short to call duplicates of each other. */
 const MIN_WORDS_FOR_DUPLICATE = 20;
+const MIN_WORDS_FOR_NEAR_DUPLICATE = 100;
 
 export function summarizePage(page: AuditedPage & { facts: PageFacts }): SummarizedPage {
   const facts = page.facts;
@@ -60,6 +63,7 @@ export function summarizePage(page: AuditedPage & { facts: PageFacts }): Summari
     titleHash: textKey(facts.title?.text),
     descriptionHash: textKey(facts.description?.text),
     textHash: facts.text.wordCount >= MIN_WORDS_FOR_DUPLICATE ? facts.text.textHash : null,
+    simhash: facts.text.wordCount >= MIN_WORDS_FOR_NEAR_DUPLICATE ? facts.text.simhash : null,
     lang,
     indexable,
   };

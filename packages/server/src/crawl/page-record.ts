@@ -70,6 +70,7 @@ export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, option
       title_hash: summarized?.titleHash ?? null,
       description_hash: summarized?.descriptionHash ?? null,
       text_hash: summarized?.textHash ?? null,
+      simhash: summarized?.simhash ?? null,
       lang: summarized?.lang ?? null,
       word_count: summarized?.summary.wordCount ?? null,
       indexable: summarized ? (summarized.indexable ? 1 : 0) : null,

@@ -218,6 +218,7 @@ export interface CrawlUrlTable {
   title_hash: string | null;
   description_hash: string | null;
   text_hash: string | null;
+  simhash: string | null;
   lang: string | null;
   word_count: number | null;
   indexable: number | null;

@@ -1,6 +1,7 @@
 import type { Database } from '../database/database.ts';
 import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { CrawlFindingTable, Schema } from '../database/schema.ts';
+import type { SimhashedPage } from '../audit/site-rules/near-duplicates.ts';
 import { newId } from '../ids.ts';
 
 /** A crawled URL of kind page, as the report build reads it. */
@@ -218,6 +219,18 @@ export class ReportBuildStore {
       }
     }
     return result;
+  }
+
+  /** Indexable pages long enough to have a SimHash (about 150 bytes a page in memory). */
+  async simhashedPages(): Promise<SimhashedPage[]> {
+    const rows = await this.#db
+      .selectFrom('crawl_urls')
+      .select(['id', 'url', 'simhash', 'text_hash'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('indexable', '=', 1)
+      .where('simhash', 'is not', null)
+      .execute();
+    return rows.map((row) => ({ id: row.id, url: row.url, simhash: row.simhash as string, textHash: row.text_hash }));
   }
 
   /** Counts for the sitemap checks, with up to three examples each. */

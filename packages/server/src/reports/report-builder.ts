@@ -3,6 +3,7 @@ import type { Report } from '@loupe/contract';
 import { HealthAccumulator, pageScore, type RuleHit, type ScoredUrl, type Severity } from '../audit/health-score.ts';
 import { ruleById } from '../audit/rule-catalog.ts';
 import type { Finding } from '../audit/rule.ts';
+import { findNearDuplicates, type NearDuplicates } from '../audit/site-rules/near-duplicates.ts';
 import { linkTargetFindings, type ChainEnd, type LinkTarget } from '../audit/site-rules/link-target-rules.ts';
 import { siteLevelFindings } from '../audit/site-rules/site-level-rules.ts';
 import { now } from '../clock.ts';
@@ -43,6 +44,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
 
   // One count per URL of the crawl: a Map of about 60 bytes a page.
   const inlinks = await store.inlinks();
+  const nearDuplicates = findNearDuplicates(await store.simhashedPages());
   const health = new HealthAccumulator();
   const issues = new IssueTally();
   const pages = { crawled: 0, html: 0, failed: 0, redirects: 0, blockedByRobots: 0 };
@@ -76,6 +78,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
       const siteFindings = row.summary === null ? [] : [
         ...linkTargetFindings(targets.get(row.id) ?? []),
         ...duplicateFindings(row, duplicates),
+        ...nearDuplicateFindings(row, nearDuplicates),
         ...structureFindings(row, inbound),
       ];
       for (const finding of siteFindings) {
@@ -205,6 +208,13 @@ function duplicateFindings(row: BuildPageRow, groups: DuplicateGroups): Finding[
   check('descriptions/duplicate', row.description_hash === null ? null : `${row.description_hash} ${row.lang ?? ''}`);
   check('content/duplicate', row.text_hash);
   return findings;
+}
+
+function nearDuplicateFindings(row: BuildPageRow, found: Map<string, NearDuplicates>): Finding[] {
+  const near = found.get(row.id);
+  if (!near) return [];
+  const detail = `${near.count} ${near.count === 1 ? 'page' : 'pages'} within ${near.closest} of 64 bits`;
+  return [{ ruleId: 'content/near-duplicate', count: near.count, samples: near.urls, detail }];
 }
 
 function structureFindings(row: BuildPageRow, inlinks: number): Finding[] {

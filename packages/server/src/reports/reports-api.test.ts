@@ -86,6 +86,9 @@ for (const dialect of testDialects()) {
         assert.deepEqual(pathsOf(report, 'titles/duplicate'), [...known.duplicateTitle].sort());
         assert.deepEqual(pathsOf(report, 'descriptions/duplicate'), [...known.duplicateDescription].sort());
         assert.deepEqual(pathsOf(report, 'content/duplicate'), [...known.duplicateContent].sort());
+        // The near copy is within a few bits of the original and its exact copy; the printable
+        // version is canonicalised away, the other pages are far.
+        assert.deepEqual(pathsOf(report, 'content/near-duplicate'), [...new Set([...known.duplicateContent, ...known.nearDuplicate])].sort());
         assert.deepEqual(pathsOf(report, 'canonical/target-not-200'), [known.canonicalToMissing.page]);
         assert.deepEqual(pathsOf(report, 'titles/missing'), [known.emptyTitle, known.missingTitle].sort());
         assert.ok(pathsOf(report, 'indexability/noindex').includes(known.sameTitleExcluded[0]));

@@ -72,6 +72,15 @@ export const siteRuleDefinitions = [
     fix: 'Keep one URL for the content: redirect or canonicalize the copies to it.',
   },
   {
+    id: 'content/near-duplicate',
+    category: 'content',
+    severity: 'notice',
+    scope: 'site',
+    title: 'Nearly the same content as other pages',
+    explanation: 'The visible text of this page differs from other indexable pages by only a few words (their SimHashes are within 3 of 64 bits), so search engines may treat them as duplicates and show only one.',
+    fix: 'Make each page say something of its own, or merge the near-copies into one page and redirect or canonicalize the others to it.',
+  },
+  {
     id: 'canonical/target-not-200',
     category: 'canonical',
     severity: 'error',

@@ -4,6 +4,7 @@ import * as signingAndUsage from './0002-signing-and-usage.ts';
 import * as crawlsAndCredits from './0003-crawls-and-credits.ts';
 import * as jobQueue from './0004-job-queue.ts';
 import * as auditReports from './0005-audit-reports.ts';
+import * as nearDuplicates from './0006-near-duplicates.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-crawls-and-credits': crawlsAndCredits,
   '0004-job-queue': jobQueue,
   '0005-audit-reports': auditReports,
+  '0006-near-duplicates': nearDuplicates,
 };
