@@ -34,15 +34,15 @@
  * start and the end so that a busy run can be told apart.
  */
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { cleanUp, cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, readClockTicks, run, sleep, stopChild, track, wasInterrupted } from './bench-kit.ts';
 import sharp from 'sharp';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -83,68 +83,6 @@ const SETTINGS = {
   ) as Record<string, string>,
 };
 
-/** Run in reverse order at the end, on failure too, and on Ctrl-C. */
-const cleanups: (() => Promise<void>)[] = [];
-/** Every child still running, killed outright if this process exits without cleaning up. */
-const children = new Set<ChildProcess>();
-const notes: string[] = [];
-/** USER_HZ, the unit of CPU times in /proc/<pid>/stat (`getconf CLK_TCK`, read at start). */
-let clockTicks = 100;
-
-let cleaning: Promise<void> | undefined;
-let interrupted = false;
-
-/** Once, however many callers (the end of main and a signal can both ask). */
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      const step = cleanups.pop()!;
-      await step().catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
-    }
-  })();
-  return cleaning;
-}
-
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping children and removing temp dirs`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Asks a child to stop, then kills it after `graceMs`. Resolves once it has exited. */
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs = 15_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Runs a command to completion, capturing its output. */
-function run(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = track(spawn(command, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** The absolute path of a command on PATH (and the sbin folders, where nginx lives), or undefined. */
 function which(command: string): string | undefined {
   const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
@@ -154,55 +92,12 @@ function which(command: string): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Linear interpolation between the closest ranks. */
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (sorted.length - 1) * q;
-  const low = Math.floor(at);
-  const high = Math.ceil(at);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
-}
-
 /** Deterministic choices for the mixed load. */
 const random = mulberry32;
 
-const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
 const mb = (kilobytes: number) => `${(kilobytes / 1024).toFixed(1)} MB`;
 const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
-
-function printTable(header: string[], rows: string[][]): void {
-  const cells = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
-}
-
-function note(text: string): void {
-  notes.push(text);
-  console.log(`  note: ${text}`);
-}
 
 // ---------------------------------------------------------------------------------------
 // Loupe as a child process, and its API.
@@ -214,33 +109,6 @@ interface LoupeChild {
   /** The last lines it wrote (warnings and errors: LOG_LEVEL=warn). */
   output(): string;
   stop(): Promise<void>;
-}
-
-/** Current and peak resident memory of a process, in kB, from /proc/<pid>/status. */
-async function memoryOf(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
-  try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    return { rss: field('VmRSS'), hwm: field('VmHWM') };
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user + system) a process and, with `withChildren`, its live children have used, in ms. */
-async function cpuOf(pid: number, withChildren = false): Promise<number> {
-  const ticks = async (id: number) => {
-    const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '');
-    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-  };
-  let total = await ticks(pid);
-  if (withChildren) {
-    const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-    for (const child of listed.trim().split(/\s+/).filter(Boolean)) total += await ticks(Number(child));
-  }
-  return (total * 1000) / clockTicks;
 }
 
 async function startLoupe(dataDir: string, label: string): Promise<LoupeChild> {
@@ -487,7 +355,7 @@ async function timeProcesses(
     times = [];
     for (let i = 0; i < count + 2; i++) {
       const started = performance.now();
-      const result = await run(command[0]!, command.slice(1), fullEnv);
+      const result = await run(command[0]!, command.slice(1), { env: fullEnv });
       const elapsed = performance.now() - started;
       if (result.code !== 0) throw new Error(`${command.join(' ')}: ${result.stderr}`);
       if (i >= 2) times.push(elapsed);
@@ -614,8 +482,7 @@ async function main(): Promise<void> {
     wrk: which('wrk'),
     hyperfine: which('hyperfine'),
   };
-  const ticks = Number((await run('getconf', ['CLK_TCK']).catch(() => ({ stdout: '' }))).stdout.trim());
-  if (Number.isInteger(ticks) && ticks > 0) clockTicks = ticks;
+  await readClockTicks();
   await printEnvironment(tools);
   if (!tools.vips) note('vips CLI not found (apt-get install -y libvips-tools): the vips comparison is skipped.');
   if (!tools.nginx) note('nginx not found (apt-get install -y nginx): the nginx comparisons are skipped.');
@@ -986,7 +853,7 @@ try {
 } catch (error) {
   process.exitCode = 1;
   // Interrupted: the failures that follow (a server stopped under a request) are not news.
-  if (!interrupted) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {
   await cleanUp();
 }

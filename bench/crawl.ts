@@ -41,16 +41,16 @@
  * Site and crawler share the machine: the site's CPU time is printed, so that a run where the
  * site, not the crawler, was the limit can be told apart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedSite, TINY_PNG, type GeneratedSite } from '../packages/server/src/testing/fixture-sites.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../packages/server/src/testing/test-site.ts';
+import { cleanUp, cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, sleep, stopChild, track, wasInterrupted } from './bench-kit.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
@@ -99,122 +99,9 @@ for (const tool of SETTINGS.tools) {
   if (!(TOOLS as readonly string[]).includes(tool)) throw new Error(`BENCH_TOOLS: unknown "${tool}" (known: ${TOOLS.join(', ')})`);
 }
 
-/** Run in reverse order at the end, on failure too, and on Ctrl-C. */
-const cleanups: (() => Promise<void>)[] = [];
-/** Every child still running, killed outright if this process exits without cleaning up. */
-const children = new Set<ChildProcess>();
-const notes: string[] = [];
-/** USER_HZ, the unit of CPU times in /proc/<pid>/stat. */
-const CLOCK_TICKS = 100;
-
-let cleaning: Promise<void> | undefined;
-let interrupted = false;
-
-/** Once, however many callers (the end of main and a signal can both ask). */
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      const step = cleanups.pop()!;
-      await step().catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
-    }
-  })();
-  return cleaning;
-}
-
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping children and removing temp dirs`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Asks a child to stop, then kills it after `graceMs`. Resolves once it has exited. */
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs = 15_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Runs a command to completion, capturing its output. */
-function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = track(spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 const mb = (kilobytes: number) => (Number.isFinite(kilobytes) ? (kilobytes / 1024).toFixed(1) : '–');
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function printTable(header: string[], rows: string[][]): void {
-  const cells = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
-}
-
-function note(text: string): void {
-  notes.push(text);
-  console.log(`  note: ${text}`);
-}
-
-/** Current and peak resident memory of a process, in kB, from /proc/<pid>/status. */
-async function memoryOf(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
-  try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    return { rss: field('VmRSS'), hwm: field('VmHWM') };
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user + system) a process has used, in ms. */
-async function cpuOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11] ?? Number.NaN) + Number(fields[12] ?? Number.NaN)) * 1000) / CLOCK_TICKS;
-}
 
 /** This process's CPU time in ms: the site server is most of it. */
 function ownCpu(): number {
@@ -253,16 +140,6 @@ function memoryLine(samples: Sample[]): string {
     .filter((_, i) => i % step === 0 || i === samples.length - 1)
     .map((sample) => `${sample.t.toFixed(0)}s${sample.pages === undefined ? '' : ` ${sample.pages}p`} ${mb(sample.rss)}`)
     .join(' · ');
-}
-
-/** Linear interpolation between the closest ranks. */
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (sorted.length - 1) * q;
-  const low = Math.floor(at);
-  const high = Math.ceil(at);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
 }
 
 /**
@@ -778,7 +655,7 @@ try {
 } catch (error) {
   process.exitCode = 1;
   // Interrupted: the failures that follow (a server stopped under a request) are not news.
-  if (!interrupted) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {
   await cleanUp();
 }

@@ -1,0 +1,160 @@
+/**
+ * What every benchmark under bench/ needs around the thing it measures: child processes that
+ * are cleaned up on any exit, free ports, /proc readings of memory and CPU, and a plain table.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+
+/** Run in reverse order at the end, on failure too, and on Ctrl-C. */
+export const cleanups: (() => Promise<void>)[] = [];
+/** Every child still running, killed outright if this process exits without cleaning up. */
+const children = new Set<ChildProcess>();
+/** What `note` said, for the summary at the end. */
+export const notes: string[] = [];
+/** USER_HZ, the unit of CPU times in /proc/<pid>/stat; `readClockTicks` asks the system. */
+let clockTicks = 100;
+
+let cleaning: Promise<void> | undefined;
+let interrupted = false;
+
+/** Once, however many callers (the end of main and a signal can both ask). */
+export function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const step = cleanups.pop()!;
+      await step().catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  })();
+  return cleaning;
+}
+
+/** Whether the run was stopped by a signal (its errors are then expected, not worth a stack). */
+export function wasInterrupted(): boolean {
+  return interrupted;
+}
+
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping children and removing temp dirs`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Asks a child to stop, then kills it after `graceMs`. Resolves once it has exited. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs a command to completion, capturing its output. */
+export function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] }));
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
+
+/** Linear interpolation between the closest ranks. */
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
+}
+
+export function printTable(header: string[], rows: string[][]): void {
+  const cells = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+export function note(text: string): void {
+  notes.push(text);
+  console.log(`  note: ${text}`);
+}
+
+/** Current and peak resident memory of a process, in kB, from /proc/<pid>/status. */
+export async function memoryOf(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rss: field('VmRSS'), hwm: field('VmHWM') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Asks the system for USER_HZ (`getconf CLK_TCK`); 100 stays when it cannot say. */
+export async function readClockTicks(): Promise<void> {
+  const ticks = Number((await run('getconf', ['CLK_TCK']).catch(() => ({ stdout: '' }))).stdout.trim());
+  if (Number.isInteger(ticks) && ticks > 0) clockTicks = ticks;
+}
+
+/**
+ * CPU time (user + system) a process and, with `withChildren`, its live children have used, in
+ * ms. NaN once the process is gone (so a sampler keeps its last reading); a child that ended
+ * between listing and reading counts 0.
+ */
+export async function cpuOf(pid: number, withChildren = false): Promise<number> {
+  const ticks = async (id: number, gone: number) => {
+    const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '');
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11] ?? gone) + Number(fields[12] ?? gone);
+  };
+  let total = await ticks(pid, Number.NaN);
+  if (withChildren) {
+    const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+    for (const child of listed.trim().split(/\s+/).filter(Boolean)) total += await ticks(Number(child), 0);
+  }
+  return (total * 1000) / clockTicks;
+}
