@@ -108,7 +108,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
       }
       const counts = { errors: 0, warnings: 0, notices: 0 };
       for (const hit of hits) counts[`${hit.severity}s` as const] += 1;
-      for (const finding of all) issues.add(finding, hitOf(finding).severity, row);
+      all.forEach((finding, index) => issues.add(finding, (hits[index] as RuleHit).severity, row));
       results.push({ id: row.id, score, inlinks: inbound, ...counts });
     }
     await store.insertSiteFindings(siteRows);
