@@ -16,3 +16,4 @@ export * from './registry.ts';
 export * from './openapi.ts';
 export * from './crawls/crawl.ts';
 export * from './crawls/credits.ts';
+export * from './projects/audit-project.ts';

@@ -36,6 +36,8 @@ import { ProjectService } from './images/projects/project-service.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { GuardedFetcher } from './outbound/guarded-fetch.ts';
 import type { Plans } from './plans/plans.ts';
+import { auditProjectHandlers } from './projects/audit-project-handlers.ts';
+import { AuditProjectService } from './projects/audit-project-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { FaceDetector, findFace } from './transform/face-detector.ts';
@@ -99,6 +101,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   });
 
   const reports = new ReportService(database);
+  const auditProjects = new AuditProjectService(database, crawls, { missing: async (_workspaceId, ids) => [...ids] });
 
   const handlers: Handlers = {
     ...projectHandlers(projects),
@@ -109,6 +112,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...keyHandlers(keys),
     ...creditHandlers(credits),
     ...reportHandlers(reports),
+    ...auditProjectHandlers(auditProjects),
   };
   return {
     handlers,

@@ -9,6 +9,7 @@ import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
 import { isPublicAddress } from '../outbound/address-guard.ts';
 import type { Plans } from '../plans/plans.ts';
+import { AuditProjectStore } from '../projects/audit-project-store.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore, toCrawl } from './crawl-store.ts';
 
@@ -40,7 +41,9 @@ export class CrawlService {
    * kept, so concurrent starts can never overspend.
    */
   async start(principal: Principal, input: z.output<typeof StartCrawl>): Promise<Crawl> {
-    if (input.projectId !== undefined) throw new LoupeError('not_found', { message: 'No such project.' });
+    if (input.projectId !== undefined && !(await new AuditProjectStore(this.#o.database).find(principal.workspaceId, input.projectId))) {
+      throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
+    }
     await this.#checkTarget(input.url);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(principal.workspaceId);
     if (!workspace) throw new LoupeError('not_found');
@@ -54,7 +57,7 @@ export class CrawlService {
       await new CrawlStore(transaction).insert({
         id,
         workspace_id: principal.workspaceId,
-        project_id: null,
+        project_id: input.projectId ?? null,
         status: 'queued',
         url: options.url,
         mode: options.mode,

@@ -24,6 +24,7 @@ export interface Schema {
   crawl_findings: CrawlFindingTable;
   reports: ReportTable;
   jobs: JobTable;
+  audit_projects: AuditProjectTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -291,4 +292,16 @@ export interface JobTable {
   /** Unique among the queued and running jobs of one name. */
   singleton_key: string | null;
   finished_at: string | null;
+}
+
+/** An audit project: a site with crawl defaults (JSON) and attached rule packs (JSON array of ids). */
+export interface AuditProjectTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  site_url: string;
+  crawl_defaults: string;
+  rule_pack_ids: string;
+  created_at: string;
+  updated_at: string;
 }
