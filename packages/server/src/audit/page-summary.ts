@@ -18,6 +18,9 @@ export interface PageSummary {
   noindex: boolean;
   indexable: boolean;
   linkCount: number;
+  /** Links to the page's own origin and to others (of the links kept, see page-fact-caps.ts). */
+  internalLinkCount: number;
+  externalLinkCount: number;
   imageCount: number;
   htmlBytes: number;
 }
@@ -57,6 +60,7 @@ export function summarizePage(page: AuditedPage & { facts: PageFacts }): Summari
       noindex: facts.robots.combined.noindex || facts.robots.combined.none,
       indexable,
       linkCount: facts.linkCount,
+      ...linkCounts(facts, page.finalUrl),
       imageCount: facts.imageCount,
       htmlBytes: facts.htmlBytes,
     },
@@ -67,6 +71,18 @@ export function summarizePage(page: AuditedPage & { facts: PageFacts }): Summari
     lang,
     indexable,
   };
+}
+
+function linkCounts(facts: PageFacts, pageUrl: string): { internalLinkCount: number; externalLinkCount: number } {
+  const origin = new URL(pageUrl).origin;
+  let internal = 0;
+  let external = 0;
+  for (const link of facts.links) {
+    if (link.url === null || !/^https?:/.test(link.url)) continue;
+    if (new URL(link.url).origin === origin) internal++;
+    else external++;
+  }
+  return { internalLinkCount: internal, externalLinkCount: external };
 }
 
 /** Duplicates compare texts trimmed, whitespace collapsed (already so in the facts) and case-folded. */

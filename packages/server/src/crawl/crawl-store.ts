@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { zstdCompressSync } from 'node:zlib';
 import type { Crawl, CrawlStatus } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
 import { inTransaction, type Database } from '../database/database.ts';
@@ -46,6 +47,8 @@ export interface RecordedPage {
   findings: Omit<Insertable<CrawlFindingTable>, 'id' | 'crawl_id' | 'url_id' | 'stage'>[];
   links: PageLink[];
   discovered: DiscoveredUrl[];
+  /** An HTML page's markup and visible text, kept (compressed) for rule packs and search. */
+  body: { html: string; text: string } | null;
 }
 
 export interface DiscoveredUrl {
@@ -206,6 +209,13 @@ export class CrawlStore {
         await db.insertInto('crawl_links').values(rows.slice(start, start + 1000)).execute();
       }
       await new CrawlStore(transaction).discover(crawlId, page.discovered);
+      await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
+      if (page.body) {
+        await db
+          .insertInto('crawl_page_bodies')
+          .values({ crawl_id: crawlId, url_id: id, html: zstdCompressSync(page.body.html), text: zstdCompressSync(page.body.text) })
+          .execute();
+      }
       await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
     });
   }

@@ -29,8 +29,8 @@ const KEPT_HEADERS = [
 
 /**
  * Turns one fetched URL into what the crawl keeps of it: the page checks run here, while
- * the page is in memory, and only their findings, a summary and the links stay; the
- * markup and its facts are dropped.
+ * the page is in memory, and only their findings, a summary, the links and the compressed
+ * markup and text (for rule packs and search) stay; the facts are dropped.
  */
 export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter): RecordedPage {
   const origin = new URL(options.url).origin;
@@ -85,6 +85,7 @@ export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, option
       share: null,
     })),
     ...linksAndDiscoveries(row, fetched, facts, options, inScope),
+    body: fetched.html === null ? null : { html: fetched.html, text: facts?.text.text ?? '' },
   };
 }
 

@@ -11,7 +11,15 @@ export interface VisibleTextSummary {
   textHash: string;
   /** 64-bit SimHash (16 hex digits) over 3-word shingles of the lower-cased words: `content/near-duplicate`. */
   simhash: string;
+  /**
+   * The words as written, joined by single spaces, up to KEPT_TEXT_CHARS: what search indexes
+   * and custom rules read once the page itself is gone.
+   */
+  text: string;
 }
+
+/** Text kept of one page; enough for search and rules on any real page, bounded for a pathological one. */
+export const KEPT_TEXT_CHARS = 100_000;
 
 /**
  * Streams the visible words of a page into a word count, a hash of the normalized text and
@@ -28,6 +36,7 @@ export class VisibleText {
   readonly #highPlanes = new Int32Array(32);
   #shingles = 0;
   #pending = '';
+  #kept = '';
   #partial = '';
   #words = 0;
   // Word hashes of the last two words, for 3-word shingles: [lo, hi] each.
@@ -54,6 +63,11 @@ export class VisibleText {
   /** Ends the current word: whitespace, or an element boundary that separates words. */
   boundary(): void {
     if (this.#partial === '') return;
+    if (this.#kept.length < KEPT_TEXT_CHARS) {
+      // Sliced only at the cap: slicing a concatenation flattens it, and doing so per word is quadratic.
+      const kept = this.#kept === '' ? this.#partial : `${this.#kept} ${this.#partial}`;
+      this.#kept = kept.length > KEPT_TEXT_CHARS ? kept.slice(0, KEPT_TEXT_CHARS) : kept;
+    }
     this.#word(this.#partial.toLowerCase());
     this.#partial = '';
   }
@@ -62,7 +76,7 @@ export class VisibleText {
     this.boundary();
     if (this.#words > 0 && this.#words < 3) this.#addShingle(); // a short text is one shingle
     this.#hash.update(this.#pending);
-    return { wordCount: this.#words, textHash: this.#hash.digest('hex'), simhash: this.#simhash() };
+    return { wordCount: this.#words, textHash: this.#hash.digest('hex'), simhash: this.#simhash(), text: this.#kept };
   }
 
   #word(word: string): void {

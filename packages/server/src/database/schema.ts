@@ -25,6 +25,7 @@ export interface Schema {
   reports: ReportTable;
   jobs: JobTable;
   audit_projects: AuditProjectTable;
+  crawl_page_bodies: CrawlPageBodyTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -304,4 +305,12 @@ export interface AuditProjectTable {
   rule_pack_ids: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A crawled HTML page's markup and visible text, each zstd-compressed. */
+export interface CrawlPageBodyTable {
+  crawl_id: string;
+  url_id: string;
+  html: Uint8Array;
+  text: Uint8Array;
 }
