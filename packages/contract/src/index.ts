@@ -16,4 +16,5 @@ export * from './registry.ts';
 export * from './openapi.ts';
 export * from './crawls/crawl.ts';
 export * from './crawls/credits.ts';
+export * from './team/team.ts';
 export * from './projects/audit-project.ts';

@@ -6,6 +6,7 @@ import { presetOperations } from './images/preset-operations.ts';
 import { projectOperations } from './images/project-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
 import { reportOperations } from './reports/report-operations.ts';
+import { teamOperations } from './team/team-operations.ts';
 import { auditProjectOperations } from './projects/audit-project-operations.ts';
 
 /** Every operation of both APIs. Routes, OpenAPI, MCP tools and SDK methods derive from this list. */
@@ -19,6 +20,7 @@ export const operations = [
   ...reportOperations,
   ...auditProjectOperations,
   ...keyOperations,
+  ...teamOperations,
 ];
 
 export type Operation = (typeof operations)[number];

@@ -40,6 +40,10 @@ import { auditProjectHandlers } from './projects/audit-project-handlers.ts';
 import { AuditProjectService } from './projects/audit-project-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
+import { InviteService } from './team/invite-service.ts';
+import { MemberService } from './team/member-service.ts';
+import { teamHandlers } from './team/team-handlers.ts';
+import { TeamService } from './team/team-service.ts';
 import { FaceDetector, findFace } from './transform/face-detector.ts';
 import { encodeJxl } from './transform/jxl-encoder.ts';
 import { findQualityForMode } from './transform/perceptual-quality.ts';
@@ -112,6 +116,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...keyHandlers(keys),
     ...creditHandlers(credits),
     ...reportHandlers(reports),
+    ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
   };
   return {

@@ -26,6 +26,7 @@ export interface Schema {
   jobs: JobTable;
   audit_projects: AuditProjectTable;
   crawl_page_bodies: CrawlPageBodyTable;
+  invites: InviteTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -39,6 +40,8 @@ export interface WorkspaceTable {
   name: string;
   plan: string;
   credit_balance: Generated<number>;
+  /** JSON object: `timezone`, `notificationEmail`; absent keys take their defaults. */
+  settings: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -307,6 +310,22 @@ export interface AuditProjectTable {
   updated_at: string;
 }
 
+/** An invite to a workspace; pending while not accepted, not revoked and not expired. */
+export interface InviteTable {
+  id: string;
+  workspace_id: string;
+  /** Lower-cased. */
+  email: string;
+  role: string;
+  /** SHA-256 (hex) of the token in the invite link. */
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
 /** A crawled HTML page's markup and visible text, each zstd-compressed. */
 export interface CrawlPageBodyTable {
   crawl_id: string;

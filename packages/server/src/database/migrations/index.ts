@@ -6,6 +6,7 @@ import * as jobQueue from './0004-job-queue.ts';
 import * as auditReports from './0005-audit-reports.ts';
 import * as nearDuplicates from './0006-near-duplicates.ts';
 import * as auditProjects from './0007-audit-projects.ts';
+import * as teamInvites from './0008-team-invites.ts';
 import * as pageBodies from './0010-page-bodies.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0005-audit-reports': auditReports,
   '0006-near-duplicates': nearDuplicates,
   '0007-audit-projects': auditProjects,
+  '0008-team-invites': teamInvites,
   '0010-page-bodies': pageBodies,
 };

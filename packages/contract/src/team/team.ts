@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../common/resource.ts';
+import { Role } from '../identity/roles.ts';
+
+const TeamName = z.string().trim().min(1).max(100);
+const Email = z.email().max(254).transform((email) => email.toLowerCase());
+
+/** An IANA time zone, answered in its canonical spelling (`europe/paris` → `Europe/Paris`). */
+const TimeZone = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((zone) => canonicalTimeZone(zone) !== undefined, 'Must be an IANA time zone such as Europe/Paris.')
+  .transform((zone) => canonicalTimeZone(zone) as string);
+
+function canonicalTimeZone(zone: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One of the caller's workspaces, as `GET /teams` lists them. */
+export const TeamListing = z
+  .object({
+    id: Id,
+    name: z.string(),
+    plan: z.string(),
+    role: Role.describe("The caller's role there."),
+  })
+  .meta({ id: 'TeamListing' });
+export type TeamListing = z.infer<typeof TeamListing>;
+
+export const TeamSettings = z
+  .object({
+    timezone: z.string().describe('IANA time zone; "UTC" until set.'),
+    notificationEmail: z.string().nullable().describe('Where workspace notices go; null until set.'),
+  })
+  .meta({ id: 'TeamSettings' });
+export type TeamSettings = z.infer<typeof TeamSettings>;
+
+/** DESIGN.md §6; null is unlimited. */
+export const TeamLimits = z
+  .object({
+    pagesPerCrawl: z.number().int(),
+    monthlyCredits: z.number().int(),
+    imageProjects: z.number().int().nullable(),
+    imagesPerProject: z.number().int().nullable(),
+    scheduledCrawls: z.boolean(),
+    customRulePacks: z.boolean(),
+  })
+  .meta({ id: 'TeamLimits' });
+export type TeamLimits = z.infer<typeof TeamLimits>;
+
+export const TeamUsage = z
+  .object({
+    month: z.string().regex(/^\d{4}-\d{2}$/).describe('The calendar month in UTC, YYYY-MM.'),
+    crawls: z.number().int().describe('Crawls started this month.'),
+    pagesCrawled: z.number().int().describe('Pages crawled by the crawls started this month.'),
+    creditsCharged: z.number().int().describe('Credits charged this month.'),
+    members: z.number().int(),
+    imageProjects: z.number().int(),
+  })
+  .meta({ id: 'TeamUsage' });
+export type TeamUsage = z.infer<typeof TeamUsage>;
+
+export const Team = z
+  .object({
+    id: Id,
+    name: z.string(),
+    plan: z.string(),
+    settings: TeamSettings,
+    limits: TeamLimits,
+    credits: z.object({
+      balance: z.number().int().describe('Credits available now.'),
+      monthlyAllowance: z.number().int().describe("The plan's monthly credits."),
+    }),
+    usage: TeamUsage,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Team' });
+export type Team = z.infer<typeof Team>;
+
+export const UpdateTeamSettings = z
+  .strictObject({
+    timezone: TimeZone.optional(),
+    notificationEmail: Email.nullable().optional().describe('null clears it.'),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one setting to change.');
+
+export const UpdateTeam = z
+  .strictObject({
+    name: TeamName.optional(),
+    settings: UpdateTeamSettings.optional().describe('Merged into the stored settings; fields left out keep their value.'),
+    plan: z.string().min(1).max(50).optional().describe('A plan name; only an owner may change it.'),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+export type UpdateTeam = z.infer<typeof UpdateTeam>;
+
+export const Member = z
+  .object({
+    userId: Id,
+    email: z.string(),
+    name: z.string(),
+    role: Role,
+    joinedAt: Timestamp,
+  })
+  .meta({ id: 'Member' });
+export type Member = z.infer<typeof Member>;
+
+export const UpdateMember = z.strictObject({ role: Role });
+export type UpdateMember = z.infer<typeof UpdateMember>;
+
+export const Invite = z
+  .object({
+    id: Id,
+    email: z.string(),
+    role: Role,
+    invitedBy: Id.nullable().describe('The user who sent it.'),
+    expiresAt: Timestamp,
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Invite' });
+export type Invite = z.infer<typeof Invite>;
+
+export const CreatedInvite = Invite.extend({
+  token: z.string().describe('The secret of the invite. Shown in this answer only.'),
+  url: z.string().describe('The link to send to the invitee; it carries the token.'),
+}).meta({ id: 'CreatedInvite' });
+export type CreatedInvite = z.infer<typeof CreatedInvite>;
+
+export const CreateInvite = z.strictObject({
+  email: Email,
+  role: Role,
+  expiresInDays: z.number().int().min(1).max(30).default(7).describe('1–30 days; 7 when left out.'),
+});
+export type CreateInvite = z.infer<typeof CreateInvite>;
+
+export const AcceptInvite = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional().describe('For a new user; defaults to the part of the email before @.'),
+  password: z
+    .string()
+    .min(8)
+    .max(200)
+    .optional()
+    .describe('Required when no user has the invited email yet; ignored otherwise.'),
+});
+export type AcceptInvite = z.infer<typeof AcceptInvite>;
+
+export const AcceptedInvite = z
+  .object({
+    workspace: z.object({ id: Id, name: z.string() }),
+    userId: Id,
+    email: z.string(),
+    role: Role,
+  })
+  .meta({ id: 'AcceptedInvite' });
+export type AcceptedInvite = z.infer<typeof AcceptedInvite>;
