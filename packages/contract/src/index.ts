@@ -18,3 +18,4 @@ export * from './crawls/crawl.ts';
 export * from './crawls/credits.ts';
 export * from './team/team.ts';
 export * from './projects/audit-project.ts';
+export * from './schedules/schedule.ts';

@@ -8,6 +8,7 @@ import { keyOperations } from './identity/key-operations.ts';
 import { reportOperations } from './reports/report-operations.ts';
 import { teamOperations } from './team/team-operations.ts';
 import { auditProjectOperations } from './projects/audit-project-operations.ts';
+import { scheduleOperations } from './schedules/schedule-operations.ts';
 
 /** Every operation of both APIs. Routes, OpenAPI, MCP tools and SDK methods derive from this list. */
 export const operations = [
@@ -19,6 +20,7 @@ export const operations = [
   ...creditOperations,
   ...reportOperations,
   ...auditProjectOperations,
+  ...scheduleOperations,
   ...keyOperations,
   ...teamOperations,
 ];

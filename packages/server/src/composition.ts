@@ -12,7 +12,7 @@ import { UsageService } from './cdn/usage-service.ts';
 import { UsageStore } from './cdn/usage-store.ts';
 import { VariantCache } from './cdn/variant-cache.ts';
 import { crawlHandlers } from './crawl/crawl-handlers.ts';
-import { CrawlService } from './crawl/crawl-service.ts';
+import { crawlServiceFor } from './crawl/crawl-service.ts';
 import { CrawlStore } from './crawl/crawl-store.ts';
 import { creditHandlers } from './credits/credit-handlers.ts';
 import { CreditService } from './credits/credit-service.ts';
@@ -38,6 +38,8 @@ import type { GuardedFetcher } from './outbound/guarded-fetch.ts';
 import type { Plans } from './plans/plans.ts';
 import { auditProjectHandlers } from './projects/audit-project-handlers.ts';
 import { AuditProjectService } from './projects/audit-project-service.ts';
+import { scheduleHandlers } from './schedules/schedule-handlers.ts';
+import { ScheduleService } from './schedules/schedule-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { InviteService } from './team/invite-service.ts';
@@ -94,15 +96,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   });
   const signing = new SigningService({ database, projects, publicUrl: config.publicUrl, graceSeconds: config.signingGraceSeconds });
 
-  const crawls = new CrawlService({
-    database,
-    plans,
-    allowPrivate: config.crawlAllowPrivate,
-    // One job per crawl: a repeated send (a retried start) finds the job already there.
-    enqueue: async (crawlId) => {
-      await jobs.send('crawl.run', { crawlId }, { singletonKey: `crawl:${crawlId}` });
-    },
-  });
+  const crawls = crawlServiceFor({ config, database, plans, jobs });
 
   const reports = new ReportService(database);
   const auditProjects = new AuditProjectService(database, crawls, { missing: async (_workspaceId, ids) => [...ids] });
@@ -118,6 +112,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...reportHandlers(reports),
     ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
+    ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),
   };
   return {
     handlers,

@@ -37,6 +37,7 @@ const Env = z
     LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
     LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
     LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
+    LOUPE_SCHEDULER_TICK_MS: z.coerce.number().int().min(0).default(15_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
     S3_BUCKET: z.string().optional(),
@@ -103,6 +104,7 @@ export interface Config {
   transformTimeoutSeconds: number;
   /** How long the previous signing secret still verifies after a rotation. */
   signingGraceSeconds: number;
+  schedulerTickMs: number;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -147,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transformQueue: e.LOUPE_TRANSFORM_QUEUE,
     transformTimeoutSeconds: e.LOUPE_TRANSFORM_TIMEOUT_SECONDS,
     signingGraceSeconds: e.LOUPE_SIGNING_GRACE_SECONDS,
+    schedulerTickMs: e.LOUPE_SCHEDULER_TICK_MS,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

@@ -9,12 +9,16 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { openInfrastructure } from './infrastructure.ts';
 import { Plans } from './plans/plans.ts';
+import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
+import { schedulerFor, type Scheduler } from './schedules/scheduler.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   database: Database;
   plans: Plans;
   jobs: JobQueue;
+  /** Starts the crawls of due schedules; its loop ticks every config.schedulerTickMs, and tests call `tick` with chosen instants. */
+  scheduler: Scheduler;
   /** Where it listens, e.g. http://127.0.0.1:8080 */
   url: string;
   /** Set on the first start of an empty database. */
@@ -46,14 +50,18 @@ export async function startServer(
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const scheduler = schedulerFor(infrastructure);
+    const schedulerLoop = startSchedulerLoop(scheduler, config.schedulerTickMs, log);
     return {
       app,
       database,
       plans,
       jobs,
+      scheduler,
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {
+        await schedulerLoop.stop();
         await app.close();
         await infrastructure.close();
       },

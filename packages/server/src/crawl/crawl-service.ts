@@ -6,6 +6,7 @@ import { CreditService } from '../credits/credit-service.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
+import type { Infrastructure } from '../infrastructure.ts';
 import { newId } from '../ids.ts';
 import { isPublicAddress } from '../outbound/address-guard.ts';
 import type { Plans } from '../plans/plans.ts';
@@ -40,12 +41,17 @@ export class CrawlService {
    * reserves maxPages credits: when they are not there the answer is 402 and nothing is
    * kept, so concurrent starts can never overspend.
    */
-  async start(principal: Principal, input: z.output<typeof StartCrawl>): Promise<Crawl> {
-    if (input.projectId !== undefined && !(await new AuditProjectStore(this.#o.database).find(principal.workspaceId, input.projectId))) {
+  start(principal: Principal, input: z.output<typeof StartCrawl>): Promise<Crawl> {
+    return this.startFor(principal.workspaceId, input);
+  }
+
+  /** Starts a crawl in a workspace with nobody calling: a schedule's run. The same checks and 402 as start. */
+  async startFor(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<Crawl> {
+    if (input.projectId !== undefined && !(await new AuditProjectStore(this.#o.database).find(workspaceId, input.projectId))) {
       throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
     }
     await this.#checkTarget(input.url);
-    const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(principal.workspaceId);
+    const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
     const cap = this.#o.plans.limits(workspace.plan).pagesPerCrawl;
     const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
@@ -56,7 +62,7 @@ export class CrawlService {
     await inTransaction(this.#o.database, async (transaction) => {
       await new CrawlStore(transaction).insert({
         id,
-        workspace_id: principal.workspaceId,
+        workspace_id: workspaceId,
         project_id: input.projectId ?? null,
         status: 'queued',
         url: options.url,
@@ -67,10 +73,12 @@ export class CrawlService {
         credits_reserved: maxPages,
         created_at: now(),
       });
-      await new CreditService(transaction, this.#o.plans).reserve(principal.workspaceId, maxPages, id);
+      await new CreditService(transaction, this.#o.plans).reserve(workspaceId, maxPages, id);
     });
     await this.#o.enqueue(id);
-    return this.get(principal, id);
+    const row = await this.#crawls.find(workspaceId, id);
+    if (!row) throw crawlNotFound();
+    return toCrawl(row);
   }
 
   /** Refuses at once a target that resolves to a private address (the fetcher refuses it again at connect time). */
@@ -114,4 +122,19 @@ export class CrawlService {
     await this.#crawls.requestCancel(row.id);
     return this.get(principal, crawlId);
   }
+}
+
+/**
+ * The crawl service of a process (serve, worker): each crawl goes to the job queue as one job,
+ * so a repeated send (a retried start) finds the job already there.
+ */
+export function crawlServiceFor({ config, database, plans, jobs }: Pick<Infrastructure, 'config' | 'database' | 'plans' | 'jobs'>): CrawlService {
+  return new CrawlService({
+    database,
+    plans,
+    allowPrivate: config.crawlAllowPrivate,
+    enqueue: async (crawlId) => {
+      await jobs.send('crawl.run', { crawlId }, { singletonKey: `crawl:${crawlId}` });
+    },
+  });
 }

@@ -3,11 +3,15 @@ import type { Config } from '../config.ts';
 import type { CreateJobHandlers } from './job-handlers.ts';
 import type { JobQueue } from './job-queue.ts';
 import { openInfrastructure } from '../infrastructure.ts';
+import { startSchedulerLoop } from '../schedules/scheduler-loop.ts';
+import { schedulerFor, type Scheduler } from '../schedules/scheduler.ts';
 import { jobsRunIn } from './open-job-queue.ts';
 import { startJobConsumers } from './start-job-consumers.ts';
 
 export interface RunningWorker {
   jobs: JobQueue;
+  /** Workers tick schedules too, so due runs start while every `loupe serve` is down. */
+  scheduler: Scheduler;
   /** Stops taking jobs, waits for the running ones (up to the queue's timeout), and closes. */
   close(): Promise<void>;
 }
@@ -30,7 +34,16 @@ export async function startJobWorker(
   const infrastructure = await openInfrastructure(config, log);
   try {
     await startJobConsumers(infrastructure.jobs, infrastructure, createJobHandlers);
-    return { jobs: infrastructure.jobs, close: infrastructure.close };
+    const scheduler = schedulerFor(infrastructure);
+    const schedulerLoop = startSchedulerLoop(scheduler, config.schedulerTickMs, log);
+    return {
+      jobs: infrastructure.jobs,
+      scheduler,
+      async close() {
+        await schedulerLoop.stop();
+        await infrastructure.close();
+      },
+    };
   } catch (error) {
     await infrastructure.close();
     throw error;

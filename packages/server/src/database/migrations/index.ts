@@ -8,6 +8,7 @@ import * as nearDuplicates from './0006-near-duplicates.ts';
 import * as auditProjects from './0007-audit-projects.ts';
 import * as teamInvites from './0008-team-invites.ts';
 import * as pageBodies from './0010-page-bodies.ts';
+import * as schedules from './0011-schedules.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-audit-projects': auditProjects,
   '0008-team-invites': teamInvites,
   '0010-page-bodies': pageBodies,
+  '0011-schedules': schedules,
 };
