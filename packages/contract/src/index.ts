@@ -19,3 +19,6 @@ export * from './crawls/credits.ts';
 export * from './team/team.ts';
 export * from './projects/audit-project.ts';
 export * from './schedules/schedule.ts';
+export * from './alerts/alert-settings.ts';
+export * from './alerts/alert-delivery.ts';
+export * from './alerts/webhook-signature.ts';

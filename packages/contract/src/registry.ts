@@ -1,3 +1,4 @@
+import { alertOperations } from './alerts/alert-operations.ts';
 import { crawlOperations } from './crawls/crawl-operations.ts';
 import { creditOperations } from './crawls/credit-operations.ts';
 import { deliveryOperations } from './images/delivery-operations.ts';
@@ -21,6 +22,7 @@ export const operations = [
   ...reportOperations,
   ...auditProjectOperations,
   ...scheduleOperations,
+  ...alertOperations,
   ...keyOperations,
   ...teamOperations,
 ];

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { alertHandlers } from './alerts/alert-handlers.ts';
+import { AlertService } from './alerts/alert-service.ts';
+import { AlertTrigger } from './alerts/alert-trigger.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { DeliveryService, variantKeyPrefix } from './cdn/delivery-service.ts';
 import { deliveryHandlers } from './cdn/delivery-handlers.ts';
@@ -113,6 +116,9 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),
+    ...alertHandlers(
+      new AlertService({ database, projects: auditProjects, trigger: new AlertTrigger(database, jobs), allowPrivate: config.crawlAllowPrivate }),
+    ),
   };
   return {
     handlers,

@@ -38,6 +38,9 @@ const Env = z
     LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
     LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
     LOUPE_SCHEDULER_TICK_MS: z.coerce.number().int().min(0).default(15_000),
+    LOUPE_SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    LOUPE_SMTP_FROM: z.string().min(3).default('Loupe <loupe@localhost>'),
+    LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
     S3_BUCKET: z.string().optional(),
@@ -105,6 +108,12 @@ export interface Config {
   /** How long the previous signing secret still verifies after a rotation. */
   signingGraceSeconds: number;
   schedulerTickMs: number;
+  /** Alert emails go through this server (`smtp://user:pass@host:port`, `smtps://` for TLS from the start); unset, email channels fail. */
+  smtpUrl?: string;
+  /** The From of alert emails. */
+  smtpFrom: string;
+  /** The first wait before an alert is retried; each retry waits twice the one before (capped). */
+  alertRetryBaseMs: number;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -150,6 +159,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transformTimeoutSeconds: e.LOUPE_TRANSFORM_TIMEOUT_SECONDS,
     signingGraceSeconds: e.LOUPE_SIGNING_GRACE_SECONDS,
     schedulerTickMs: e.LOUPE_SCHEDULER_TICK_MS,
+    smtpUrl: e.LOUPE_SMTP_URL,
+    smtpFrom: e.LOUPE_SMTP_FROM,
+    alertRetryBaseMs: e.LOUPE_ALERT_RETRY_BASE_MS,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

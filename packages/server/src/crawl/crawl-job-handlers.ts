@@ -1,3 +1,4 @@
+import { AlertTrigger } from '../alerts/alert-trigger.ts';
 import type { JobServices } from '../jobs/job-handlers.ts';
 import type { JobHandlers } from '../jobs/job-queue.ts';
 import { CrawlRunner } from './crawl-runner.ts';
@@ -15,10 +16,13 @@ export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'craw
     log: services.log,
     crawler: new Crawler({ store: new CrawlStore(services.database), fetcher: services.fetcher, log: services.log, limits: CRAWL_LIMITS }),
   });
+  const alerts = new AlertTrigger(services.database, services.jobs);
   return {
     'crawl.run': async ({ crawlId }, context) => {
       const outcome = await runner.run(crawlId, context.signal);
       if (outcome === 'skipped' && context.signal.aborted) return { kind: 'retry', after: 0, reason: 'stopped by shutdown; resumes' };
+      // Also after a skip: a run after a crash finds the crawl ended, and its alerts maybe not yet made (once per crawl and channel).
+      await alerts.crawlEnded(crawlId);
       return { kind: 'done' };
     },
   };

@@ -1,5 +1,6 @@
 import type { Infrastructure } from '../infrastructure.ts';
 import { crawlJobHandlers } from '../crawl/crawl-job-handlers.ts';
+import { alertJobHandlers } from '../alerts/alert-job-handlers.ts';
 import { validateHandlers, type JobHandlers } from './job-queue.ts';
 
 /**
@@ -37,7 +38,7 @@ export function combineJobHandlers(...parts: Partial<JobHandlers>[]): JobHandler
  * search adds search-index.build, alerts add alert.deliver. Until every job has one, whatever
  * runs jobs refuses to start and names the missing ones.
  */
-const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [crawlJobHandlers];
+const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [crawlJobHandlers, alertJobHandlers];
 
 /**
  * The handlers `loupe worker` runs jobs with. `loupe serve` is to pass it to startServer once

@@ -6,6 +6,8 @@
 export interface JobPayloads {
   /** Fetches and audits a site; minutes long, resumes from its persisted frontier. */
   'crawl.run': { crawlId: string };
+  /** One attempt of one alert on one channel (a webhook POST or an email); a failed attempt queues the next. */
+  'alert.deliver': { deliveryId: string };
   // A job joins this map together with its handler (search-index.build, alert.deliver next):
   // start-up refuses a job without one.
 }
@@ -15,6 +17,7 @@ export type JobName = keyof JobPayloads;
 /** A record over JobName, so adding a job to JobPayloads without naming it here does not compile. */
 const names: Record<JobName, true> = {
   'crawl.run': true,
+  'alert.deliver': true,
 };
 
 export const jobNames = Object.keys(names) as readonly JobName[];

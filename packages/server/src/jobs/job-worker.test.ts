@@ -32,6 +32,7 @@ function recordingHandlers(): { createJobHandlers: CreateJobHandlers; crawled: P
       report(crawlId);
       return { kind: 'done' };
     },
+    'alert.deliver': unexpected,
   });
   return { createJobHandlers, crawled };
 }

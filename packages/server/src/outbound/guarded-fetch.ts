@@ -84,17 +84,19 @@ export class GuardedFetcher {
 
   /**
    * One request, redirects not followed, through the same guard: the crawler follows them
-   * itself to record each hop. The caller must consume or destroy the body.
+   * itself to record each hop, and an alert webhook POSTs its body to exactly the URL given.
+   * The caller must consume or destroy the body.
    */
   async open(
     url: URL,
-    options: { method: 'GET' | 'HEAD'; headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+    options: { method: 'GET' | 'HEAD' | 'POST'; headers?: Record<string, string>; body?: string; timeoutMs: number; signal?: AbortSignal },
   ): Promise<Dispatcher.ResponseData> {
     if (!this.#allowPrivate) assertPublicHost(url.hostname);
     return request(url, {
       dispatcher: this.#agent,
       method: options.method,
       headers: options.headers,
+      body: options.body,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       signal: options.signal,

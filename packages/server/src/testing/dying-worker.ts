@@ -29,6 +29,7 @@ await queue.work(
       process.stdout.write(`${JSON.stringify({ jobId: context.jobId, attempt: context.attempt })}\n`);
       return never();
     },
+    'alert.deliver': never,
   },
   { concurrency: {} },
 );

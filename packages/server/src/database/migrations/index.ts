@@ -9,6 +9,7 @@ import * as auditProjects from './0007-audit-projects.ts';
 import * as teamInvites from './0008-team-invites.ts';
 import * as pageBodies from './0010-page-bodies.ts';
 import * as schedules from './0011-schedules.ts';
+import * as alerts from './0012-alerts.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-team-invites': teamInvites,
   '0010-page-bodies': pageBodies,
   '0011-schedules': schedules,
+  '0012-alerts': alerts,
 };
