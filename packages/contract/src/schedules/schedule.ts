@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimeZone } from '../common/time-zone.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { StartProjectCrawl } from '../projects/audit-project.ts';
 
@@ -16,27 +17,6 @@ const Cron = z
   .describe(
     `A cron expression of 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), or a nickname such as @daily; runs at most every ${minScheduleIntervalMinutes} minutes.`,
   );
-
-/**
- * An IANA time zone, kept as given but for letter case (`europe/berlin` → `Europe/Berlin`).
- * Node's ICU resolves some current names to older ones (`Asia/Kolkata` → `Asia/Calcutta`), so
- * the resolved name replaces the given one only when they differ in case alone.
- */
-const TimeZone = z
-  .string()
-  .min(1)
-  .max(100)
-  .refine((zone) => timeZoneName(zone) !== undefined, 'Must be an IANA time zone such as Europe/Berlin.')
-  .transform((zone) => timeZoneName(zone) as string);
-
-function timeZoneName(zone: string): string | undefined {
-  try {
-    const resolved = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
-    return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
-  } catch {
-    return undefined;
-  }
-}
 
 const CrawlOverrides = StartProjectCrawl.describe(
   "Crawl options of each run, over the project's crawl defaults (the same fields as startProjectCrawl).",

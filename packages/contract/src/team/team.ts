@@ -1,25 +1,10 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { TimeZone } from '../common/time-zone.ts';
 import { Role } from '../identity/roles.ts';
 
 const TeamName = z.string().trim().min(1).max(100);
 const Email = z.email().max(254).transform((email) => email.toLowerCase());
-
-/** An IANA time zone, answered in its canonical spelling (`europe/paris` → `Europe/Paris`). */
-const TimeZone = z
-  .string()
-  .min(1)
-  .max(100)
-  .refine((zone) => canonicalTimeZone(zone) !== undefined, 'Must be an IANA time zone such as Europe/Paris.')
-  .transform((zone) => canonicalTimeZone(zone) as string);
-
-function canonicalTimeZone(zone: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
 
 /** One of the caller's workspaces, as `GET /teams` lists them. */
 export const TeamListing = z
