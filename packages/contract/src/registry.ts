@@ -7,6 +7,7 @@ import { presetOperations } from './images/preset-operations.ts';
 import { projectOperations } from './images/project-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
 import { reportOperations } from './reports/report-operations.ts';
+import { rulePackOperations } from './rules/rule-pack-operations.ts';
 import { teamOperations } from './team/team-operations.ts';
 import { auditProjectOperations } from './projects/audit-project-operations.ts';
 import { scheduleOperations } from './schedules/schedule-operations.ts';
@@ -20,6 +21,7 @@ export const operations = [
   ...crawlOperations,
   ...creditOperations,
   ...reportOperations,
+  ...rulePackOperations,
   ...auditProjectOperations,
   ...scheduleOperations,
   ...alertOperations,

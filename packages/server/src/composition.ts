@@ -45,6 +45,8 @@ import { scheduleHandlers } from './schedules/schedule-handlers.ts';
 import { ScheduleService } from './schedules/schedule-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
+import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
+import { RulePackService } from './rule-packs/rule-pack-service.ts';
 import { InviteService } from './team/invite-service.ts';
 import { MemberService } from './team/member-service.ts';
 import { teamHandlers } from './team/team-handlers.ts';
@@ -102,7 +104,8 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   const crawls = crawlServiceFor({ config, database, plans, jobs });
 
   const reports = new ReportService(database);
-  const auditProjects = new AuditProjectService(database, crawls, { missing: async (_workspaceId, ids) => [...ids] });
+  const rulePacks = new RulePackService(database, plans);
+  const auditProjects = new AuditProjectService(database, crawls, rulePacks);
 
   const handlers: Handlers = {
     ...projectHandlers(projects),
@@ -113,6 +116,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...keyHandlers(keys),
     ...creditHandlers(credits),
     ...reportHandlers(reports),
+    ...rulePackHandlers(rulePacks),
     ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),

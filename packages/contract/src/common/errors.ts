@@ -25,6 +25,7 @@ export const errorCatalogue = {
   custom_domain_taken: { status: 409, message: 'This custom domain is used by another project.' },
   signing_disabled: { status: 409, message: 'Enable signing for this project first.' },
   schedule_limit_reached: { status: 409, message: 'The project has as many schedules as a project may have.' },
+  rule_pack_name_taken: { status: 409, message: 'A rule pack with this name already exists in the workspace.' },
   last_owner: { status: 409, message: 'A workspace keeps at least one owner: make another member owner first.' },
   already_member: { status: 409, message: 'This person is already a member of the workspace.' },
   invite_expired: { status: 410, message: 'This invite has expired; ask for a new one.' },

@@ -27,6 +27,7 @@ export interface Schema {
   audit_projects: AuditProjectTable;
   schedules: ScheduleTable;
   crawl_page_bodies: CrawlPageBodyTable;
+  rule_packs: RulePackTable;
   invites: InviteTable;
   alert_settings: AlertSettingsTable;
   alert_channels: AlertChannelTable;
@@ -404,6 +405,19 @@ export interface ScheduleTable {
   last_run_outcome: string | null;
   last_run_crawl_id: string | null;
   last_run_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+/** A workspace's custom rule pack (audit-checks.md §3.2). */
+export interface RulePackTable {
+  id: string;
+  workspace_id: string;
+  /** Unique in the workspace. */
+  name: string;
+  description: string | null;
+  /** The RulePack JSON as validated, defaults filled in. */
+  pack: string;
+  rule_count: number;
   created_at: string;
   updated_at: string;
 }

@@ -7,6 +7,7 @@ import * as auditReports from './0005-audit-reports.ts';
 import * as nearDuplicates from './0006-near-duplicates.ts';
 import * as auditProjects from './0007-audit-projects.ts';
 import * as teamInvites from './0008-team-invites.ts';
+import * as rulePacks from './0009-rule-packs.ts';
 import * as pageBodies from './0010-page-bodies.ts';
 import * as schedules from './0011-schedules.ts';
 import * as alerts from './0012-alerts.ts';
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006-near-duplicates': nearDuplicates,
   '0007-audit-projects': auditProjects,
   '0008-team-invites': teamInvites,
+  '0009-rule-packs': rulePacks,
   '0010-page-bodies': pageBodies,
   '0011-schedules': schedules,
   '0012-alerts': alerts,

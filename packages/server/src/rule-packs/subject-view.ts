@@ -1,0 +1,132 @@
+import { selectAll } from 'css-select';
+import type { AnyNode, Document, Element } from 'domhandler';
+import { textContent } from 'domutils';
+import { parseDocument } from 'htmlparser2';
+import type { ElementQuery } from './compiled-rule.ts';
+import type { RuleSubject } from './rule-subject.ts';
+
+/** The most of any one text a rule looks at (audit-checks.md §3.2): a bound on every scan. */
+export const MAX_TEXT_CHARS = 1024 * 1024;
+
+export type TextSource = 'visible' | 'html' | 'title' | 'url' | 'path';
+
+const views = new WeakMap<RuleSubject, SubjectView>();
+
+function capped(text: string): string {
+  return text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
+}
+
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * What rules derive from one subject, each worked out once when first needed: the DOM
+ * (parsed only if a selector asks), lower-cased texts for case-insensitive tests, the
+ * elements each compiled selector matched, element texts and the decoded path. One view per
+ * subject object, shared by every rule evaluated on it.
+ */
+export class SubjectView {
+  readonly subject: RuleSubject;
+  #document: Document | null | undefined;
+  readonly #texts = new Map<TextSource, string | null>();
+  readonly #lowered = new Map<TextSource, string | null>();
+  readonly #selections = new Map<ElementQuery, Element[]>();
+  readonly #elementTexts = new WeakMap<Element, string>();
+  #target: { path: string; pathAndQuery: string } | undefined;
+
+  private constructor(subject: RuleSubject) {
+    this.subject = subject;
+  }
+
+  static of(subject: RuleSubject): SubjectView {
+    let view = views.get(subject);
+    if (!view) {
+      view = new SubjectView(subject);
+      views.set(subject, view);
+    }
+    return view;
+  }
+
+  /** Null when the subject has no HTML. */
+  document(): Document | null {
+    if (this.#document === undefined) {
+      const html = this.subject.html;
+      this.#document = html === null ? null : parseDocument(capped(html));
+    }
+    return this.#document;
+  }
+
+  /** The elements a selector matches, in document order; null when there is no HTML. */
+  select(query: ElementQuery): Element[] | null {
+    const document = this.document();
+    if (document === null) return null;
+    let elements = this.#selections.get(query);
+    if (!elements) {
+      elements = selectAll<AnyNode, Element>(query, document);
+      this.#selections.set(query, elements);
+    }
+    return elements;
+  }
+
+  /** An element's text with runs of whitespace collapsed to one space, trimmed. */
+  elementText(element: Element): string {
+    let text = this.#elementTexts.get(element);
+    if (text === undefined) {
+      text = capped(textContent(element)).replace(/\s+/g, ' ').trim();
+      this.#elementTexts.set(element, text);
+    }
+    return text;
+  }
+
+  /** A text as rules see it, cut at 1 MiB; null when the subject does not have it (no HTML). */
+  text(source: TextSource): string | null {
+    if (this.#texts.has(source)) return this.#texts.get(source) as string | null;
+    const text = this.#read(source);
+    this.#texts.set(source, text);
+    return text;
+  }
+
+  lowered(source: TextSource): string | null {
+    if (this.#lowered.has(source)) return this.#lowered.get(source) as string | null;
+    const lowered = this.text(source)?.toLowerCase() ?? null;
+    this.#lowered.set(source, lowered);
+    return lowered;
+  }
+
+  /** What scope globs see: the decoded path, and the decoded path and query. */
+  target(): { path: string; pathAndQuery: string } {
+    if (!this.#target) {
+      let url: URL | undefined;
+      try {
+        url = new URL(this.subject.url);
+      } catch {
+        url = undefined;
+      }
+      const path = url ? decoded(url.pathname) : '';
+      this.#target = { path, pathAndQuery: url && url.search ? path + decoded(url.search) : path };
+    }
+    return this.#target;
+  }
+
+  #read(source: TextSource): string | null {
+    const subject = this.subject;
+    switch (source) {
+      case 'visible':
+        return subject.visibleText === null ? null : capped(subject.visibleText);
+      case 'html':
+        return subject.html === null ? null : capped(subject.html);
+      case 'title':
+        // An HTML page without a title has the empty title; a non-HTML answer has none at all.
+        return subject.title !== null ? capped(subject.title) : subject.html === null ? null : '';
+      case 'url':
+        return capped(subject.url);
+      case 'path':
+        return capped(this.target().path);
+    }
+  }
+}
