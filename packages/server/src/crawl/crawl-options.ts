@@ -1,4 +1,5 @@
 import type { StartCrawl } from '@loupe/contract';
+import type { RulePackSnapshot } from '../reports/custom-rules.ts';
 
 /** The validated request as the crawler reads it (stored with the crawl as JSON). */
 export interface CrawlOptions {
@@ -14,6 +15,8 @@ export interface CrawlOptions {
   delayMs: number;
   userAgent: string;
   headers: Record<string, string>;
+  /** The project's rule packs as they were when the crawl started; its report runs their rules. */
+  rulePacks?: RulePackSnapshot[];
 }
 
 /** What the crawler sends unless the request names another user agent; robots.txt groups match its first word. */

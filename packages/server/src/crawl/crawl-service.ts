@@ -11,6 +11,7 @@ import { newId } from '../ids.ts';
 import { isPublicAddress } from '../outbound/address-guard.ts';
 import type { Plans } from '../plans/plans.ts';
 import { AuditProjectStore } from '../projects/audit-project-store.ts';
+import { rulePackSnapshots } from '../rule-packs/rule-pack-snapshots.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore, toCrawl } from './crawl-store.ts';
 
@@ -47,17 +48,18 @@ export class CrawlService {
 
   /** Starts a crawl in a workspace with nobody calling: a schedule's run. The same checks and 402 as start. */
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<Crawl> {
-    if (input.projectId !== undefined && !(await new AuditProjectStore(this.#o.database).find(workspaceId, input.projectId))) {
-      throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
-    }
+    const project = input.projectId === undefined ? undefined : await new AuditProjectStore(this.#o.database).find(workspaceId, input.projectId);
+    if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
     await this.#checkTarget(input.url);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
+    // A workspace that lost custom packs with its plan keeps crawling, without them.
+    const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await rulePackSnapshots(this.#o.database, project) : [];
     const cap = this.#o.plans.limits(workspace.plan).pagesPerCrawl;
     const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
     const maxPages = Math.min(requested, cap);
     const id = newId();
-    const options = crawlOptions(input, maxPages);
+    const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
     await inTransaction(this.#o.database, async (transaction) => {
       await new CrawlStore(transaction).insert({

@@ -1,6 +1,6 @@
 import type { Report } from '@loupe/contract';
 import type { HealthResult, Severity } from '../audit/health-score.ts';
-import { ruleById } from '../audit/rule-catalog.ts';
+import { RuleBook } from '../audit/rule-book.ts';
 import type { Finding } from '../audit/rule.ts';
 import type { SiteLevelFinding } from '../audit/site-rules/site-level-rules.ts';
 
@@ -20,6 +20,11 @@ interface RuleTally {
 export class IssueTally {
   readonly #rules = new Map<string, RuleTally>();
   readonly #counts = { errors: 0, warnings: 0, notices: 0 };
+  readonly #rulesBook: RuleBook;
+
+  constructor(rules: RuleBook = RuleBook.builtIn) {
+    this.#rulesBook = rules;
+  }
 
   add(finding: Finding, severity: Severity, page: { id: string; url: string }): void {
     const tally = this.#tally(finding.ruleId, severity);
@@ -43,7 +48,7 @@ export class IssueTally {
     const lost = new Map(health.lostPoints.map((entry) => [entry.ruleId, entry.points]));
     const gains = new Map(health.gainIfFixed.map((entry) => [entry.ruleId, entry]));
     const issues: Report['issues'] = [...this.#rules].map(([ruleId, tally]) => {
-      const rule = ruleById(ruleId);
+      const rule = this.#rulesBook.get(ruleId);
       const gain = gains.get(ruleId);
       return {
         ruleId,
@@ -74,7 +79,7 @@ export class IssueTally {
     const topFixes = health.gainIfFixed
       .filter((entry) => entry.gain > 1e-9)
       .slice(0, TOP_FIXES)
-      .map((entry) => ({ ruleId: entry.ruleId, title: ruleById(entry.ruleId).title, scoreWithout: entry.scoreWithout, gain: entry.gain }));
+      .map((entry) => ({ ruleId: entry.ruleId, title: this.#rulesBook.get(entry.ruleId).title, scoreWithout: entry.scoreWithout, gain: entry.gain }));
     return {
       counts: { ...this.#counts },
       categories: [...categories.values()].sort((a, b) => b.lostPoints - a.lostPoints || (a.category < b.category ? -1 : 1)),

@@ -1,19 +1,23 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Report } from '@loupe/contract';
 import { HealthAccumulator, pageScore, type RuleHit, type ScoredUrl, type Severity } from '../audit/health-score.ts';
-import { ruleById } from '../audit/rule-catalog.ts';
+import { RuleBook } from '../audit/rule-book.ts';
+import { findRule } from '../audit/rule-catalog.ts';
 import type { Finding } from '../audit/rule.ts';
 import { findNearDuplicates, type NearDuplicates } from '../audit/site-rules/near-duplicates.ts';
 import { linkTargetFindings, type ChainEnd, type LinkTarget } from '../audit/site-rules/link-target-rules.ts';
 import { siteLevelFindings } from '../audit/site-rules/site-level-rules.ts';
 import { now } from '../clock.ts';
+import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import type { CrawlRow } from '../crawl/crawl-store.ts';
+import { StoredPageStore, type StoredPage } from '../crawl/stored-page-store.ts';
 import type { SiteFacts } from '../crawl/site-facts.ts';
 import { urlKey } from '../crawl/crawl-store.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import { ReportBuildStore, type BuildPageRow, type SuspectLinkRow } from './report-build-store.ts';
 import { ReportStore } from './report-store.ts';
+import { CustomRules } from './custom-rules.ts';
 import { IssueTally } from './issue-tally.ts';
 
 /** Pages read, checked and written back per step: memory stays bounded whatever the site's size. */
@@ -27,12 +31,16 @@ type ReportBody = Omit<Report, 'id' | 'crawlId' | 'projectId' | 'url' | 'mode' |
 
 /**
  * Builds a crawl's report once its pages are fetched: the site checks over the stored
- * pages and links, every page's score, the health score with its attribution, and the
- * report row. Runs in batches of pages; run again (after a crash) it starts over and
- * replaces what the previous run wrote.
+ * pages and links, the custom rules of the crawl's rule packs over the stored markup, every
+ * page's score, the health score with its attribution, and the report row. Runs in batches
+ * of pages; run again (after a crash) it starts over and replaces what the previous run wrote.
  */
 export async function buildReport(database: Database, crawl: CrawlRow): Promise<string> {
   const store = new ReportBuildStore(database, crawl.id);
+  const options = JSON.parse(crawl.options) as CrawlOptions;
+  const custom = CustomRules.compile(options.rulePacks ?? [], (id) => findRule(id) !== undefined);
+  const rules = new RuleBook(custom.definitions());
+  const storedPages = new StoredPageStore(database);
   await store.clearSiteFindings();
   const origin = new URL(crawl.url).origin;
   const redirects = await redirectMap(store);
@@ -46,13 +54,17 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
   const inlinks = await store.inlinks();
   const nearDuplicates = findNearDuplicates(await store.simhashedPages());
   const health = new HealthAccumulator();
-  const issues = new IssueTally();
+  const issues = new IssueTally(rules);
   const pages = { crawled: 0, html: 0, failed: 0, redirects: 0, blockedByRobots: 0 };
   let accessDenied = 0;
 
   for (let after: string | null = null; ; ) {
     const batch = await store.pages(after, BATCH);
     if (batch.length === 0) break;
+    // The same window of pages, with their markup, for the custom rules.
+    const bodies = custom.empty
+      ? new Map<string, StoredPage>()
+      : new Map((await storedPages.pages(crawl.id, { after: after ?? undefined, limit: BATCH, html: true })).map((page) => [page.id, page]));
     after = batch.at(-1)!.id;
     // node:sqlite answers synchronously: without this the whole build would run without
     // letting the server answer a request.
@@ -81,11 +93,13 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
         ...nearDuplicateFindings(row, nearDuplicates),
         ...structureFindings(row, inbound),
       ];
+      const stored = bodies.get(row.id);
+      if (stored) siteFindings.push(...custom.evaluate({ ...stored, inlinks: inbound }));
       for (const finding of siteFindings) {
         siteRows.push({
           url_id: row.id,
           rule_id: finding.ruleId,
-          severity: finding.severity ?? ruleById(finding.ruleId).severity,
+          severity: finding.severity ?? rules.get(finding.ruleId).severity,
           count: finding.count,
           samples: JSON.stringify(finding.samples),
           detail: finding.detail ?? null,
@@ -93,7 +107,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
         });
       }
       const all = [...(found.get(row.id) ?? []), ...siteFindings];
-      const hits: RuleHit[] = all.map((finding) => hitOf(finding));
+      const hits: RuleHit[] = all.map((finding) => hitOf(finding, rules));
       const kind = classify(row);
       if (kind === 'redirect') pages.redirects += 1;
       if (kind === 'blocked') pages.blockedByRobots += 1;
@@ -120,19 +134,19 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
   await store.insertSiteFindings(site.map((finding) => ({
     url_id: null,
     rule_id: finding.ruleId,
-    severity: finding.severity ?? ruleById(finding.ruleId).severity,
+    severity: finding.severity ?? rules.get(finding.ruleId).severity,
     count: finding.count,
     samples: JSON.stringify(finding.samples),
     detail: finding.detail,
     share: finding.share,
   })));
-  for (const finding of site) issues.addSite(finding, finding.severity ?? ruleById(finding.ruleId).severity);
+  for (const finding of site) issues.addSite(finding, finding.severity ?? rules.get(finding.ruleId).severity);
 
   const fetched = pages.crawled - pages.blockedByRobots;
   const partial = crawl.status !== 'completed' && crawl.status !== 'running' ? true : await store.hasQueuedPages();
   const result = health.finish(
     {
-      siteFindings: site.map((finding) => ({ ...hitOf(finding), share: finding.share })),
+      siteFindings: site.map((finding) => ({ ...hitOf(finding, rules), share: finding.share })),
       blocked: fetched > 0 && accessDenied / fetched >= 0.5,
     },
     { partial },
@@ -172,8 +186,8 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
   });
 }
 
-function hitOf(finding: { ruleId: string; severity?: Severity }): RuleHit {
-  const rule = ruleById(finding.ruleId);
+function hitOf(finding: { ruleId: string; severity?: Severity }, rules: RuleBook): RuleHit {
+  const rule = rules.get(finding.ruleId);
   return { ruleId: finding.ruleId, severity: finding.severity ?? rule.severity, ...(rule.weight === undefined ? {} : { weight: rule.weight }) };
 }
 

@@ -1,5 +1,5 @@
 import type { Download } from '@loupe/contract';
-import { toPageFinding, toReport, toReportPage } from './report-views.ts';
+import { reportRules, toPageFinding, toReport, toReportPage, type RuleDescriber } from './report-views.ts';
 import type { ReportRow, ReportStore } from './report-store.ts';
 
 const BATCH = 500;
@@ -16,10 +16,11 @@ const CSV_COLUMNS = ['url', 'status', 'rule_id', 'category', 'severity', 'title'
 
 async function* csvLines(store: ReportStore, row: ReportRow): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
-  for (const finding of (await store.siteFindings(row.crawl_id)).map(toPageFinding)) {
+  const describe = reportRules(row);
+  for (const finding of (await store.siteFindings(row.crawl_id)).map((stored) => toPageFinding(stored, describe))) {
     yield csvRow(['', '', finding.ruleId, finding.category, finding.severity, finding.title, finding.count, finding.detail, finding.samples.join(' | ')]);
   }
-  for await (const { page, findings } of pagesWithFindings(store, row)) {
+  for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
     for (const finding of findings) {
       yield csvRow([page.url, page.status ?? page.fetchError, finding.ruleId, finding.category, finding.severity, finding.title, finding.count,
         finding.detail, finding.samples.join(' | ')]);
@@ -28,22 +29,23 @@ async function* csvLines(store: ReportStore, row: ReportRow): AsyncGenerator<str
 }
 
 async function* jsonChunks(store: ReportStore, row: ReportRow): AsyncGenerator<string> {
-  const siteFindings = (await store.siteFindings(row.crawl_id)).map(toPageFinding);
+  const describe = reportRules(row);
+  const siteFindings = (await store.siteFindings(row.crawl_id)).map((stored) => toPageFinding(stored, describe));
   yield `{"report":${JSON.stringify(toReport(row))},"siteFindings":${JSON.stringify(siteFindings)},"pages":[`;
   let first = true;
-  for await (const { page, findings } of pagesWithFindings(store, row)) {
+  for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
     yield `${first ? '' : ','}${JSON.stringify({ ...page, findings })}`;
     first = false;
   }
   yield ']}';
 }
 
-async function* pagesWithFindings(store: ReportStore, row: ReportRow) {
+async function* pagesWithFindings(store: ReportStore, row: ReportRow, describe: RuleDescriber) {
   for (let cursor: string | undefined; ; ) {
     const batch = await store.pages(row.crawl_id, { sort: 'url', order: 'asc', limit: BATCH, cursor });
     const findings = await store.findingsOf(row.crawl_id, batch.items.map((page) => page.id));
     const byPage = Map.groupBy(findings, (finding) => finding.url_id);
-    for (const page of batch.items) yield { page: toReportPage(page), findings: (byPage.get(page.id) ?? []).map(toPageFinding) };
+    for (const page of batch.items) yield { page: toReportPage(page), findings: (byPage.get(page.id) ?? []).map((stored) => toPageFinding(stored, describe)) };
     if (!batch.nextCursor) return;
     cursor = batch.nextCursor;
   }

@@ -5,7 +5,7 @@ import type { Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import { exportReport } from './report-export.ts';
 import { ReportStore, type PageListQuery } from './report-store.ts';
-import { toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
+import { reportRules, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
 
 /** Reading, sharing, exporting and deleting reports, always within the caller's workspace. */
 export class ReportService {
@@ -33,7 +33,7 @@ export class ReportService {
     const report = await this.#store.get(principal.workspaceId, reportId);
     const row = await this.#store.page(report.crawl_id, pageId);
     if (!row) throw new LoupeError('not_found', { message: 'No such page in this report.' });
-    return toReportPageDetail(row, await this.#store.findingsOf(report.crawl_id, [row.id]));
+    return toReportPageDetail(row, await this.#store.findingsOf(report.crawl_id, [row.id]), reportRules(report));
   }
 
   /** Idempotent: a shared report keeps its token. */

@@ -53,7 +53,16 @@ export function toReportPage(row: PageRow): ReportPage {
   };
 }
 
-export function toReportPageDetail(row: PageRow, findings: StoredFinding[]): ReportPageDetail {
+/** How a finding's rule is named and fixed: by the report's own issues (custom rules included), else the catalog. */
+export type RuleDescriber = (ruleId: string) => { category: string; title: string; fix: string } | undefined;
+
+export function reportRules(row: ReportRow): RuleDescriber {
+  const { issues } = JSON.parse(row.body) as Pick<Report, 'issues'>;
+  const byId = new Map(issues.map((issue) => [issue.ruleId, issue]));
+  return (ruleId) => byId.get(ruleId) ?? findRule(ruleId);
+}
+
+export function toReportPageDetail(row: PageRow, findings: StoredFinding[], describe: RuleDescriber): ReportPageDetail {
   const summary = pageSummary(row);
   return {
     ...toReportPage(row),
@@ -65,12 +74,12 @@ export function toReportPageDetail(row: PageRow, findings: StoredFinding[]): Rep
     h1: summary?.h1 ?? null,
     canonical: summary?.canonical ?? null,
     lang: summary?.lang ?? null,
-    findings: findings.map(toPageFinding),
+    findings: findings.map((finding) => toPageFinding(finding, describe)),
   };
 }
 
-export function toPageFinding(finding: StoredFinding): ReportPageDetail['findings'][number] {
-  const rule = findRule(finding.rule_id);
+export function toPageFinding(finding: StoredFinding, describe: RuleDescriber): ReportPageDetail['findings'][number] {
+  const rule = describe(finding.rule_id);
   return {
     ruleId: finding.rule_id,
     category: rule?.category ?? finding.rule_id.split('/')[0],
