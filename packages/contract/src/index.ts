@@ -18,6 +18,7 @@ export * from './crawls/crawl.ts';
 export * from './crawls/credits.ts';
 export * from './rules/rule-pack.ts';
 export * from './rules/rule-pack-resource.ts';
+export * from './rules/rule-pack-preview.ts';
 export * from './team/team.ts';
 export * from './projects/audit-project.ts';
 export * from './schedules/schedule.ts';

@@ -46,6 +46,7 @@ import { ScheduleService } from './schedules/schedule-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
+import { RulePackPreviewService } from './rule-packs/rule-pack-preview.ts';
 import { RulePackService } from './rule-packs/rule-pack-service.ts';
 import { InviteService } from './team/invite-service.ts';
 import { MemberService } from './team/member-service.ts';
@@ -116,7 +117,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...keyHandlers(keys),
     ...creditHandlers(credits),
     ...reportHandlers(reports),
-    ...rulePackHandlers(rulePacks),
+    ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks)),
     ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Deleted, Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
+import { PreviewRulePack, PreviewUnsavedRulePack, RulePackPreview } from './rule-pack-preview.ts';
 import { RulePackSummary, RulePackValidity, SaveRulePack, StoredRulePack, ValidateRulePack } from './rule-pack-resource.ts';
 
 const PackParams = z.strictObject({ packId: Id });
@@ -84,5 +85,33 @@ export const rulePackOperations = [
     scopes: ['rules:write'],
     params: PackParams,
     output: Deleted,
+  }),
+  defineOperation({
+    id: 'previewRulePack',
+    api: 'workspace',
+    method: 'POST',
+    path: '/api/v1/rule-packs/{packId}/preview',
+    summary: 'Preview a saved rule pack',
+    description:
+      "Runs the pack's rules over the stored pages of a project's newest report, fetching nothing and spending no credits, and answers per rule how many pages it looks at and fires on, with sample URLs and messages. Needs a plan with custom rule packs (402 otherwise); 409 project_not_crawled when the project has no report yet.",
+    tag: 'Rule packs',
+    scopes: ['reports:read'],
+    params: PackParams,
+    body: PreviewRulePack,
+    output: RulePackPreview,
+    errors: ['plan_feature_unavailable', 'project_not_crawled'],
+  }),
+  defineOperation({
+    id: 'previewUnsavedRulePack',
+    api: 'workspace',
+    method: 'POST',
+    path: '/api/v1/rule-packs/preview',
+    summary: 'Preview a rule pack before saving it',
+    description: `As previewRulePack, for a pack sent in the body: try rules on real pages before saving them. ${validationNote}`,
+    tag: 'Rule packs',
+    scopes: ['rules:write'],
+    body: PreviewUnsavedRulePack,
+    output: RulePackPreview,
+    errors: ['plan_feature_unavailable', 'project_not_crawled'],
   }),
 ];

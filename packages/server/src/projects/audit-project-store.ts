@@ -101,6 +101,20 @@ export class AuditProjectStore {
     });
   }
 
+  /** Takes a deleted rule pack off every project of the workspace that had it attached. */
+  async detachRulePack(workspaceId: string, packId: string): Promise<void> {
+    const rows = await this.#database.db
+      .selectFrom('audit_projects')
+      .select(['id', 'rule_pack_ids'])
+      .where('workspace_id', '=', workspaceId)
+      .where('rule_pack_ids', 'like', `%"${packId}"%`)
+      .execute();
+    for (const row of rows) {
+      const ids = (JSON.parse(row.rule_pack_ids) as string[]).filter((id) => id !== packId);
+      await this.#database.db.updateTable('audit_projects').set({ rule_pack_ids: JSON.stringify(ids) }).where('id', '=', row.id).execute();
+    }
+  }
+
   /** Newest first. */
   async crawls(projectId: string, status: CrawlStatus | undefined, page: { limit: number; cursor?: string }) {
     const before = decodeCursor(page.cursor);

@@ -98,6 +98,23 @@ for (const dialect of testDialects()) {
         assert.equal(answer.status, 404);
       });
 
+      it('attaches rule packs of the workspace, and lets go of one when it is deleted', async () => {
+        const pro = await t.createWorkspace({ plan: 'pro' });
+        const as = { key: pro.key, team: pro.workspaceId };
+        const pack = { schema: 'loupe.rules/v1', name: 'p', rules: [] };
+        const [first, second] = await Promise.all(
+          ['one', 'two'].map(async (name) => (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name, pack } })).body.id as string),
+        );
+        const project = await create({ rulePackIds: [first, second] }, as);
+        assert.deepEqual(project.rulePackIds, [first, second]);
+        assert.equal((await t.request('DELETE', `/api/v1/rule-packs/${first}`, as)).status, 200);
+        assert.deepEqual((await t.request('GET', `${PROJECTS}/${project.id}`, as)).body.rulePackIds, [second]);
+        // Another workspace's pack cannot be attached.
+        assert.equal((await t.request('PATCH', `${PROJECTS}/${project.id}`, { ...as, body: { rulePackIds: [second] } })).status, 200);
+        const foreign = await create();
+        assert.equal((await t.request('PATCH', `${PROJECTS}/${foreign.id}`, { body: { rulePackIds: [second] } })).status, 404);
+      });
+
       it('lists projects oldest first, in pages announced by the Link header', async () => {
         const workspace = await t.createWorkspace();
         const ids = [];

@@ -1,9 +1,10 @@
 import { LoupeError, type Page, type RulePack, type RulePackSummary, type SaveRulePack, type StoredRulePack } from '@loupe/contract';
 import { now } from '../clock.ts';
-import type { Database } from '../database/database.ts';
+import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
+import { AuditProjectStore } from '../projects/audit-project-store.ts';
 import type { Plans } from '../plans/plans.ts';
 import { compileStoredPack } from './compile-stored-pack.ts';
 import type { CompiledRulePack } from './compiled-rule.ts';
@@ -44,7 +45,7 @@ export class RulePackService {
   }
 
   async create(principal: Principal, input: SaveRulePack): Promise<StoredRulePack> {
-    await this.#requirePlan(principal);
+    await this.requirePlan(principal);
     const ruleCount = compileRulePack(input.pack, { prefix: ['pack'] }).ruleCount;
     const at = now();
     const pack: StoredRulePack = {
@@ -66,7 +67,7 @@ export class RulePackService {
   }
 
   async replace(principal: Principal, packId: string, input: SaveRulePack): Promise<StoredRulePack> {
-    await this.#requirePlan(principal);
+    await this.requirePlan(principal);
     const ruleCount = compileRulePack(input.pack, { prefix: ['pack'] }).ruleCount;
     const changes = { id: packId, name: input.name, description: input.description ?? null, ruleCount, updatedAt: now(), pack: input.pack };
     try {
@@ -78,8 +79,14 @@ export class RulePackService {
     return this.get(principal, packId);
   }
 
+  /** The pack goes, and with it its place on the projects it was attached to. */
   async delete(principal: Principal, packId: string): Promise<{ deleted: true }> {
-    if (!(await this.#store.delete(principal.workspaceId, packId))) throw packNotFound();
+    const deleted = await inTransaction(this.#database, async (transaction) => {
+      if (!(await new RulePackStore(transaction).delete(principal.workspaceId, packId))) return false;
+      await new AuditProjectStore(transaction).detachRulePack(principal.workspaceId, packId);
+      return true;
+    });
+    if (!deleted) throw packNotFound();
     return { deleted: true };
   }
 
@@ -94,7 +101,8 @@ export class RulePackService {
     return ids.filter((id) => !existing.has(id));
   }
 
-  async #requirePlan(principal: Principal): Promise<void> {
+  /** 402 unless the workspace's plan includes custom rule packs. */
+  async requirePlan(principal: Principal): Promise<void> {
     const workspace = await this.#workspaces.findWorkspace(principal.workspaceId);
     if (!workspace) throw new LoupeError('not_found');
     if (!this.#plans.limits(workspace.plan).customRulePacks) {

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { Id } from '../common/resource.ts';
+import { Severity } from '../reports/report.ts';
+import { RulePack } from './rule-pack.ts';
+
+const Samples = z.number().int().min(0).max(20).default(5).describe('Pages named per rule, of those it fires on.');
+
+export const PreviewRulePack = z.strictObject({
+  projectId: Id.describe("Runs over the stored pages of this project's newest report."),
+  samples: Samples,
+});
+
+export const PreviewUnsavedRulePack = PreviewRulePack.extend({ pack: RulePack });
+
+export const RulePreview = z.object({
+  ruleId: z.string(),
+  title: z.string(),
+  severity: Severity,
+  enabled: z.boolean().describe('A disabled rule is previewed too, so it can be tried before it is turned on.'),
+  pagesInScope: z.number().int().describe('Pages the scope selects and the condition could be decided on.'),
+  pagesFailing: z.number().int().describe('Pages the rule fires on: each would be one finding.'),
+  pagesNotApplicable: z.number().int().describe('Pages in scope where a condition was unknown (e.g. a rendered-DOM selector).'),
+  samples: z.array(z.object({ url: z.string(), pageId: Id, message: z.string() })),
+});
+
+export const RulePackPreview = z
+  .object({
+    projectId: Id,
+    reportId: Id,
+    crawlId: Id,
+    pagesEvaluated: z.number().int(),
+    rules: z.array(RulePreview).describe('In pack order.'),
+  })
+  .meta({ id: 'RulePackPreview' });
+export type RulePackPreview = z.infer<typeof RulePackPreview>;
