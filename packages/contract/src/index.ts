@@ -25,3 +25,4 @@ export * from './schedules/schedule.ts';
 export * from './alerts/alert-settings.ts';
 export * from './alerts/alert-delivery.ts';
 export * from './alerts/webhook-signature.ts';
+export * from './diff/report-diff.ts';

@@ -7,6 +7,7 @@ import { presetOperations } from './images/preset-operations.ts';
 import { projectOperations } from './images/project-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
 import { reportOperations } from './reports/report-operations.ts';
+import { diffOperations } from './diff/diff-operations.ts';
 import { rulePackOperations } from './rules/rule-pack-operations.ts';
 import { teamOperations } from './team/team-operations.ts';
 import { auditProjectOperations } from './projects/audit-project-operations.ts';
@@ -21,6 +22,7 @@ export const operations = [
   ...crawlOperations,
   ...creditOperations,
   ...reportOperations,
+  ...diffOperations,
   ...rulePackOperations,
   ...auditProjectOperations,
   ...scheduleOperations,

@@ -43,6 +43,8 @@ import { auditProjectHandlers } from './projects/audit-project-handlers.ts';
 import { AuditProjectService } from './projects/audit-project-service.ts';
 import { scheduleHandlers } from './schedules/schedule-handlers.ts';
 import { ScheduleService } from './schedules/schedule-service.ts';
+import { diffHandlers } from './diff/diff-handlers.ts';
+import { DiffService } from './diff/diff-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
@@ -117,6 +119,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...keyHandlers(keys),
     ...creditHandlers(credits),
     ...reportHandlers(reports),
+    ...diffHandlers(new DiffService(database)),
     ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks)),
     ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),

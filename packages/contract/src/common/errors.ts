@@ -11,6 +11,7 @@ export const errorCatalogue = {
     status: 400,
     message: 'The workspace API needs the x-service-team header with a workspace id.',
   },
+  reports_not_comparable: { status: 400, message: 'These reports are of two different sites; pass allowCrossSite=true to compare them anyway.' },
   unauthorized: { status: 401, message: 'A valid API key is required.' },
   insufficient_credits: { status: 402, message: 'The workspace does not have enough credits.' },
   plan_feature_unavailable: { status: 402, message: "The workspace's plan does not include this feature." },

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../common/resource.ts';
+import { Grade, Severity } from '../reports/report.ts';
+
+/**
+ * A yes/no query parameter: `true`/`false` in a query string, a real boolean from the SDK
+ * or an MCP tool. `z.coerce.boolean()` would read the string "false" as true.
+ */
+const QueryFlag = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((value) => value === true || value === 'true');
+
+export const DiffQuery = z.strictObject({
+  old: Id.describe('The earlier report (the "before").'),
+  new: Id.describe('The later report (the "after").'),
+  allowCrossSite: QueryFlag.default(false).describe(
+    'Compare reports of two different sites (their pages are then matched by path and query). Without it such a pair is refused with 400 reports_not_comparable.',
+  ),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Most entries in each list of the answer, 1–1000; every list keeps its true total.'),
+});
+
+const DiffedReport = z.object({
+  id: Id,
+  url: z.string().describe('The start URL.'),
+  createdAt: Timestamp,
+  score: z.number().int().nullable(),
+  grade: Grade.nullable(),
+});
+
+const Change = z.object({
+  before: z.number().int().nullable(),
+  after: z.number().int().nullable(),
+  delta: z.number().int().nullable().describe('after − before; null when either is null.'),
+});
+
+const Count = z.object({ before: z.number().int(), after: z.number().int(), delta: z.number().int() });
+
+const UrlList = z.object({
+  total: z.number().int(),
+  urls: z.array(z.string()).describe('Sorted by URL; at most `limit`.'),
+});
+
+const IssueGroup = z.object({
+  ruleId: z.string(),
+  title: z.string(),
+  severity: Severity.describe('The worst severity among these findings.'),
+  total: z.number().int().describe('URLs of this rule in the list (all of them, not only those shown).'),
+  urls: z.array(z.string()).describe('Sorted by URL; at most `limit`.'),
+});
+
+const IssueChanges = z.object({
+  total: z.number().int().describe('Issues, one per rule and URL.'),
+  rules: z.number().int().describe('Rules with at least one of them.'),
+  byRule: z.array(IssueGroup).describe('Errors first, then warnings, then notices, each by rule id; at most `limit` rules.'),
+});
+
+const StatusChange = z.object({
+  url: z.string(),
+  before: z.number().int().nullable().describe('HTTP status; null when the URL did not answer.'),
+  after: z.number().int().nullable(),
+});
+
+const TitleChange = z.object({
+  url: z.string(),
+  before: z.string().nullable().describe('null: the page had no title.'),
+  after: z.string().nullable(),
+});
+
+export const ReportDiff = z
+  .object({
+    old: DiffedReport,
+    new: DiffedReport,
+    matchedBy: z
+      .enum(['url', 'path'])
+      .describe('url: pages are the same when their normalized URLs are equal (both reports start on the same origin); path: when their path and query are (the origin changed: http → https, www, or another site).'),
+    score: Change.describe('The health score.'),
+    severities: z.object({ errors: Count, warnings: Count, notices: Count }).describe('Findings (one per rule and URL) by severity.'),
+    pages: z.object({
+      before: z.number().int(),
+      after: z.number().int(),
+      added: UrlList.describe('Crawled in the new report only (URLs of the new report).'),
+      removed: UrlList.describe('Crawled in the old report only (URLs of the old report).'),
+    }),
+    issues: z.object({
+      new: IssueChanges.describe('Findings of the new report whose rule and URL the old report did not have.'),
+      resolved: IssueChanges.describe('Findings of the old report whose rule and URL the new report does not have (URLs of the old report).'),
+    }),
+    changed: z.object({
+      status: z.object({ total: z.number().int(), pages: z.array(StatusChange).describe('Sorted by URL; at most `limit`.') }),
+      title: z.object({ total: z.number().int(), pages: z.array(TitleChange).describe('Sorted by URL; at most `limit`.') }),
+    }),
+  })
+  .meta({ id: 'ReportDiff' });
+export type ReportDiff = z.infer<typeof ReportDiff>;
