@@ -25,4 +25,6 @@ export * from './schedules/schedule.ts';
 export * from './alerts/alert-settings.ts';
 export * from './alerts/alert-delivery.ts';
 export * from './alerts/webhook-signature.ts';
+export * from './search/search-index.ts';
+export * from './search/search-query.ts';
 export * from './diff/report-diff.ts';

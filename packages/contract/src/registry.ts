@@ -12,6 +12,7 @@ import { rulePackOperations } from './rules/rule-pack-operations.ts';
 import { teamOperations } from './team/team-operations.ts';
 import { auditProjectOperations } from './projects/audit-project-operations.ts';
 import { scheduleOperations } from './schedules/schedule-operations.ts';
+import { searchOperations } from './search/search-operations.ts';
 
 /** Every operation of both APIs. Routes, OpenAPI, MCP tools and SDK methods derive from this list. */
 export const operations = [
@@ -27,6 +28,7 @@ export const operations = [
   ...auditProjectOperations,
   ...scheduleOperations,
   ...alertOperations,
+  ...searchOperations,
   ...keyOperations,
   ...teamOperations,
 ];

@@ -48,6 +48,8 @@ import { DiffService } from './diff/diff-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
+import { searchHandlers } from './search/search-handlers.ts';
+import { SearchService } from './search/search-service.ts';
 import { RulePackPreviewService } from './rule-packs/rule-pack-preview.ts';
 import { RulePackService } from './rule-packs/rule-pack-service.ts';
 import { InviteService } from './team/invite-service.ts';
@@ -124,6 +126,13 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),
+    ...searchHandlers(
+      // One job per build: the one-build-per-project rule is the database's (a unique index), so a
+      // build that replaced a stalled one is never answered with the stalled one's job.
+      new SearchService(database, auditProjects, async (buildId) => {
+        await jobs.send('search-index.build', { buildId }, { singletonKey: `search-index:${buildId}` });
+      }),
+    ),
     ...alertHandlers(
       new AlertService({ database, projects: auditProjects, trigger: new AlertTrigger(database, jobs), allowPrivate: config.crawlAllowPrivate }),
     ),

@@ -107,6 +107,7 @@ export interface Config {
   transformTimeoutSeconds: number;
   /** How long the previous signing secret still verifies after a rotation. */
   signingGraceSeconds: number;
+  /** How often each process looks for due schedules, in milliseconds; 0 turns its loop off. */
   schedulerTickMs: number;
   /** Alert emails go through this server (`smtp://user:pass@host:port`, `smtps://` for TLS from the start); unset, email channels fail. */
   smtpUrl?: string;

@@ -30,6 +30,7 @@ export const errorCatalogue = {
   last_owner: { status: 409, message: 'A workspace keeps at least one owner: make another member owner first.' },
   already_member: { status: 409, message: 'This person is already a member of the workspace.' },
   project_not_crawled: { status: 409, message: 'The project has no report yet: crawl it first.' },
+  search_index_not_built: { status: 409, message: "The project's search index is not built yet: build it first." },
   invite_expired: { status: 410, message: 'This invite has expired; ask for a new one.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This media type is not supported.' },

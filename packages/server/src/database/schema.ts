@@ -32,6 +32,7 @@ export interface Schema {
   alert_settings: AlertSettingsTable;
   alert_channels: AlertChannelTable;
   alert_deliveries: AlertDeliveryTable;
+  search_builds: SearchBuildTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -331,6 +332,7 @@ export interface InviteTable {
   revoked_at: string | null;
   created_at: string;
 }
+
 /** A crawled HTML page's markup and visible text, each zstd-compressed. */
 export interface CrawlPageBodyTable {
   crawl_id: string;
@@ -338,6 +340,7 @@ export interface CrawlPageBodyTable {
   html: Uint8Array;
   text: Uint8Array;
 }
+
 /** A project's alert conditions; no row means the defaults (disabled, nothing on). */
 export interface AlertSettingsTable {
   project_id: string;
@@ -349,6 +352,7 @@ export interface AlertSettingsTable {
   new_errors: number;
   updated_at: string;
 }
+
 /** Where a project's alerts go, in the order given. */
 export interface AlertChannelTable {
   id: string;
@@ -362,6 +366,7 @@ export interface AlertChannelTable {
   position: number;
   created_at: string;
 }
+
 /** One alert on one channel: unique per (crawl, channel), so a crawl job run twice alerts once. */
 export interface AlertDeliveryTable {
   id: string;
@@ -387,6 +392,7 @@ export interface AlertDeliveryTable {
   created_at: string;
   delivered_at: string | null;
 }
+
 /** A recurring crawl of an audit project; booleans 0/1, times ISO text. */
 export interface ScheduleTable {
   id: string;
@@ -408,6 +414,7 @@ export interface ScheduleTable {
   created_at: string;
   updated_at: string;
 }
+
 /** A workspace's custom rule pack (audit-checks.md §3.2). */
 export interface RulePackTable {
   id: string;
@@ -420,4 +427,24 @@ export interface RulePackTable {
   rule_count: number;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * One build of a project's search index. Its documents live in `search_documents`, an FTS5
+ * table on SQLite and a tsvector table on PostgreSQL, which only the search engines query.
+ */
+export interface SearchBuildTable {
+  id: string;
+  project_id: string;
+  report_id: string;
+  crawl_id: string;
+  /** building | ready (the one queries read) | failed | retired (replaced; documents being removed) */
+  state: string;
+  pages_indexed: Generated<number>;
+  /** The last page written, in id order. */
+  resume_after: string | null;
+  error: string | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }

@@ -48,7 +48,7 @@ const done: JobOutcome = { kind: 'done' };
 
 function crawlHandlers(crawl: JobHandlers['crawl.run']): JobHandlers {
   const unexpected = async (): Promise<JobOutcome> => ({ kind: 'failed', reason: 'no test sends this job' });
-  return { 'crawl.run': crawl, 'alert.deliver': unexpected };
+  return { 'crawl.run': crawl, 'alert.deliver': unexpected, 'search-index.build': unexpected };
 }
 
 /** Resolves with the first settlement of a job, reported through onSettled. */

@@ -7,13 +7,13 @@ const done = async (): Promise<JobOutcome> => ({ kind: 'done' });
 
 describe('combining the domains’ job handlers', () => {
   it('puts each domain’s handlers into one map', () => {
-    const handlers = combineJobHandlers({ 'alert.deliver': done }, { 'crawl.run': done });
-    assert.deepEqual(Object.keys(handlers).sort(), ['alert.deliver', 'crawl.run']);
+    const handlers = combineJobHandlers({ 'alert.deliver': done }, { 'crawl.run': done }, { 'search-index.build': done });
+    assert.deepEqual(Object.keys(handlers).sort(), ['alert.deliver', 'crawl.run', 'search-index.build']);
   });
 
   it('refuses two handlers for one job', () => {
     assert.throws(
-      () => combineJobHandlers({ 'crawl.run': done, 'alert.deliver': done }, { 'crawl.run': done }),
+      () => combineJobHandlers({ 'crawl.run': done, 'alert.deliver': done, 'search-index.build': done }, { 'crawl.run': done }),
       /more than one handler for crawl\.run/,
     );
   });

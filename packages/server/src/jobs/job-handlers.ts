@@ -1,6 +1,7 @@
 import type { Infrastructure } from '../infrastructure.ts';
 import { crawlJobHandlers } from '../crawl/crawl-job-handlers.ts';
 import { alertJobHandlers } from '../alerts/alert-job-handlers.ts';
+import { searchJobHandlers } from '../search/search-job-handlers.ts';
 import { validateHandlers, type JobHandlers } from './job-queue.ts';
 
 /**
@@ -38,7 +39,7 @@ export function combineJobHandlers(...parts: Partial<JobHandlers>[]): JobHandler
  * search adds search-index.build, alerts add alert.deliver. Until every job has one, whatever
  * runs jobs refuses to start and names the missing ones.
  */
-const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [crawlJobHandlers, alertJobHandlers];
+const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [crawlJobHandlers, alertJobHandlers, searchJobHandlers];
 
 /**
  * The handlers `loupe worker` runs jobs with. `loupe serve` is to pass it to startServer once

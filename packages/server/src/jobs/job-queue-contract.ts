@@ -68,7 +68,7 @@ const done: JobOutcome = { kind: 'done' };
 /** Test handlers: the ones given, and for the other names one that fails, since no test sends those. */
 function handlers(given: Partial<JobHandlers>): JobHandlers {
   const unexpected = async (): Promise<JobOutcome> => ({ kind: 'failed', reason: 'no test sends this job' });
-  return { 'crawl.run': unexpected, 'alert.deliver': unexpected, ...given };
+  return { 'crawl.run': unexpected, 'alert.deliver': unexpected, 'search-index.build': unexpected, ...given };
 }
 
 /** The behaviour every JobQueue keeps, specified once and run against each implementation. */

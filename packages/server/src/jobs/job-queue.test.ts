@@ -4,7 +4,7 @@ import { concurrencyOf, runHandler, validateHandlers, type JobContext, type JobH
 import { jobNames } from './job-types.ts';
 
 const done = async (): Promise<JobOutcome> => ({ kind: 'done' });
-const allHandlers: JobHandlers = { 'crawl.run': done, 'alert.deliver': done };
+const allHandlers: JobHandlers = { 'crawl.run': done, 'alert.deliver': done, 'search-index.build': done };
 const context: JobContext = { jobId: 'j1', attempt: 3, signal: new AbortController().signal, heartbeat: async () => {} };
 
 describe('job handlers', () => {
@@ -22,7 +22,7 @@ describe('job handlers', () => {
   });
 
   it('names every job of JobPayloads once', () => {
-    assert.deepEqual([...jobNames].sort(), ['alert.deliver', 'crawl.run']);
+    assert.deepEqual([...jobNames].sort(), ['alert.deliver', 'crawl.run', 'search-index.build']);
   });
 
   it('turns a handler that throws into a retry that backs off with the attempt', async () => {
@@ -37,8 +37,8 @@ describe('job handlers', () => {
   });
 
   it('runs one handler of each job at once unless told otherwise', () => {
-    assert.deepEqual(concurrencyOf({ concurrency: {} }), { 'crawl.run': 1, 'alert.deliver': 1 });
-    assert.deepEqual(concurrencyOf({ concurrency: { 'crawl.run': 3 } }), { 'crawl.run': 3, 'alert.deliver': 1 });
+    assert.deepEqual(concurrencyOf({ concurrency: {} }), { 'crawl.run': 1, 'alert.deliver': 1, 'search-index.build': 1 });
+    assert.deepEqual(concurrencyOf({ concurrency: { 'crawl.run': 3 } }), { 'crawl.run': 3, 'alert.deliver': 1, 'search-index.build': 1 });
     assert.throws(() => concurrencyOf({ concurrency: { 'crawl.run': 0 } }), /whole number/);
   });
 });

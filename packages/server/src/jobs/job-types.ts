@@ -8,6 +8,8 @@ export interface JobPayloads {
   'crawl.run': { crawlId: string };
   /** One attempt of one alert on one channel (a webhook POST or an email); a failed attempt queues the next. */
   'alert.deliver': { deliveryId: string };
+  /** Builds one generation of a project's search index and switches queries to it; resumes after its last batch. */
+  'search-index.build': { buildId: string };
   // A job joins this map together with its handler (search-index.build, alert.deliver next):
   // start-up refuses a job without one.
 }
@@ -18,6 +20,7 @@ export type JobName = keyof JobPayloads;
 const names: Record<JobName, true> = {
   'crawl.run': true,
   'alert.deliver': true,
+  'search-index.build': true,
 };
 
 export const jobNames = Object.keys(names) as readonly JobName[];

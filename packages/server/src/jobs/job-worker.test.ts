@@ -33,6 +33,7 @@ function recordingHandlers(): { createJobHandlers: CreateJobHandlers; crawled: P
       return { kind: 'done' };
     },
     'alert.deliver': unexpected,
+    'search-index.build': unexpected,
   });
   return { createJobHandlers, crawled };
 }

@@ -30,6 +30,7 @@ await queue.work(
       return never();
     },
     'alert.deliver': never,
+    'search-index.build': never,
   },
   { concurrency: {} },
 );

@@ -11,6 +11,7 @@ import * as rulePacks from './0009-rule-packs.ts';
 import * as pageBodies from './0010-page-bodies.ts';
 import * as schedules from './0011-schedules.ts';
 import * as alerts from './0012-alerts.ts';
+import * as searchIndex from './0014-search-index.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-page-bodies': pageBodies,
   '0011-schedules': schedules,
   '0012-alerts': alerts,
+  '0014-search-index': searchIndex,
 };

@@ -1,0 +1,454 @@
+/**
+ * Project search: index build time for a large crawl, and query latency under concurrent load,
+ * on SQLite and on PostgreSQL. Run by hand: `node_modules/.bin/node bench/search.ts` (Node 24).
+ * Aim (the search issue): p99 under 20 ms at 20 concurrent queries.
+ *
+ *   BENCH_PAGES     pages of the crawl the index is built from (default 50000)
+ *   BENCH_CLIENTS   clients querying at once, each sending its next query when answered (default 20)
+ *   BENCH_SECONDS   how long the clients query (default 30)
+ *   BENCH_LIMIT     hits per query, as a search page shows them (default 10)
+ *   BENCH_DIALECTS  sqlite, postgres or both (default both; postgres needs DATABASE_URL)
+ *   DATABASE_URL    a PostgreSQL server the bench may create a database on (and drop it after),
+ *                   e.g. postgres://postgres@127.0.0.1:5432/test
+ *
+ * For each dialect: a fresh data dir (SQLite) or a fresh database (PostgreSQL: created beside
+ * DATABASE_URL's, so the server's migrations, job queue schema and all are the bench's own);
+ * `loupe init`, then `loupe serve` as `npm start` runs it, in a child process. A project is
+ * created over the API; the crawl is written straight into its tables (crawl_urls rows with a
+ * page summary, crawl_page_bodies with zstd text, a report filing it under the project) rather
+ * than crawled: the crawl bench measures crawling. Build time runs from POST …/search-index
+ * (202) to the state answering ready, polled every 100 ms; the server's own startedAt → builtAt
+ * is printed too.
+ *
+ * Pages: a title of 3–6 words and 300–1,500 words of text drawn from a 20,000-word vocabulary
+ * by a Zipf law (s = 1.05), the way words of real text are spread: its 30 most frequent words
+ * are English stop words, the rest made-up words of two to four syllables. Query words have
+ * ranks spread evenly over their logarithm from 50 to 10,000 (as many queries for words on
+ * most pages as for words on a few hundred; neither stop words nor hapaxes): one word (35%),
+ * two (30%), three (10%), a quoted two-word phrase taken from a page (10%), a word minus
+ * another (10%), two words ORed (5%). Each client sends
+ * `GET /api/v1/projects/{id}/search?q=…&limit=BENCH_LIMIT` over keep-alive and times the
+ * answer in full; answers other than 200 are counted as errors.
+ *
+ * Three runs after a 3 s warm-up: one client alone (a query's own time), BENCH_CLIENTS clients
+ * (the aim's figure), and the same clients on GET …/search-index, the index's state: what any
+ * authenticated request costs under that load, the floor under the search figures. Latencies
+ * are printed for all queries and by band of word frequency.
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { zstdCompressSync } from 'node:zlib';
+import pg from 'pg';
+import { openDatabase } from '../packages/server/src/database/open-database.ts';
+import type { Schema } from '../packages/server/src/database/schema.ts';
+import type { Insertable } from 'kysely';
+import { newId } from '../packages/server/src/ids.ts';
+import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
+import { cleanUp, cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, sleep, stopChild, track, wasInterrupted } from './bench-kit.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
+const AIM_P99_MS = 20;
+
+function numberSetting(name: string, fallback: number, minimum: number, maximum: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum || value > maximum) throw new Error(`${name} must be a whole number from ${minimum} to ${maximum}, got "${raw}"`);
+  return value;
+}
+
+const SETTINGS = {
+  pages: numberSetting('BENCH_PAGES', 50_000, 100, 500_000),
+  clients: numberSetting('BENCH_CLIENTS', 20, 1, 200),
+  seconds: numberSetting('BENCH_SECONDS', 30, 1, 3600),
+  limit: numberSetting('BENCH_LIMIT', 10, 1, 100),
+  dialects: (process.env.BENCH_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()),
+  databaseUrl: process.env.DATABASE_URL || undefined,
+};
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const mb = (kilobytes: number | undefined) => (kilobytes !== undefined && Number.isFinite(kilobytes) ? (kilobytes / 1024).toFixed(0) : '–');
+
+// ---------------------------------------------------------------------------------------
+// Words, pages and queries.
+
+const STOP_WORDS = 'the of and to a in is it that for was on are with as be at by this have from or an but not were all they which one had'.split(' ');
+const SYLLABLES = 'ka lo mi re tu sa ne po ri da ve no li ma te gu ro si pa de fo ni ba le co mu ta vi ge su ra ko be lu na pi do se mo'.split(' ');
+const VOCABULARY_SIZE = 20_000;
+
+/** Word of rank `rank`: the stop words first, then made-up words, all distinct. */
+function wordOf(rank: number): string {
+  if (rank < STOP_WORDS.length) return STOP_WORDS[rank]!;
+  let n = rank - STOP_WORDS.length;
+  const parts = [SYLLABLES[n % SYLLABLES.length]!];
+  n = Math.floor(n / SYLLABLES.length);
+  parts.push(SYLLABLES[n % SYLLABLES.length]!);
+  n = Math.floor(n / SYLLABLES.length);
+  while (n > 0) {
+    parts.push(SYLLABLES[(n - 1) % SYLLABLES.length]!);
+    n = Math.floor((n - 1) / SYLLABLES.length);
+  }
+  return parts.join('');
+}
+const WORDS = Array.from({ length: VOCABULARY_SIZE }, (_, rank) => wordOf(rank));
+
+/** Draws ranks from [from, to) by a Zipf law. */
+function zipf(random: () => number, from = 0, to = VOCABULARY_SIZE, s = 1.05): () => number {
+  const cumulative = new Float64Array(to - from);
+  let total = 0;
+  for (let i = 0; i < cumulative.length; i++) cumulative[i] = total += 1 / (i + 1) ** s;
+  return () => {
+    const target = random() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle]! < target) low = middle + 1;
+      else high = middle;
+    }
+    return from + low;
+  };
+}
+
+interface GeneratedPage {
+  title: string;
+  text: string;
+}
+
+function pageGenerator(seed: number): (n: number) => GeneratedPage {
+  const random = mulberry32(seed);
+  const rank = zipf(random);
+  const titleRank = zipf(random, 30, 3000);
+  return () => {
+    const titleWords = Array.from({ length: 3 + Math.floor(random() * 4) }, () => WORDS[titleRank()]!);
+    const title = titleWords.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+    const count = 300 + Math.floor(random() * 1200);
+    const sentences: string[] = [];
+    let sentence: string[] = [];
+    for (let i = 0; i < count; i++) {
+      sentence.push(WORDS[rank()]!);
+      if (sentence.length >= 8 + Math.floor(random() * 12) || i === count - 1) {
+        sentences.push(`${sentence[0]![0]!.toUpperCase()}${sentence.join(' ').slice(1)}.`);
+        sentence = [];
+      }
+    }
+    return { title, text: `${title}\n${sentences.join(' ')}` };
+  };
+}
+
+/** Frequency bands of a query, by the rank of the word that bounds its matches. */
+const BANDS = [
+  { name: 'common (rank < 300)', below: 300 },
+  { name: 'middle (300–3,000)', below: 3000 },
+  { name: 'rare (≥ 3,000)', below: Number.POSITIVE_INFINITY },
+];
+const RANK_OF = new Map(WORDS.map((word, rank) => [word, rank]));
+
+interface BenchQuery {
+  q: string;
+  band: string;
+}
+
+/**
+ * Query words spread evenly over the log of their rank from 50 to 10,000: as many queries for
+ * words of each decade of frequency, from words on most pages to words on a few hundred.
+ */
+function queryPool(size: number, samplePage: GeneratedPage): BenchQuery[] {
+  const random = mulberry32(7);
+  const rank = () => Math.floor(50 * (10_000 / 50) ** random());
+  const bandOf = (bound: number) => BANDS.find((band) => bound < band.below)!.name;
+  const pageWords = samplePage.text.toLowerCase().replace(/[^a-z ]/g, ' ').split(/\s+/).filter((w) => (RANK_OF.get(w) ?? 0) >= 30);
+  const queries: BenchQuery[] = [];
+  for (let i = 0; i < size; i++) {
+    const roll = random();
+    const [a, b, c] = [rank(), rank(), rank()];
+    // AND: the rarest word bounds the matches; OR: the commonest.
+    if (roll < 0.35) queries.push({ q: WORDS[a]!, band: bandOf(a) });
+    else if (roll < 0.65) queries.push({ q: `${WORDS[a]} ${WORDS[b]}`, band: bandOf(Math.max(a, b)) });
+    else if (roll < 0.75) queries.push({ q: `${WORDS[a]} ${WORDS[b]} ${WORDS[c]}`, band: bandOf(Math.max(a, b, c)) });
+    else if (roll < 0.85) {
+      const at = Math.floor(random() * (pageWords.length - 1));
+      const [first, second] = [pageWords[at]!, pageWords[at + 1]!];
+      queries.push({ q: `"${first} ${second}"`, band: bandOf(Math.max(RANK_OF.get(first)!, RANK_OF.get(second)!)) });
+    } else if (roll < 0.95) queries.push({ q: `${WORDS[a]} -${WORDS[b]}`, band: bandOf(a) });
+    else queries.push({ q: `${WORDS[a]} OR ${WORDS[b]}`, band: bandOf(Math.min(a, b)) });
+  }
+  return queries;
+}
+
+// ---------------------------------------------------------------------------------------
+// The server and its data.
+
+interface Loupe {
+  url: string;
+  pid: number;
+  key: string;
+  workspaceId: string;
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+async function freshPostgresDatabase(url: string): Promise<string> {
+  const name = `loupe_bench_search_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+async function startLoupe(dialect: string): Promise<Loupe> {
+  const dataDir = await mkdtemp(join(tmpdir(), `loupe-bench-search-${dialect}-`));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const key = `loupe_${randomBytes(24).toString('base64url')}`;
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)));
+  Object.assign(env, { LOUPE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOUPE_BOOTSTRAP_KEY: key, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' });
+  if (dialect === 'postgres') env.DATABASE_URL = await freshPostgresDatabase(SETTINGS.databaseUrl as string);
+  const init = await run(process.execPath, [LOUPE_CLI, 'init', '--json'], { env, cwd: dataDir });
+  if (init.code !== 0) throw new Error(`loupe init: ${init.stderr}${init.stdout}`);
+  const { workspaceId } = JSON.parse(init.stdout) as { workspaceId: string };
+  const child = track(spawn(process.execPath, ['--max-semi-space-size=2', LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 30_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`Loupe exited at start:\n${output}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`Loupe did not answer /healthz within 30 s:\n${output}`);
+    await sleep(100);
+  }
+  const stop = () => stopChild(child, 'SIGTERM');
+  cleanups.push(stop);
+  return { url, pid: child.pid!, key, workspaceId, env, dataDir, stop };
+}
+
+async function api(loupe: Loupe, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(loupe.url + path, {
+    method,
+    headers: { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** A finished crawl of `pages` pages with its report, filed under the project, written straight into the tables. */
+async function writeCrawl(loupe: Loupe, projectId: string, pages: number, generate: (n: number) => GeneratedPage): Promise<number> {
+  const database = openDatabase({ databaseUrl: loupe.env.DATABASE_URL, dataDir: loupe.dataDir });
+  try {
+    const db = database.db;
+    const crawlId = newId();
+    const at = new Date().toISOString();
+    const site = 'https://shop.example';
+    await db
+      .insertInto('crawls')
+      .values({
+        id: crawlId, workspace_id: loupe.workspaceId, project_id: projectId, status: 'completed', url: `${site}/`, mode: 'site',
+        options: '{}', max_pages: pages, capped: 0, credits_reserved: 0, credits_charged: pages, report_id: null, error: null,
+        created_at: at, started_at: at, finished_at: at, site_facts: null,
+      })
+      .execute();
+    const html = zstdCompressSync(Buffer.from('<!doctype html><title>x</title>'));
+    let textBytes = 0;
+    for (let start = 0; start < pages; start += 500) {
+      const urls: Insertable<Schema['crawl_urls']>[] = [];
+      const bodies: Insertable<Schema['crawl_page_bodies']>[] = [];
+      for (let n = start; n < Math.min(pages, start + 500); n++) {
+        const page = generate(n);
+        textBytes += page.text.length;
+        const id = newId();
+        const url = `${site}/page/${n}`;
+        urls.push({
+          id, crawl_id: crawlId, url, url_key: url, depth: 1, state: 'done', kind: 'page', source: 'link', status_code: 200,
+          content_type: 'text/html; charset=utf-8', fetched_at: at, indexable: 1, word_count: page.text.split(' ').length,
+          summary: JSON.stringify({ title: page.title }),
+        });
+        bodies.push({ crawl_id: crawlId, url_id: id, html, text: zstdCompressSync(Buffer.from(page.text)) });
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('crawl_urls').values(urls).execute();
+        await trx.insertInto('crawl_page_bodies').values(bodies).execute();
+      });
+    }
+    const reportId = newId();
+    await db
+      .insertInto('reports')
+      .values({
+        id: reportId, workspace_id: loupe.workspaceId, crawl_id: crawlId, project_id: projectId, url: `${site}/`, mode: 'site',
+        completeness: 'complete', score: 90, grade: 'A', pages, errors: 0, warnings: 0, notices: 0, body: '{}', created_at: at,
+      })
+      .execute();
+    await db.updateTable('crawls').set({ report_id: reportId, pages_crawled: pages }).where('id', '=', crawlId).execute();
+    return textBytes;
+  } finally {
+    await database.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The measures.
+
+interface Sample {
+  ms: number;
+  band: string;
+}
+
+interface Run {
+  clients: number;
+  samples: Sample[];
+  errors: number;
+  hits: number;
+  seconds: number;
+  /** The server's CPU time over the run, per second of it (1 = one core busy). */
+  serverCpu: number;
+}
+
+interface Figures {
+  dialect: string;
+  buildSeconds: number;
+  serverBuildSeconds: number;
+  pages: number;
+  runs: Run[];
+  /** GET …/search-index (the index's state: two small queries) under the same load. */
+  floor: Run;
+  rss?: number;
+}
+
+async function buildIndex(loupe: Loupe, projectId: string) {
+  const t0 = performance.now();
+  const started = await api(loupe, 'POST', `/api/v1/projects/${projectId}/search-index`);
+  for (;;) {
+    const state = await api(loupe, 'GET', `/api/v1/projects/${projectId}/search-index`);
+    if (state.state === 'ready' && state.building === null) {
+      return { seconds: (performance.now() - t0) / 1000, serverSeconds: (Date.parse(state.builtAt) - Date.parse(started.building.startedAt)) / 1000, pages: state.pages as number };
+    }
+    if (state.state === 'failed') throw new Error(`the build failed: ${JSON.stringify(state)}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * `clients` clients, each sending the pool's next query as soon as it has its answer, for
+ * `seconds`; with `path`, that request instead (the floor: what any authenticated request costs).
+ */
+async function load(loupe: Loupe, projectId: string, queries: BenchQuery[], clients: number, seconds: number, path?: string): Promise<Run> {
+  const samples: Sample[] = [];
+  let errors = 0;
+  let hits = 0;
+  let next = 0;
+  const end = performance.now() + seconds * 1000;
+  const cpuBefore = await cpuOf(loupe.pid);
+  const t0 = performance.now();
+  const client = async () => {
+    while (performance.now() < end) {
+      const query = queries[next++ % queries.length]!;
+      const started = performance.now();
+      const response = await fetch(loupe.url + (path ?? `/api/v1/projects/${projectId}/search?q=${encodeURIComponent(query.q)}&limit=${SETTINGS.limit}`), {
+        headers: { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId },
+      });
+      const body = await response.text();
+      samples.push({ ms: performance.now() - started, band: query.band });
+      if (response.status === 200) hits += path ? 0 : (JSON.parse(body) as unknown[]).length;
+      else errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
+  return { clients, samples, errors, hits, seconds: elapsed, serverCpu: cpuMs / 1000 / elapsed };
+}
+
+async function benchDialect(dialect: string): Promise<Figures> {
+  console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
+  const loupe = await startLoupe(dialect);
+  const project = await api(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' });
+  const generate = pageGenerator(42);
+  const t0 = performance.now();
+  const textBytes = await writeCrawl(loupe, project.id, SETTINGS.pages, generate);
+  console.log(`  crawl written in ${fixed((performance.now() - t0) / 1000, 1)} s (${fixed(textBytes / 1024 / 1024, 0)} MB of text, ${fixed(textBytes / SETTINGS.pages / 1024, 1)} KB a page)`);
+  const built = await buildIndex(loupe, project.id);
+  console.log(`  index built: ${fixed(built.seconds, 1)} s (server: ${fixed(built.serverSeconds, 1)} s), ${built.pages} pages`);
+  const queries = queryPool(2000, pageGenerator(42)(0));
+  // Connections, prepared statements and caches warm first.
+  await load(loupe, project.id, queries, SETTINGS.clients, 3);
+  // One client alone: the time a query takes the server, without waiting behind others.
+  const alone = await load(loupe, project.id, queries, 1, Math.max(3, Math.round(SETTINGS.seconds / 3)));
+  const loaded = await load(loupe, project.id, queries, SETTINGS.clients, SETTINGS.seconds);
+  const floor = await load(loupe, project.id, queries, SETTINGS.clients, Math.max(3, Math.round(SETTINGS.seconds / 3)), `/api/v1/projects/${project.id}/search-index`);
+  const memory = await memoryOf(loupe.pid);
+  await loupe.stop();
+  return { dialect, buildSeconds: built.seconds, serverBuildSeconds: built.serverSeconds, pages: built.pages, runs: [alone, loaded], floor, rss: memory?.hwm };
+}
+
+function latencyRow(label: string, band: string, run: Run, samples: Sample[]): string[] {
+  const ms = samples.map((sample) => sample.ms);
+  const p99 = quantile(ms, 0.99);
+  return [
+    label, String(run.clients), band, String(ms.length), fixed(ms.length / run.seconds, 0), fixed(quantile(ms, 0.5), 1), fixed(quantile(ms, 0.95), 1),
+    fixed(p99, 1), fixed(Math.max(...ms), 1), p99 < AIM_P99_MS ? 'yes' : 'no',
+  ];
+}
+
+async function main(): Promise<void> {
+  console.log(`search bench: ${SETTINGS.pages} pages, ${SETTINGS.clients} clients for ${SETTINGS.seconds} s, limit=${SETTINGS.limit}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`);
+  const results: Figures[] = [];
+  for (const dialect of SETTINGS.dialects) {
+    if (dialect !== 'sqlite' && dialect !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown "${dialect}"`);
+    if (dialect === 'postgres' && !SETTINGS.databaseUrl) {
+      note('postgres skipped: set DATABASE_URL (a server the bench may create a database on)');
+      continue;
+    }
+    results.push(await benchDialect(dialect));
+  }
+  console.log('');
+  printTable(
+    ['dialect', 'pages', 'build s (server)', 'pages/s', 'peak RSS MB'],
+    results.map((r) => [r.dialect, String(r.pages), `${fixed(r.buildSeconds, 1)} (${fixed(r.serverBuildSeconds, 1)})`, fixed(r.pages / r.serverBuildSeconds, 0), mb(r.rss)]),
+  );
+  console.log('');
+  const rows: string[][] = [];
+  for (const r of results) {
+    for (const run of r.runs) {
+      rows.push(latencyRow(r.dialect, 'all', run, run.samples));
+      for (const band of BANDS) rows.push(latencyRow('', band.name, run, run.samples.filter((sample) => sample.band === band.name)));
+    }
+    rows.push(latencyRow('', 'floor: GET …/search-index', r.floor, r.floor.samples));
+  }
+  printTable(['dialect', 'clients', 'queries by word frequency', 'n', 'q/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', `p99 < ${AIM_P99_MS}`], rows);
+  for (const r of results) {
+    for (const run of r.runs) {
+      const answered = run.samples.length - run.errors;
+      console.log(`${r.dialect}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, server CPU ${fixed(run.serverCpu * 100, 0)}%`);
+    }
+  }
+  console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);
+  for (const text of notes) console.log(`note: ${text}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,126 @@
+import type { SearchQuery, SearchTerm } from '@loupe/contract';
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../database/database.ts';
+import type { RankedHit, SearchDocument, SearchEngine } from './search-engine.ts';
+import { MARK_END, MARK_START, withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
+
+type TsQuery = RawBuilder<unknown>;
+
+/** As the tsvector column of migration 0014 is made. */
+const CONFIG = sql`'english'::regconfig`;
+
+/**
+ * Each term goes through phraseto_tsquery as a bound value, so PostgreSQL's parser splits and
+ * stems it as it did the pages (a word of a stop list, such as "the", matches everything and
+ * is left out), and nothing typed is ever read as tsquery syntax.
+ */
+const termQuery = (term: SearchTerm): TsQuery => sql`phraseto_tsquery(${CONFIG}, ${term.text})`;
+const anyOf = (terms: readonly SearchTerm[]): TsQuery =>
+  terms.length === 1 ? termQuery(terms[0]) : sql`(${sql.join(terms.map(termQuery), sql` || `)})`;
+
+/** What ranks and highlights: the wanted terms (an excluded word is in no hit). */
+const wantedQuery = (query: SearchQuery): TsQuery => sql`(${sql.join(query.required.map(anyOf), sql` && `)})`;
+
+/** What a hit must match: every group, and none of the exclusions. */
+function matchQuery(query: SearchQuery): TsQuery {
+  return query.excluded.length === 0 ? wantedQuery(query) : sql`(${wantedQuery(query)} && !!${anyOf(query.excluded)})`;
+}
+
+/** One fragment of about 30 words around the best match. */
+const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=15, MaxFragments=1`;
+
+/**
+ * ts_headline parses the whole text it is given (≈ 0.7 ms for a page of 700 words, most of a
+ * query's time), so it gets the words around the first match instead. The tsvector knows that
+ * match's position: its text's words are counted from the title's last position (`||` shifts
+ * the body's positions so), and the index of that word in the text split at spaces is at most
+ * the position and rarely much less (the parser counts a hyphenated word and its parts, three
+ * positions for one word), hence the words from 0.8 times the position to the position, 30
+ * more each side. A window that misses the match (a page of many hyphenated words) falls back
+ * to the whole text; a match in the title alone shows the text's start.
+ */
+function snippetParts(query: SearchQuery) {
+  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${wantedQuery(query)}, ${HEADLINE_OPTIONS})`;
+  const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
+  return {
+    near: headline(words(sql`greatest(1, floor(hit.at * 0.8)::int - 30)`, sql`hit.at + 30`)),
+    start: headline(words(sql`1`, sql`60`)),
+    whole: headline(sql`d.body`),
+  };
+}
+
+export class PostgresSearchEngine implements SearchEngine {
+  readonly #database: Database;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  async add(buildId: string, documents: readonly SearchDocument[]): Promise<void> {
+    if (documents.length === 0) return;
+    // PostgreSQL's parser reads "<script>" in a text as a tag and drops its word; the stored
+    // text carries stand-ins for < and > (the tsvector is generated from it), put back on reading.
+    await sql`
+      INSERT INTO search_documents (build_id, page_id, url, title, body)
+      SELECT ${buildId}, page_id, url, title, body
+      FROM unnest(${documents.map((d) => d.pageId)}::text[], ${documents.map((d) => d.url)}::text[],
+        ${documents.map((d) => (d.title === null ? null : withoutAngleBrackets(d.title)))}::text[],
+        ${documents.map((d) => withoutAngleBrackets(d.body))}::text[]) AS page(page_id, url, title, body)
+    `.execute(this.#database.db);
+  }
+
+  /**
+   * The whole generation in one statement, whatever the limit: readers keep their snapshot
+   * (MVCC), so nothing waits on it as on SQLite's one connection; no index leads with build_id
+   * (see the migration), so it is one pass over the table rather than one per batch.
+   */
+  async remove(buildId: string): Promise<number> {
+    const result = await sql`DELETE FROM search_documents WHERE build_id = ${buildId}`.execute(this.#database.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedHit[]> {
+    const wantedText = query.required.flat().map((term) => term.text).join(' ');
+    const parts = snippetParts(query);
+    // The ready build is read by a scalar subquery, evaluated once; ts_headline runs on the
+    // page of hits only.
+    const result = await sql<{ build_id: string; report_id: string; page_id: string; url: string; title: string | null; snippet: string; score: number }>`
+      WITH current AS (
+        SELECT id, report_id FROM search_builds WHERE project_id = ${projectId} AND state = 'ready'
+      ),
+      top AS (
+        SELECT d.page_id, ts_rank(d.document, ${wantedQuery(query)}, 1) AS score
+        FROM search_documents d
+        WHERE d.build_id = (SELECT id FROM current) AND d.document @@ ${matchQuery(query)}
+        ORDER BY score DESC, d.page_id
+        LIMIT ${window.limit} OFFSET ${window.offset}
+      ),
+      wanted AS (
+        SELECT coalesce(array_agg(lexeme), '{}') AS lexemes FROM unnest(to_tsvector(${CONFIG}, ${wantedText}))
+      )
+      SELECT current.id AS build_id, current.report_id, d.page_id, d.url, d.title, top.score,
+        CASE WHEN hit.at IS NULL THEN ${parts.start} WHEN strpos(near.snippet, ${MARK_START}) > 0 THEN near.snippet ELSE ${parts.whole} END AS snippet
+      FROM top CROSS JOIN current CROSS JOIN wanted
+      JOIN search_documents d ON d.page_id = top.page_id AND d.build_id = current.id
+      CROSS JOIN LATERAL (
+        SELECT (
+          SELECT min(x.p) FROM unnest(d.document) AS u(lexeme, positions, weights), unnest(u.positions, u.weights) AS x(p, w)
+          WHERE u.lexeme = ANY (wanted.lexemes) AND x.w = 'B'
+        ) - coalesce((SELECT max(p) FROM unnest(ts_filter(d.document, '{a}')) AS u, unnest(u.positions) AS p), 0) AS at
+        -- OFFSET 0 keeps the planner from copying the subquery into every use of its column.
+        OFFSET 0
+      ) hit
+      CROSS JOIN LATERAL (SELECT CASE WHEN hit.at IS NULL THEN NULL ELSE ${parts.near} END AS snippet OFFSET 0) near
+      ORDER BY top.score DESC, top.page_id
+    `.execute(this.#database.db);
+    return result.rows.map((row) => ({
+      buildId: row.build_id,
+      reportId: row.report_id,
+      pageId: row.page_id,
+      url: row.url,
+      title: row.title === null ? null : withAngleBrackets(row.title),
+      markedSnippet: row.snippet,
+      score: row.score,
+    }));
+  }
+}

@@ -1,0 +1,109 @@
+import type { Insertable, Selectable } from 'kysely';
+import { inTransaction, type Database } from '../database/database.ts';
+import type { SearchBuildTable } from '../database/schema.ts';
+
+export type SearchBuildRow = Selectable<SearchBuildTable>;
+
+/** The builds of projects' search indexes (their documents are the engines' business). */
+export class SearchBuildStore {
+  readonly #database: Database;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  /** The project's newest report (ids are time-ordered). */
+  latestReport(projectId: string): Promise<{ id: string; crawl_id: string } | undefined> {
+    return this.#database.db
+      .selectFrom('reports')
+      .select(['id', 'crawl_id'])
+      .where('project_id', '=', projectId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** False when the project already has a build under way (the unique index on building builds). */
+  async insertBuilding(row: Omit<Insertable<SearchBuildTable>, 'state'>): Promise<boolean> {
+    try {
+      await this.#database.db.insertInto('search_builds').values({ ...row, state: 'building' }).execute();
+      return true;
+    } catch (error) {
+      if (this.#database.isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  find(buildId: string): Promise<SearchBuildRow | undefined> {
+    return this.#database.db.selectFrom('search_builds').selectAll().where('id', '=', buildId).executeTakeFirst();
+  }
+
+  /** The project's builds, newest first. */
+  forProject(projectId: string): Promise<SearchBuildRow[]> {
+    return this.#database.db.selectFrom('search_builds').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').execute();
+  }
+
+  async readyBuildId(projectId: string): Promise<string | undefined> {
+    const row = await this.#database.db
+      .selectFrom('search_builds')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'ready')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Counts a written batch; false when the build is no longer under way (failed or taken over). */
+  async recordProgress(buildId: string, pages: number, lastPageId: string, at: string): Promise<boolean> {
+    const result = await this.#database.db
+      .updateTable('search_builds')
+      .set((eb) => ({ pages_indexed: eb('pages_indexed', '+', pages), resume_after: lastPageId, updated_at: at }))
+      .where('id', '=', buildId)
+      .where('state', '=', 'building')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Makes the build the one queries read and retires the one they read until now, in one
+   * transaction: a query sees either generation whole. False when the build is no longer under way.
+   */
+  complete(buildId: string, projectId: string, at: string): Promise<boolean> {
+    return inTransaction(this.#database, async ({ db }) => {
+      const building = await db
+        .selectFrom('search_builds')
+        .select('id')
+        .where('id', '=', buildId)
+        .where('state', '=', 'building')
+        .executeTakeFirst();
+      if (!building) return false;
+      await db.updateTable('search_builds').set({ state: 'retired', updated_at: at }).where('project_id', '=', projectId).where('state', '=', 'ready').execute();
+      await db.updateTable('search_builds').set({ state: 'ready', updated_at: at, finished_at: at }).where('id', '=', buildId).execute();
+      return true;
+    });
+  }
+
+  async fail(buildId: string, error: string, at: string): Promise<void> {
+    await this.#database.db
+      .updateTable('search_builds')
+      .set({ state: 'failed', error, updated_at: at, finished_at: at })
+      .where('id', '=', buildId)
+      .where('state', '=', 'building')
+      .execute();
+  }
+
+  /** Fails the project's build under way if it has not moved since `before` (its worker is gone). */
+  async failStalled(projectId: string, before: string, at: string): Promise<void> {
+    await this.#database.db
+      .updateTable('search_builds')
+      .set({ state: 'failed', error: 'The build stopped making progress.', updated_at: at, finished_at: at })
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'building')
+      .where('updated_at', '<', before)
+      .execute();
+  }
+
+  async delete(buildId: string): Promise<void> {
+    await this.#database.db.deleteFrom('search_builds').where('id', '=', buildId).execute();
+  }
+}

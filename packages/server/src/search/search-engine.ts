@@ -1,0 +1,50 @@
+import type { SearchQuery } from '@loupe/contract';
+import type { Database } from '../database/database.ts';
+import { PostgresSearchEngine } from './postgres-search-engine.ts';
+import { SqliteSearchEngine } from './sqlite-search-engine.ts';
+
+/** A page as indexed, its text cleaned by `indexedText`. */
+export interface SearchDocument {
+  pageId: string;
+  url: string;
+  title: string | null;
+  body: string;
+}
+
+/** One hit as an engine ranks it; the snippet still carries the engine's marker characters. */
+export interface RankedHit {
+  buildId: string;
+  reportId: string;
+  pageId: string;
+  url: string;
+  title: string | null;
+  markedSnippet: string;
+  score: number;
+}
+
+/**
+ * Full-text search over the generations of `search_documents` (DESIGN.md §2): FTS5 with bm25 on
+ * SQLite, tsvector with ts_rank on PostgreSQL. Everything dialect-specific is behind this; the
+ * query reaches an engine parsed, and each compiles it to its own syntax with the words bound as
+ * values, never as query text.
+ */
+export interface SearchEngine {
+  /** Adds documents to a build's generation (in the transaction of the Database it was made with). */
+  add(buildId: string, documents: readonly SearchDocument[]): Promise<void>;
+  /**
+   * Removes documents of a build's generation, `limit` or so at a time where a long delete would
+   * hold up queries; answers how many went (0: none left).
+   */
+  remove(buildId: string, limit: number): Promise<number>;
+  /**
+   * Hits `offset` to `offset + limit` of the project's ready generation, best first. One
+   * statement reads which generation is ready and its documents, so a query never straddles a
+   * switch: empty when the project has no ready build.
+   */
+  search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedHit[]>;
+}
+
+/** The engine of the database's dialect, chosen here only. */
+export function searchEngineFor(database: Database): SearchEngine {
+  return database.kind === 'postgres' ? new PostgresSearchEngine(database) : new SqliteSearchEngine(database);
+}

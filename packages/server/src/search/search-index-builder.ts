@@ -1,0 +1,121 @@
+import { now } from '../clock.ts';
+import type { StoredPage } from '../crawl/stored-page-store.ts';
+import { StoredPageStore } from '../crawl/stored-page-store.ts';
+import { inTransaction, type Database } from '../database/database.ts';
+import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
+import { searchEngineFor, type SearchDocument } from './search-engine.ts';
+import { indexedText } from './snippet-html.ts';
+
+export interface BuilderOptions {
+  /** Pages read (and decompressed) at a time. */
+  pagesPerRead?: number;
+  /**
+   * Characters of text written per transaction: on SQLite, queries wait for the one connection
+   * while a transaction holds it, so each stays short (≈ 256 KB of text is a few milliseconds).
+   */
+  charsPerTransaction?: number;
+  /** Called after each transaction of documents commits (tests look at the index then). */
+  afterCommit?: () => Promise<void>;
+}
+
+/** Documents removed per statement when a generation goes, for the same reason. */
+const REMOVE_BATCH = 500;
+
+/** A page the index holds: an HTML page that answered 2xx. */
+function toDocument(page: StoredPage): SearchDocument | null {
+  if (page.text === null || page.status === null || page.status < 200 || page.status > 299) return null;
+  const title = page.summary?.title ?? null;
+  return { pageId: page.id, url: page.url, title: title === null ? null : indexedText(title), body: indexedText(page.text) };
+}
+
+/**
+ * Runs one build (the `search-index.build` job): writes the pages of the build's crawl into the
+ * build's own generation, batch by batch, then makes it the project's index in one transaction
+ * and removes the generation it replaces. A build taken over after a crash goes on after the
+ * last page it recorded; one that is no longer under way (failed, replaced) stops.
+ */
+export class SearchIndexBuilder {
+  readonly #database: Database;
+  readonly #builds: SearchBuildStore;
+  readonly #pages: StoredPageStore;
+  readonly #pagesPerRead: number;
+  readonly #charsPerTransaction: number;
+  readonly #afterCommit: () => Promise<void>;
+
+  constructor(database: Database, options: BuilderOptions = {}) {
+    this.#database = database;
+    this.#builds = new SearchBuildStore(database);
+    this.#pages = new StoredPageStore(database);
+    this.#pagesPerRead = options.pagesPerRead ?? 100;
+    this.#charsPerTransaction = options.charsPerTransaction ?? 256 * 1024;
+    this.#afterCommit = options.afterCommit ?? (async () => {});
+  }
+
+  /** `stopped`: the signal aborted, the build resumes on the next run; `gone`: nothing (left) to do. */
+  async run(buildId: string, signal: AbortSignal): Promise<'done' | 'stopped' | 'gone'> {
+    const build = await this.#builds.find(buildId);
+    if (build?.state !== 'building') return 'gone';
+    await this.sweep(build.project_id);
+    let after = build.resume_after ?? undefined;
+    for (;;) {
+      if (signal.aborted) return 'stopped';
+      const pages = await this.#pages.pages(build.crawl_id, { after, limit: this.#pagesPerRead, html: false });
+      if (pages.length === 0) break;
+      const written = await this.#write(build, pages, signal);
+      if (written !== 'done') return written;
+      after = pages.at(-1)?.id;
+      if (pages.length < this.#pagesPerRead) break;
+    }
+    if (!(await this.#builds.complete(buildId, build.project_id, now()))) return 'gone';
+    await this.sweep(build.project_id);
+    return 'done';
+  }
+
+  /** Marks the build failed (queries keep reading the index it was to replace) and removes what it wrote. */
+  async fail(buildId: string, error: string): Promise<void> {
+    await this.#builds.fail(buildId, error, now());
+    const build = await this.#builds.find(buildId);
+    if (build) await this.sweep(build.project_id);
+  }
+
+  /**
+   * Removes the documents of the project's replaced and failed builds, then those builds, but
+   * for the newest (a failed one tells the index's state).
+   */
+  async sweep(projectId: string): Promise<void> {
+    const builds = await this.#builds.forProject(projectId);
+    const engine = searchEngineFor(this.#database);
+    for (const build of builds) {
+      if (build.state !== 'retired' && build.state !== 'failed') continue;
+      while ((await engine.remove(build.id, REMOVE_BATCH)) > 0);
+      if (build.id !== builds[0].id) await this.#builds.delete(build.id);
+    }
+  }
+
+  /** Writes a read batch in transactions of about charsPerTransaction, stopping between two when asked. */
+  async #write(build: SearchBuildRow, pages: readonly StoredPage[], signal: AbortSignal): Promise<'done' | 'stopped' | 'gone'> {
+    let chunk: SearchDocument[] = [];
+    let chars = 0;
+    for (let i = 0; i < pages.length; i++) {
+      const document = toDocument(pages[i]);
+      if (document) {
+        chunk.push(document);
+        chars += document.body.length + (document.title?.length ?? 0);
+      }
+      if (chars < this.#charsPerTransaction && i < pages.length - 1) continue;
+      const documents = chunk;
+      const lastPageId = pages[i].id;
+      const written = await inTransaction(this.#database, async (transaction) => {
+        if (!(await new SearchBuildStore(transaction).recordProgress(build.id, documents.length, lastPageId, now()))) return false;
+        await searchEngineFor(transaction).add(build.id, documents);
+        return true;
+      });
+      if (!written) return 'gone';
+      await this.#afterCommit();
+      if (signal.aborted) return 'stopped';
+      chunk = [];
+      chars = 0;
+    }
+    return 'done';
+  }
+}

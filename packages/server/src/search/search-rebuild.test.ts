@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { fillerHtml, htmlPage } from '../testing/html-page.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
+import { SearchBuildStore } from './search-build-store.ts';
+import { searchEngineFor } from './search-engine.ts';
+import { SearchIndexBuilder } from './search-index-builder.ts';
+import { searchBuildHandler } from './search-job-handlers.ts';
+import { buildProjectIndex, crawlProject, createProject, indexState, search, startBuildByHand } from './search-test-kit.ts';
+
+const PROJECTS = '/api/v1/projects';
+
+/** A site whose pages `first`…`last` mention "quokka", so each version gives its own hit set. */
+function catalogue(first: number, last: number): Record<string, PageSpec> {
+  const numbers = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const pages: Record<string, PageSpec> = {
+    '/': htmlPage({ path: '/', title: 'Catalogue', links: numbers.map((n) => ({ href: `/p${n}`, text: `Item ${n}` })) }),
+  };
+  for (const n of numbers) {
+    const body = `<p>The quokka shelf holds item ${n}.</p>\n${fillerHtml(`/p${n}`, 200)}`;
+    pages[`/p${n}`] = htmlPage({ path: `/p${n}`, title: `Item ${n}`, body, links: [{ href: '/', text: 'Home' }] });
+  }
+  return pages;
+}
+const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => `/p${first + i}`).sort();
+const OLD_HITS = range(1, 12);
+const NEW_HITS = range(7, 18);
+
+const never = new AbortController().signal;
+
+for (const dialect of testDialects()) {
+  describe(`search index rebuilds (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    let definition: SiteDefinition;
+
+    before(async () => {
+      t = await startTestServer(dialect, { crawlAllowPrivate: true });
+      definition = { pages: catalogue(1, 12) };
+      site = await startTestSite(definition);
+    });
+    after(async () => {
+      await site.close();
+      await t.close();
+    });
+
+    /** A project indexed from the old site, then crawled again from the new one, not yet reindexed. */
+    async function projectBetweenVersions() {
+      definition.pages = catalogue(1, 12);
+      const projectId = await createProject(t, site);
+      await crawlProject(t, projectId);
+      const old = await buildProjectIndex(t, projectId);
+      definition.pages = catalogue(7, 18);
+      const newer = await crawlProject(t, projectId);
+      return { projectId, old, newReportId: newer.reportId };
+    }
+
+    const hitSet = async (projectId: string) => (await search(t, projectId, 'quokka', 100)).map((hit) => new URL(hit.url).pathname).sort();
+
+    it('answers every query from one whole index while a rebuild runs, old until the switch, new after', async () => {
+      const { projectId, old, newReportId } = await projectBetweenVersions();
+      assert.deepEqual(await hitSet(projectId), OLD_HITS);
+      const oldBuild = await new SearchBuildStore(t.server.database).readyBuildId(projectId);
+      assert.ok(oldBuild);
+
+      const buildId = await startBuildByHand(t, projectId);
+      const duringCommits: string[][] = [];
+      const progress: number[] = [];
+      const builder = new SearchIndexBuilder(t.server.database, {
+        // A transaction per page: the new generation is half-written between every two of them.
+        charsPerTransaction: 1,
+        afterCommit: async () => {
+          duringCommits.push(await hitSet(projectId));
+          const state = await indexState(t, projectId, () => true);
+          assert.equal(state.state, 'building');
+          assert.equal(state.reportId, old.reportId);
+          progress.push(state.building?.pagesIndexed ?? -1);
+        },
+      });
+      let running = true;
+      const continuous: string[][] = [];
+      const querying = (async () => {
+        while (running) continuous.push(await hitSet(projectId));
+      })();
+      try {
+        assert.equal(await builder.run(buildId, never), 'done');
+      } finally {
+        running = false;
+        await querying;
+      }
+
+      // 13 pages (the home page and 12 items): as many transactions, each seen from outside.
+      assert.deepEqual(progress, Array.from({ length: 13 }, (_, i) => i + 1));
+      for (const hits of duringCommits) assert.deepEqual(hits, OLD_HITS);
+      for (const hits of continuous) assert.ok([OLD_HITS, NEW_HITS].some((set) => JSON.stringify(set) === JSON.stringify(hits)), JSON.stringify(hits));
+      assert.deepEqual(await hitSet(projectId), NEW_HITS);
+      const state = await indexState(t, projectId, () => true);
+      assert.equal(state.state, 'ready');
+      assert.equal(state.reportId, newReportId);
+      assert.equal(state.pages, 13);
+      // The replaced generation is gone, documents and build.
+      assert.equal(await searchEngineFor(t.server.database).remove(oldBuild, 1000), 0);
+      assert.equal(await new SearchBuildStore(t.server.database).find(oldBuild), undefined);
+    });
+
+    it('goes on after the last batch it wrote when a stopped build runs again', async () => {
+      const { projectId } = await projectBetweenVersions();
+      const buildId = await startBuildByHand(t, projectId);
+      const stop = new AbortController();
+      let commits = 0;
+      const stopped = new SearchIndexBuilder(t.server.database, {
+        charsPerTransaction: 1,
+        afterCommit: async () => {
+          if (++commits === 5) stop.abort();
+        },
+      });
+      assert.equal(await stopped.run(buildId, stop.signal), 'stopped');
+      const halfway = await indexState(t, projectId, () => true);
+      assert.equal(halfway.state, 'building');
+      assert.equal(halfway.building?.pagesIndexed, 5);
+      assert.deepEqual(await hitSet(projectId), OLD_HITS);
+
+      assert.equal(await new SearchIndexBuilder(t.server.database).run(buildId, never), 'done');
+      const hits = await search(t, projectId, 'quokka', 100);
+      assert.equal(new Set(hits.map((hit) => hit.pageId)).size, hits.length, 'a page indexed twice');
+      assert.deepEqual(hits.map((hit) => new URL(hit.url).pathname).sort(), NEW_HITS);
+      assert.equal((await indexState(t, projectId, () => true)).pages, 13);
+    });
+
+    it('keeps the previous index answering when a build fails, removes what it wrote, and builds again on request', async () => {
+      const { projectId, old, newReportId } = await projectBetweenVersions();
+      const buildId = await startBuildByHand(t, projectId);
+      let commits = 0;
+      const failing = new SearchIndexBuilder(t.server.database, {
+        charsPerTransaction: 1,
+        afterCommit: async () => {
+          if (++commits === 3) throw new Error('disk full');
+        },
+      });
+      const outcome = await searchBuildHandler(failing, pino({ level: 'silent' }))({ buildId }, { jobId: 'job', attempt: 1, signal: never, heartbeat: async () => {} });
+      assert.deepEqual(outcome, { kind: 'failed', reason: 'disk full' });
+
+      const state = await indexState(t, projectId, () => true);
+      assert.equal(state.state, 'failed');
+      assert.match(state.error ?? '', /could not be built/);
+      assert.equal(state.reportId, old.reportId);
+      assert.equal(state.pages, old.pages);
+      assert.equal(state.building, null);
+      assert.deepEqual(await hitSet(projectId), OLD_HITS);
+      assert.equal(await searchEngineFor(t.server.database).remove(buildId, 1000), 0);
+
+      const rebuilt = await buildProjectIndex(t, projectId);
+      assert.equal(rebuilt.reportId, newReportId);
+      assert.deepEqual(await hitSet(projectId), NEW_HITS);
+    });
+
+    it('replaces a build that stopped making progress ten minutes ago', async () => {
+      const { projectId } = await projectBetweenVersions();
+      const stalled = await startBuildByHand(t, projectId);
+      const store = new SearchBuildStore(t.server.database);
+      const longAgo = new Date(Date.now() - 11 * 60_000).toISOString();
+      await t.server.database.db.updateTable('search_builds').set({ updated_at: longAgo }).where('id', '=', stalled).execute();
+      const started = await t.request('POST', `${PROJECTS}/${projectId}/search-index`);
+      assert.equal(started.status, 202);
+      assert.notEqual(started.body.building?.buildId, stalled);
+      await indexState(t, projectId, (state) => state.state === 'ready');
+      assert.deepEqual(await hitSet(projectId), NEW_HITS);
+      // Failed, then swept by the build that replaced it.
+      assert.equal(await store.find(stalled), undefined);
+    });
+
+    it('lets one of two concurrent builds of a project start', async () => {
+      const { projectId } = await projectBetweenVersions();
+      const store = new SearchBuildStore(t.server.database);
+      const report = await store.latestReport(projectId);
+      assert.ok(report);
+      const at = new Date().toISOString();
+      const row = (id: string) => ({ id, project_id: projectId, report_id: report.id, crawl_id: report.crawl_id, started_at: at, updated_at: at });
+      const started = await Promise.all([
+        store.insertBuilding(row('01900000-0000-7000-8000-000000000001')),
+        store.insertBuilding(row('01900000-0000-7000-8000-000000000002')),
+      ]);
+      assert.deepEqual(started.sort(), [false, true]);
+    });
+
+    it('keeps answering once the report it was built from is deleted', async () => {
+      const { projectId, old } = await projectBetweenVersions();
+      assert.equal((await t.request('DELETE', `/api/v1/reports/${old.reportId}`)).status, 200);
+      assert.deepEqual(await hitSet(projectId), OLD_HITS);
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import { LoupeError, type Page, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
+import { now } from '../clock.ts';
+import type { Database } from '../database/database.ts';
+import type { Principal } from '../identity/principal.ts';
+import { newId } from '../ids.ts';
+import type { AuditProjectService } from '../projects/audit-project-service.ts';
+import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
+import { decodeSearchCursor, encodeSearchCursor, invalidCursor } from './search-cursor.ts';
+import { searchEngineFor, type SearchEngine } from './search-engine.ts';
+import { snippetHtml } from './snippet-html.ts';
+
+/** How deep the ranking can be paged: past the best thousand, a search wants more words, not more pages. */
+export const MAX_HITS = 1000;
+
+/** A build that has recorded nothing for this long lost its worker (one batch takes milliseconds). */
+const STALLED_AFTER_MS = 10 * 60_000;
+
+/** Queues the job that runs a build. */
+export type EnqueueBuild = (buildId: string) => Promise<void>;
+
+/** Project search (DESIGN.md §8): builds of the index from the newest report, its state, and queries. */
+export class SearchService {
+  readonly #builds: SearchBuildStore;
+  readonly #engine: SearchEngine;
+  readonly #projects: AuditProjectService;
+  readonly #enqueue: EnqueueBuild;
+
+  constructor(database: Database, projects: AuditProjectService, enqueue: EnqueueBuild) {
+    this.#builds = new SearchBuildStore(database);
+    this.#engine = searchEngineFor(database);
+    this.#projects = projects;
+    this.#enqueue = enqueue;
+  }
+
+  /** Starts a build from the newest report, or answers the one under way. */
+  async build(principal: Principal, projectId: string): Promise<SearchIndexState> {
+    await this.#projects.require(principal, projectId);
+    const report = await this.#builds.latestReport(projectId);
+    if (!report) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then build its search index.' });
+    const at = now();
+    await this.#builds.failStalled(projectId, new Date(Date.parse(at) - STALLED_AFTER_MS).toISOString(), at);
+    const id = newId();
+    const started = await this.#builds.insertBuilding({
+      id,
+      project_id: projectId,
+      report_id: report.id,
+      crawl_id: report.crawl_id,
+      started_at: at,
+      updated_at: at,
+    });
+    if (started) {
+      try {
+        await this.#enqueue(id);
+      } catch (error) {
+        await this.#builds.fail(id, 'The build could not be queued.', now());
+        throw error;
+      }
+    }
+    return this.#state(projectId);
+  }
+
+  async state(principal: Principal, projectId: string): Promise<SearchIndexState> {
+    await this.#projects.require(principal, projectId);
+    return this.#state(projectId);
+  }
+
+  async search(principal: Principal, projectId: string, query: { q: SearchQuery; limit: number; cursor?: string }): Promise<Page<SearchHit>> {
+    await this.#projects.require(principal, projectId);
+    const cursor = decodeSearchCursor(query.cursor, MAX_HITS);
+    const offset = cursor?.offset ?? 0;
+    const limit = Math.min(query.limit, MAX_HITS - offset);
+    // One more than asked: whether a next page exists.
+    const hits = await this.#engine.search(projectId, query.q, { offset, limit: limit + 1 });
+    const buildId = hits[0]?.buildId ?? (await this.#builds.readyBuildId(projectId));
+    if (buildId === undefined) {
+      throw new LoupeError('search_index_not_built', { message: "The project's search index is not built yet: POST …/search-index, then search once its state is ready." });
+    }
+    if (cursor && buildId !== cursor.buildId) {
+      throw invalidCursor('The search index was rebuilt since this page: search again from the first page.');
+    }
+    const page = hits.slice(0, limit);
+    const more = hits.length > limit && offset + limit < MAX_HITS;
+    return {
+      items: page.map((hit) => ({
+        pageId: hit.pageId,
+        reportId: hit.reportId,
+        url: hit.url,
+        title: hit.title,
+        snippet: snippetHtml(hit.markedSnippet),
+        score: hit.score,
+      })),
+      nextCursor: more ? encodeSearchCursor({ buildId, offset: offset + limit }) : null,
+    };
+  }
+
+  async #state(projectId: string): Promise<SearchIndexState> {
+    const builds = await this.#builds.forProject(projectId);
+    const ready = builds.find((b) => b.state === 'ready');
+    const building = builds.find((b) => b.state === 'building');
+    const newest: SearchBuildRow | undefined = builds[0];
+    const state = building ? 'building' : newest?.state === 'failed' ? 'failed' : ready ? 'ready' : 'none';
+    return {
+      projectId,
+      state,
+      reportId: ready?.report_id ?? null,
+      pages: ready?.pages_indexed ?? 0,
+      builtAt: ready?.finished_at ?? null,
+      building: building
+        ? { buildId: building.id, reportId: building.report_id, startedAt: building.started_at, pagesIndexed: building.pages_indexed }
+        : null,
+      error: state === 'failed' ? (newest?.error ?? null) : null,
+    };
+  }
+}
