@@ -8,6 +8,8 @@
  * that `t` is recent, not only that the digest matches. Several `v1=` entries may appear
  * (a receiver accepts any that matches), which leaves room to roll a secret.
  */
+import { hmacSha256Hex, hmacSha256Matches } from '../common/hmac-sha256.ts';
+
 export const WEBHOOK_SIGNATURE_HEADER = 'Loupe-Signature';
 export const WEBHOOK_DELIVERY_HEADER = 'Loupe-Delivery';
 
@@ -17,9 +19,8 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 /** The `Loupe-Signature` header value for `body` sent at `timestampSeconds`. */
 export async function signWebhook(secret: string, timestampSeconds: number, body: string): Promise<string> {
   if (!Number.isInteger(timestampSeconds) || timestampSeconds < 0) throw new TypeError('The timestamp must be whole Unix seconds.');
-  const key = await hmacKey(secret, 'sign');
-  const digest = await globalThis.crypto.subtle.sign('HMAC', key, utf8(`${timestampSeconds}.${body}`));
-  return `t=${timestampSeconds},v1=${Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  if (secret === '') throw new TypeError('A webhook secret must not be empty.');
+  return `t=${timestampSeconds},v1=${await hmacSha256Hex(secret, `${timestampSeconds}.${body}`)}`;
 }
 
 export type WebhookSignatureCheck = 'valid' | 'malformed' | 'invalid' | 'stale';
@@ -42,16 +43,8 @@ export async function verifyWebhookSignature(
 ): Promise<WebhookSignatureCheck> {
   const parsed = parseSignatureHeader(header);
   if (!parsed) return 'malformed';
-  const key = await hmacKey(secret, 'verify');
-  const signed = utf8(`${parsed.timestamp}.${body}`);
-  let genuine = false;
-  for (const digest of parsed.digests) {
-    if (await globalThis.crypto.subtle.verify('HMAC', key, hexBytes(digest), signed)) {
-      genuine = true;
-      break;
-    }
-  }
-  if (!genuine) return 'invalid';
+  if (secret === '') throw new TypeError('A webhook secret must not be empty.');
+  if (!(await hmacSha256Matches([secret], `${parsed.timestamp}.${body}`, parsed.digests))) return 'invalid';
   const nowSeconds = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   return Math.abs(nowSeconds - parsed.timestamp) > tolerance ? 'stale' : 'valid';
@@ -69,19 +62,4 @@ export function parseSignatureHeader(header: string | null | undefined): { times
     else if (name === 'v1' && /^[0-9a-f]{64}$/.test(value)) digests.push(value);
   }
   return timestamp === undefined || digests.length === 0 ? null : { timestamp, digests };
-}
-
-function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  if (secret === '') throw new TypeError('A webhook secret must not be empty.');
-  return globalThis.crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
-}
-
-function utf8(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text);
-}
-
-function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
 }

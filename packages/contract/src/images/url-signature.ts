@@ -18,6 +18,7 @@
  * is lowercase hex HMAC-SHA256. `exp`, when present, is Unix seconds and the URL is
  * expired from that second on.
  */
+import { hmacSha256Hex, hmacSha256Matches } from '../common/hmac-sha256.ts';
 
 /** encodeURIComponent plus `!'()*`, which RFC 3986 reserves but encodeURIComponent keeps. */
 export function rfc3986Encode(value: string): string {
@@ -53,10 +54,8 @@ export async function signCdnPath(
   encodedPath: string,
   params: Record<string, string>,
 ): Promise<string> {
-  const key = await hmacKey(secret, 'sign');
-  const signed = utf8(canonicalSigningString(slug, encodedPath, params));
-  const digest = await globalThis.crypto.subtle.sign('HMAC', key, signed);
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  if (secret === '') throw new TypeError('A signing secret must not be empty.');
+  return hmacSha256Hex(secret, canonicalSigningString(slug, encodedPath, params));
 }
 
 export type CdnSignatureCheck = 'valid' | 'missing' | 'invalid' | 'expired';
@@ -81,31 +80,6 @@ export async function verifyCdnSignature(
   const exp = params.exp;
   if (exp !== undefined && !/^[0-9]{1,15}$/.test(exp)) return 'invalid';
 
-  const signed = utf8(canonicalSigningString(slug, encodedPath, params));
-  const digest = hexBytes(signature);
-  let genuine = false;
-  for (const secret of secrets) {
-    if (secret === '') continue;
-    if (await globalThis.crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), digest, signed)) {
-      genuine = true;
-      break;
-    }
-  }
-  if (!genuine) return 'invalid';
+  if (!(await hmacSha256Matches(secrets, canonicalSigningString(slug, encodedPath, params), [signature]))) return 'invalid';
   return exp !== undefined && nowSeconds >= Number(exp) ? 'expired' : 'valid';
-}
-
-function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  if (secret === '') throw new TypeError('A signing secret must not be empty.');
-  return globalThis.crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
-}
-
-function utf8(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text);
-}
-
-function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
 }

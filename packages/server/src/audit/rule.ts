@@ -1,30 +1,10 @@
+import { RuleCategory } from '@loupe/contract';
 import type { PageFacts } from '../crawl/page-facts.ts';
 import type { Severity } from './health-score.ts';
 
-/** The catalog's twenty categories (audit-checks.md §1). */
-export const ruleCategories = [
-  'status',
-  'redirects',
-  'indexability',
-  'titles',
-  'descriptions',
-  'headings',
-  'content',
-  'canonical',
-  'hreflang',
-  'links',
-  'images',
-  'performance',
-  'security',
-  'social',
-  'structured-data',
-  'mobile',
-  'accessibility-basic',
-  'sitemaps',
-  'robots',
-  'url',
-] as const;
-export type RuleCategory = (typeof ruleCategories)[number];
+/** The catalog's twenty categories (audit-checks.md §1), as the contract names them for custom rules too. */
+export const ruleCategories = RuleCategory.options;
+export type { RuleCategory };
 
 /** What a report shows about a rule, whether it fired or not. */
 export interface RuleDefinition {
