@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RulePackInput } from '@loupe/contract';
+import type { CompiledRule } from './compiled-rule.ts';
+import { exampleRules } from './example-rules.ts';
 import { evaluateRule } from './rule-evaluator.ts';
+import type { RuleSubject } from './rule-subject.ts';
 import { compiledRule, evaluate, outcome, subject } from './rule-test-kit.ts';
 
 type When = RulePackInput['rules'][number]['when'];
@@ -283,6 +286,53 @@ describe('rule evaluator', () => {
     it('is given only when the rule fires', () => {
       assert.deepEqual(evaluate(FALSE), { outcome: 'passed' });
       assert.deepEqual(evaluate(UNKNOWN), { outcome: 'not-applicable' });
+    });
+  });
+
+  describe('deciding without explaining', () => {
+    const pages = [
+      subject(),
+      subject({
+        html: '<html><head><title>Untitled</title></head><body><p>Lorem ipsum dolor sit amet.</p><img src="/a.png"><img src="/b.png" alt="b"></body></html>',
+        visibleText: `Lorem ipsum dolor sit amet. ${'word '.repeat(20)}`,
+        title: 'Untitled',
+        metrics: { wordCount: 25 },
+      }),
+      subject({ url: 'https://example.test/account/orders', headers: { 'content-type': 'text/html', 'cache-control': 'public' } }),
+      subject({ status: 404 }),
+      subject({ status: null, contentType: null, html: null, visibleText: null, title: null, headers: {} }),
+    ];
+    const rules = [
+      ...exampleRules,
+      { id: 'content/t1', when: TRUE },
+      { id: 'content/t2', when: { any: [FALSE, { type: 'selector', selector: 'img:not([alt])', test: { op: 'exists' } }] } },
+      { id: 'content/t3', when: { all: [TRUE, UNKNOWN] } },
+      { id: 'content/t4', when: { not: { type: 'text', str: { matches: '\\b(lorem|ipsum)\\b' } } } },
+      { id: 'content/t5', when: { type: 'selector', selector: 'img', test: { op: 'attr', name: 'alt', quantifier: 'none' } }, scope: { statuses: ['any'] } },
+      { id: 'content/t6', when: { type: 'status', class: ['failed', '4xx'] }, scope: { statuses: ['any'] } },
+    ].map(({ id, ...fields }) => compiledRule({ id, ...fields } as never));
+
+    it('decides every rule as explaining does, and leaves message and evidence out', () => {
+      const outcomes = new Set<string>();
+      for (const rule of rules) {
+        for (const on of pages) {
+          const explained = evaluateRule(rule, on);
+          const decided = evaluateRule(rule, { ...on }, { explain: false });
+          assert.deepEqual(decided, { outcome: explained.outcome }, `${rule.definition.id} on ${on.url} (${on.status})`);
+          if (explained.outcome === 'fired') assert.ok(explained.message !== undefined && explained.evidence, 'explaining is the default');
+          outcomes.add(explained.outcome);
+        }
+      }
+      assert.deepEqual([...outcomes].sort(), ['fired', 'not-applicable', 'out-of-scope', 'passed'], 'every outcome was compared');
+    });
+
+    it('explains a firing when asked, on the same subject after an unexplained one', () => {
+      const on = pages[1] as RuleSubject;
+      const rule = rules.find((r) => r.definition.id === 'content/placeholder-copy') as CompiledRule;
+      assert.deepEqual(evaluateRule(rule, on, { explain: false }), { outcome: 'fired' });
+      const explained = evaluateRule(rule, on, { explain: true });
+      assert.equal(explained.outcome, 'fired');
+      assert.match(explained.message ?? '', /placeholder text in body.*Lorem ipsum/);
     });
   });
 });

@@ -10,9 +10,9 @@ export interface RuleEvaluation {
    * crawl did not measure); out-of-scope: the URL is not one the rule looks at.
    */
   outcome: 'fired' | 'passed' | 'not-applicable' | 'out-of-scope';
-  /** Set when fired. */
+  /** Set when fired and explained. */
   message?: string;
-  /** Set when fired: at most three samples and how many there were. */
+  /** Set when fired and explained: at most three samples and how many there were. */
   evidence?: { samples: string[]; total: number };
 }
 
@@ -72,14 +72,25 @@ class Evaluation {
   }
 }
 
-/** Decides one compiled rule on one URL and, when it fires, writes its message and evidence. */
-export function evaluateRule(rule: CompiledRule, subject: RuleSubject): RuleEvaluation {
+export interface EvaluateOptions {
+  /**
+   * Whether a firing writes its message and evidence (the default). Locating evidence (every
+   * match of an expression, every passing element) costs far more than deciding, so a caller
+   * that only tallies outcomes, like a preview past its samples, leaves it out: the outcome
+   * is the same either way.
+   */
+  explain?: boolean;
+}
+
+/** Decides one compiled rule on one URL and, when it fires and `explain` is not false, writes its message and evidence. */
+export function evaluateRule(rule: CompiledRule, subject: RuleSubject, options: EvaluateOptions = {}): RuleEvaluation {
   const view = SubjectView.of(subject);
   if (!rule.scope.matches(view)) return { outcome: 'out-of-scope' };
   const evaluation = new Evaluation(view);
   const truth = evaluation.truth(rule.when);
   if (truth === null) return { outcome: 'not-applicable' };
   if (!truth) return { outcome: 'passed' };
+  if (options.explain === false) return { outcome: 'fired' };
 
   const found: Parameters<Evaluation['explain']>[2] = { labels: [], facts: [] };
   evaluation.explain(rule.when, true, found);

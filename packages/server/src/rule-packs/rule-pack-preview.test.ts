@@ -94,6 +94,20 @@ for (const dialect of testDialects()) {
       assert.equal((await t.request('GET', '/api/v1/credits', as)).body.balance, before);
     });
 
+    it('counts every failing page past the samples it names, each sample with its message', async () => {
+      const everyPage = { id: 'content/every-page', title: 'Every page', category: 'content', severity: 'notice', when: { type: 'status', class: ['2xx'] }, message: 'ok on {{path}}' };
+      for (const samples of [0, 1, 3, 4, 5]) {
+        const answer = await t.request('POST', '/api/v1/rule-packs/preview', { ...as, body: { projectId, samples, pack: { ...pack, rules: [everyPage, placeholder] } } });
+        assert.equal(answer.status, 200);
+        const every = rule(answer.body, everyPage.id);
+        assert.deepEqual([every.pagesInScope, every.pagesFailing], [4, 4], `samples ${samples}`);
+        assert.equal(every.samples.length, Math.min(samples, 4));
+        for (const sample of every.samples) assert.equal(sample.message, `ok on ${new URL(sample.url).pathname}`);
+        assert.equal(rule(answer.body, placeholder.id).pagesFailing, 1);
+        assert.equal(rule(answer.body, placeholder.id).samples.length, Math.min(samples, 1));
+      }
+    });
+
     it('points at the offending field of an unsaved pack', async () => {
       const bad = { ...placeholder, when: { type: 'text', str: { matches: '(unclosed' } } };
       const answer = await t.request('POST', '/api/v1/rule-packs/preview', { ...as, body: { projectId, pack: { ...pack, rules: [bad] } } });

@@ -59,7 +59,8 @@ export class RulePackPreviewService {
         const subject = storedPageSubject(page);
         compiled.rules.forEach((rule, index) => {
           const tally = tallies[index]!;
-          const result = evaluateRule(rule, subject);
+          // Only the pages named as samples need a message; the rest are counted.
+          const result = evaluateRule(rule, subject, { explain: tally.samples.length < input.samples });
           if (result.outcome === 'out-of-scope') return;
           if (result.outcome === 'not-applicable') {
             tally.pagesNotApplicable += 1;

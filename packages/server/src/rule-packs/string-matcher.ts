@@ -1,6 +1,7 @@
 import type { StringTest } from '@loupe/contract';
 import { RE2JS } from 're2js';
 import { clip } from './clip.ts';
+import { LiteralPrefilter } from './literal-prefilter.ts';
 
 const SAMPLE_CHARS = 200;
 /**
@@ -26,6 +27,7 @@ export class StringMatcher {
   readonly #test: StringTest;
   readonly #needle: string;
   readonly #regex: RE2JS | undefined;
+  readonly #prefilter: LiteralPrefilter | undefined;
 
   /** Throws RE2JS's syntax error for an expression RE2 rejects. */
   constructor(test: StringTest, regexCache?: Map<string, RE2JS>) {
@@ -41,11 +43,15 @@ export class StringMatcher {
         regexCache?.set(key, regex);
       }
       this.#regex = regex;
+      this.#prefilter = test.caseSensitive ? undefined : LiteralPrefilter.forCaseInsensitive(test.matches);
     }
   }
 
   test(text: string, lower: () => string): boolean {
-    if (this.#regex) return this.#regex.test(text);
+    if (this.#regex) {
+      if (this.#prefilter && !this.#prefilter.mayMatch(lower())) return false;
+      return this.#regex.test(text);
+    }
     const subject = this.#test.caseSensitive ? text : lower();
     return this.#test.equals !== undefined ? subject === this.#needle : subject.includes(this.#needle);
   }

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compile, selectAll } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import type { ElementQuery } from './compiled-rule.ts';
+import { subject } from './rule-test-kit.ts';
+import { SubjectView } from './subject-view.ts';
+
+const PAGE = `<!doctype html><html lang="en"><head><title>T</title><script>var a = '<p>';</script><style>p{}</style></head>
+<body><!-- <p>comment</p> --><main><h1>One</h1><section><h2>A</h2><p>first</p><p>second <b>bold</b></p></section>
+<section><p>third</p><template><p>inside a template</p></template><div><p>deep</p></div></section>
+<ul><li><a href="/x">x</a></li><li><a href="https://e.test/">e</a></li></ul><p>last</p></main></body></html>`;
+
+describe('subject view', () => {
+  it('selects what css-select selects, in document order, template contents left out as there', () => {
+    const document = parseDocument(PAGE);
+    const view = SubjectView.of(subject({ html: PAGE }));
+    const selectors = ['p', 'section > p:first-of-type', 'section:has(h2) p', 'h1 ~ section p', 'template', 'a[href^="http"]', 'script, style', ':root', '*', 'li:nth-child(2) a', 'table'];
+    for (const selector of selectors) {
+      const query = compile<AnyNode, Element>(selector) as ElementQuery;
+      const expected = selectAll<AnyNode, Element>(query, document).map((element) => `${element.name}@${element.startIndex}`);
+      const actual = (view.select(query) ?? []).map((element) => `${element.name}@${element.startIndex}`);
+      assert.deepEqual(actual, expected, selector);
+    }
+    assert.equal(view.select(compile<AnyNode, Element>('p') as ElementQuery)?.length, 5, 'not the template’s, nor the comment’s or script’s text');
+  });
+
+  it('selects in a page nested deeper than the call stack', () => {
+    const depth = 10_000;
+    const view = SubjectView.of(subject({ html: `<html><body>${'<div>'.repeat(depth)}<p>bottom</p></body></html>` }));
+    assert.equal(view.select(compile<AnyNode, Element>('div') as ElementQuery)?.length, depth);
+    assert.equal(view.select(compile<AnyNode, Element>('div > p') as ElementQuery)?.length, 1);
+  });
+
+  it('selects nothing, rather than an empty list, from an answer without HTML', () => {
+    const view = SubjectView.of(subject({ html: null, visibleText: null, title: null }));
+    assert.equal(view.select(compile<AnyNode, Element>('p') as ElementQuery), null);
+  });
+});
