@@ -46,6 +46,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * Runs a benchmark's main, then always cleans up; a failure sets the exit code, and its stack
+ * is printed unless the run was interrupted (the failures that follow a signal, a server
+ * stopped under a request, are not news).
+ */
+export async function runBench(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    process.exitCode = 1;
+    if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  } finally {
+    await cleanUp();
+  }
+}
+
 export function track(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));

@@ -42,7 +42,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cleanUp, cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, readClockTicks, run, sleep, stopChild, track, wasInterrupted } from './bench-kit.ts';
+import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, readClockTicks, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
 import sharp from 'sharp';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -848,12 +848,4 @@ async function mixedLoad(temp: string, big: Buffer): Promise<Summary> {
   return { aim: `mixed ${seconds} s: peak RSS < 400 MB`, value: mb(peak), met: peak < 400 * 1024 };
 }
 
-try {
-  await main();
-} catch (error) {
-  process.exitCode = 1;
-  // Interrupted: the failures that follow (a server stopped under a request) are not news.
-  if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-} finally {
-  await cleanUp();
-}
+await runBench(main);

@@ -50,7 +50,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedSite, TINY_PNG, type GeneratedSite } from '../packages/server/src/testing/fixture-sites.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../packages/server/src/testing/test-site.ts';
-import { cleanUp, cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, sleep, stopChild, track, wasInterrupted } from './bench-kit.ts';
+import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
@@ -650,12 +650,4 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  process.exitCode = 1;
-  // Interrupted: the failures that follow (a server stopped under a request) are not news.
-  if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-} finally {
-  await cleanUp();
-}
+await runBench(main);

@@ -32,7 +32,7 @@ import { startServer } from '../packages/server/src/server.ts';
 import { TINY_PNG } from '../packages/server/src/testing/fixture-sites.ts';
 import { createServerSchema } from '../packages/server/src/testing/test-database.ts';
 import { startTestSite, type PageSpec } from '../packages/server/src/testing/test-site.ts';
-import { cleanUp, cleanups, loadAverage, printTable, quantile, wasInterrupted } from './bench-kit.ts';
+import { cleanups, loadAverage, printTable, quantile, runBench } from './bench-kit.ts';
 import { BENCH_ASSETS, benchRulePack, generatePages } from './rule-bench-fixtures.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 300);
@@ -186,13 +186,4 @@ function digest(answer: any, origin: string): string {
   return `counts ${hash(counts)} answer ${hash([counts, samples])}`;
 }
 
-try {
-  await main();
-} catch (error) {
-  if (!wasInterrupted()) {
-    console.error(error);
-    process.exitCode = 1;
-  }
-} finally {
-  await cleanUp();
-}
+await runBench(main);
