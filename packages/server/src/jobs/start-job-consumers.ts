@@ -7,7 +7,8 @@ import { validateHandlers, type JobQueue, type WorkOptions } from './job-queue.t
  * network; an index build is CPU and database work; alert deliveries are short requests.
  */
 export function jobConcurrency(config: Pick<Config, 'crawlConcurrency'>): WorkOptions {
-  return { concurrency: { 'crawl.run': config.crawlConcurrency } };
+  // Alerts mostly wait on a receiver (up to its timeout), so a slow one should not hold up the rest.
+  return { concurrency: { 'crawl.run': config.crawlConcurrency, 'alert.deliver': 4, 'search-index.build': 1 } };
 }
 
 /** Builds the handlers, refusing to start with any missing, and starts taking jobs. */
