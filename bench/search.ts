@@ -7,6 +7,7 @@
  *   BENCH_CLIENTS   clients querying at once, each sending its next query when answered (default 20)
  *   BENCH_SECONDS   how long the clients query (default 30)
  *   BENCH_LIMIT     hits per query, as a search page shows them (default 10)
+ *   BENCH_WARM_SET  distinct queries the warm mix draws from (default 20000)
  *   BENCH_DIALECTS  sqlite, postgres or both (default both; postgres needs DATABASE_URL)
  *   DATABASE_URL    a PostgreSQL server the bench may create a database on (and drop it after),
  *                   e.g. postgres://postgres@127.0.0.1:5432/test
@@ -26,14 +27,24 @@
  * ranks spread evenly over their logarithm from 50 to 10,000 (as many queries for words on
  * most pages as for words on a few hundred; neither stop words nor hapaxes): one word (35%),
  * two (30%), three (10%), a quoted two-word phrase taken from a page (10%), a word minus
- * another (10%), two words ORed (5%). Each client sends
+ * another (10%), two words ORed (5%). Drawn that way and with repeats dropped, they make the
+ * list of distinct queries both mixes below take from. Each client sends
  * `GET /api/v1/projects/{id}/search?q=…&limit=BENCH_LIMIT` over keep-alive and times the
  * answer in full; answers other than 200 are counted as errors.
  *
- * Three runs after a 3 s warm-up: one client alone (a query's own time), BENCH_CLIENTS clients
- * (the aim's figure), and the same clients on GET …/search-index, the index's state: what any
- * authenticated request costs under that load, the floor under the search figures. Latencies
- * are printed for all queries and by band of word frequency.
+ * The server keeps recent answers (keyed by the index build that answered), so two mixes:
+ *   cold  every query text sent once in the server's life: what a query costs the database;
+ *   warm  queries drawn from the first BENCH_WARM_SET distinct ones by a Zipf law (s = 1), as
+ *         searches repeat in a search log, after a pass of the same draw to fill the cache; the
+ *         share of queries the server had seen before is printed.
+ * Cold takes the distinct queries in order, so it holds fewer single common words than the
+ * drawn mix (each is sent once): the table prints n by band.
+ *
+ * Runs after a 3 s warm-up (queries of its own, never sent again): cold with one client alone
+ * (a query's own time) and with BENCH_CLIENTS clients (the aim's figure), the same warm, then
+ * the same clients on GET …/search-index, the index's state: what any authenticated request
+ * costs under that load, the floor under the search figures. Latencies are printed for all
+ * queries and by band of word frequency.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -48,7 +59,7 @@ import type { Schema } from '../packages/server/src/database/schema.ts';
 import type { Insertable } from 'kysely';
 import { newId } from '../packages/server/src/ids.ts';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { cleanUp, cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, sleep, stopChild, track, wasInterrupted } from './bench-kit.ts';
+import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
@@ -67,6 +78,7 @@ const SETTINGS = {
   clients: numberSetting('BENCH_CLIENTS', 20, 1, 200),
   seconds: numberSetting('BENCH_SECONDS', 30, 1, 3600),
   limit: numberSetting('BENCH_LIMIT', 10, 1, 100),
+  warmSet: numberSetting('BENCH_WARM_SET', 20_000, 100, 100_000),
   dialects: (process.env.BENCH_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()),
   databaseUrl: process.env.DATABASE_URL || undefined,
 };
@@ -179,6 +191,28 @@ function queryPool(size: number, samplePage: GeneratedPage): BenchQuery[] {
     else queries.push({ q: `${WORDS[a]} OR ${WORDS[b]}`, band: bandOf(Math.min(a, b)) });
   }
   return queries;
+}
+
+/** The pool's queries with repeats dropped, in the order they were drawn. */
+function distinctQueries(size: number, samplePage: GeneratedPage): BenchQuery[] {
+  const byText = new Map<string, BenchQuery>();
+  for (const query of queryPool(size, samplePage)) if (!byText.has(query.q)) byText.set(query.q, query);
+  return [...byText.values()];
+}
+
+/** The next query of a mix. */
+type QuerySource = () => BenchQuery;
+
+/** Each query of `queries` once, in order, across every run that shares the source. */
+function eachOnce(queries: BenchQuery[]): QuerySource & { used: () => number } {
+  let next = 0;
+  return Object.assign(() => queries[next++ % queries.length]!, { used: () => next });
+}
+
+/** Queries drawn from the first `size` of `queries` by a Zipf law (s = 1): a few often, most rarely. */
+function drawn(queries: BenchQuery[], size: number, seed: number): QuerySource {
+  const pick = zipf(mulberry32(seed), 0, Math.min(size, queries.length), 1);
+  return () => queries[pick()]!;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -313,6 +347,7 @@ interface Sample {
 }
 
 interface Run {
+  mix: 'cold' | 'warm' | 'floor';
   clients: number;
   samples: Sample[];
   errors: number;
@@ -320,6 +355,8 @@ interface Run {
   seconds: number;
   /** The server's CPU time over the run, per second of it (1 = one core busy). */
   serverCpu: number;
+  /** Queries whose text the server had been sent before (its cache may hold the answer). */
+  repeats: number;
 }
 
 interface Figures {
@@ -347,20 +384,30 @@ async function buildIndex(loupe: Loupe, projectId: string) {
 }
 
 /**
- * `clients` clients, each sending the pool's next query as soon as it has its answer, for
+ * `clients` clients, each sending the source's next query as soon as it has its answer, for
  * `seconds`; with `path`, that request instead (the floor: what any authenticated request costs).
+ * `sent` holds every query text the server was sent, across runs.
  */
-async function load(loupe: Loupe, projectId: string, queries: BenchQuery[], clients: number, seconds: number, path?: string): Promise<Run> {
+async function load(
+  loupe: Loupe,
+  projectId: string,
+  run: { mix: Run['mix']; next: QuerySource; sent: Set<string>; clients: number; seconds: number; path?: string },
+): Promise<Run> {
+  const { next, sent, clients, seconds, path } = run;
   const samples: Sample[] = [];
   let errors = 0;
   let hits = 0;
-  let next = 0;
+  let repeats = 0;
   const end = performance.now() + seconds * 1000;
   const cpuBefore = await cpuOf(loupe.pid);
   const t0 = performance.now();
   const client = async () => {
     while (performance.now() < end) {
-      const query = queries[next++ % queries.length]!;
+      const query = next();
+      if (!path) {
+        if (sent.has(query.q)) repeats++;
+        else sent.add(query.q);
+      }
       const started = performance.now();
       const response = await fetch(loupe.url + (path ?? `/api/v1/projects/${projectId}/search?q=${encodeURIComponent(query.q)}&limit=${SETTINGS.limit}`), {
         headers: { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId },
@@ -374,7 +421,7 @@ async function load(loupe: Loupe, projectId: string, queries: BenchQuery[], clie
   await Promise.all(Array.from({ length: clients }, client));
   const elapsed = (performance.now() - t0) / 1000;
   const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
-  return { clients, samples, errors, hits, seconds: elapsed, serverCpu: cpuMs / 1000 / elapsed };
+  return { mix: run.mix, clients, samples, errors, hits, seconds: elapsed, serverCpu: cpuMs / 1000 / elapsed, repeats };
 }
 
 async function benchDialect(dialect: string): Promise<Figures> {
@@ -387,23 +434,39 @@ async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`  crawl written in ${fixed((performance.now() - t0) / 1000, 1)} s (${fixed(textBytes / 1024 / 1024, 0)} MB of text, ${fixed(textBytes / SETTINGS.pages / 1024, 1)} KB a page)`);
   const built = await buildIndex(loupe, project.id);
   console.log(`  index built: ${fixed(built.seconds, 1)} s (server: ${fixed(built.serverSeconds, 1)} s), ${built.pages} pages`);
-  const queries = queryPool(2000, pageGenerator(42)(0));
-  // Connections, prepared statements and caches warm first.
-  await load(loupe, project.id, queries, SETTINGS.clients, 3);
+  // Far more distinct queries than the cold runs send; the warm mix draws from the first ones.
+  const queries = distinctQueries(200_000, pageGenerator(42)(0));
+  const sent = new Set<string>();
+  const once = eachOnce(queries);
+  const short = Math.max(3, Math.round(SETTINGS.seconds / 3));
+  const id = project.id;
+  // Connections, prepared statements and the database's pages warm first, on queries never sent again.
+  await load(loupe, id, { mix: 'cold', next: once, sent, clients: SETTINGS.clients, seconds: 3 });
   // One client alone: the time a query takes the server, without waiting behind others.
-  const alone = await load(loupe, project.id, queries, 1, Math.max(3, Math.round(SETTINGS.seconds / 3)));
-  const loaded = await load(loupe, project.id, queries, SETTINGS.clients, SETTINGS.seconds);
-  const floor = await load(loupe, project.id, queries, SETTINGS.clients, Math.max(3, Math.round(SETTINGS.seconds / 3)), `/api/v1/projects/${project.id}/search-index`);
+  const coldAlone = await load(loupe, id, { mix: 'cold', next: once, sent, clients: 1, seconds: short });
+  const coldLoaded = await load(loupe, id, { mix: 'cold', next: once, sent, clients: SETTINGS.clients, seconds: SETTINGS.seconds });
+  if (once.used() > queries.length) note(`${dialect}: the cold runs sent all ${queries.length} distinct queries and started again`);
+  const warm = drawn(queries, SETTINGS.warmSet, 11);
+  // The warm mix's first pass fills the cache as traffic would have before.
+  await load(loupe, id, { mix: 'warm', next: warm, sent, clients: SETTINGS.clients, seconds: short });
+  const warmAlone = await load(loupe, id, { mix: 'warm', next: warm, sent, clients: 1, seconds: short });
+  const warmLoaded = await load(loupe, id, { mix: 'warm', next: warm, sent, clients: SETTINGS.clients, seconds: SETTINGS.seconds });
+  const floor = await load(loupe, id, {
+    mix: 'floor', next: () => ({ q: '', band: 'floor' }), sent, clients: SETTINGS.clients, seconds: short, path: `/api/v1/projects/${id}/search-index`,
+  });
   const memory = await memoryOf(loupe.pid);
   await loupe.stop();
-  return { dialect, buildSeconds: built.seconds, serverBuildSeconds: built.serverSeconds, pages: built.pages, runs: [alone, loaded], floor, rss: memory?.hwm };
+  return {
+    dialect, buildSeconds: built.seconds, serverBuildSeconds: built.serverSeconds, pages: built.pages,
+    runs: [coldAlone, coldLoaded, warmAlone, warmLoaded], floor, rss: memory?.hwm,
+  };
 }
 
 function latencyRow(label: string, band: string, run: Run, samples: Sample[]): string[] {
   const ms = samples.map((sample) => sample.ms);
   const p99 = quantile(ms, 0.99);
   return [
-    label, String(run.clients), band, String(ms.length), fixed(ms.length / run.seconds, 0), fixed(quantile(ms, 0.5), 1), fixed(quantile(ms, 0.95), 1),
+    label, band === 'all' || run.mix === 'floor' ? run.mix : '', String(run.clients), band, String(ms.length), fixed(ms.length / run.seconds, 0), fixed(quantile(ms, 0.5), 1), fixed(quantile(ms, 0.95), 1),
     fixed(p99, 1), fixed(Math.max(...ms), 1), p99 < AIM_P99_MS ? 'yes' : 'no',
   ];
 }
@@ -433,22 +496,16 @@ async function main(): Promise<void> {
     }
     rows.push(latencyRow('', 'floor: GET …/search-index', r.floor, r.floor.samples));
   }
-  printTable(['dialect', 'clients', 'queries by word frequency', 'n', 'q/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', `p99 < ${AIM_P99_MS}`], rows);
+  printTable(['dialect', 'mix', 'clients', 'queries by word frequency', 'n', 'q/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', `p99 < ${AIM_P99_MS}`], rows);
   for (const r of results) {
     for (const run of r.runs) {
       const answered = run.samples.length - run.errors;
-      console.log(`${r.dialect}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, server CPU ${fixed(run.serverCpu * 100, 0)}%`);
+      const seen = `${fixed((run.repeats / Math.max(1, run.samples.length)) * 100, 0)}% sent before`;
+      console.log(`${r.dialect}, ${run.mix}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, ${seen}, server CPU ${fixed(run.serverCpu * 100, 0)}%`);
     }
   }
   console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);
   for (const text of notes) console.log(`note: ${text}`);
 }
 
-try {
-  await main();
-} catch (error) {
-  process.exitCode = 1;
-  if (!wasInterrupted()) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-} finally {
-  await cleanUp();
-}
+await runBench(main);

@@ -43,6 +43,21 @@ export class SearchBuildStore {
     return this.#database.db.selectFrom('search_builds').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').execute();
   }
 
+  /**
+   * The project of the workspace (undefined: none such) and its ready build (null: none), in one
+   * query: a search asks both before anything else, and each round trip counts under load.
+   */
+  async readyBuild(workspaceId: string, projectId: string): Promise<{ buildId: string | null } | undefined> {
+    const row = await this.#database.db
+      .selectFrom('audit_projects as p')
+      .leftJoin('search_builds as b', (join) => join.onRef('b.project_id', '=', 'p.id').on('b.state', '=', 'ready'))
+      .select('b.id')
+      .where('p.workspace_id', '=', workspaceId)
+      .where('p.id', '=', projectId)
+      .executeTakeFirst();
+    return row && { buildId: row.id };
+  }
+
   async readyBuildId(projectId: string): Promise<string | undefined> {
     const row = await this.#database.db
       .selectFrom('search_builds')

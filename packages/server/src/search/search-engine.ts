@@ -13,13 +13,20 @@ export interface SearchDocument {
 
 /** One hit as an engine ranks it; the snippet still carries the engine's marker characters. */
 export interface RankedHit {
-  buildId: string;
-  reportId: string;
   pageId: string;
   url: string;
   title: string | null;
   markedSnippet: string;
   score: number;
+}
+
+/** A window of the ranking, and the build whose generation answered it. */
+export interface RankedWindow {
+  buildId: string;
+  reportId: string;
+  hits: RankedHit[];
+  /** Whether a hit ranks after the window. */
+  more: boolean;
 }
 
 /**
@@ -37,11 +44,17 @@ export interface SearchEngine {
    */
   remove(buildId: string, limit: number): Promise<number>;
   /**
+   * Once a generation has replaced another: brings what the database plans queries by up to
+   * date with the documents now there.
+   */
+  settle(): Promise<void>;
+  /**
    * Hits `offset` to `offset + limit` of the project's ready generation, best first. One
    * statement reads which generation is ready and its documents, so a query never straddles a
-   * switch: empty when the project has no ready build.
+   * switch; it tells which build answered, with or without hits. Undefined when the project
+   * has no ready build.
    */
-  search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedHit[]>;
+  search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined>;
 }
 
 /** The engine of the database's dialect, chosen here only. */

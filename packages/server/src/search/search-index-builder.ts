@@ -30,9 +30,10 @@ function toDocument(page: StoredPage): SearchDocument | null {
 
 /**
  * Runs one build (the `search-index.build` job): writes the pages of the build's crawl into the
- * build's own generation, batch by batch, then makes it the project's index in one transaction
- * and removes the generation it replaces. A build taken over after a crash goes on after the
- * last page it recorded; one that is no longer under way (failed, replaced) stops.
+ * build's own generation, batch by batch, then makes it the project's index in one transaction,
+ * removes the generation it replaces and lets the engine settle on the documents now there. A
+ * build taken over after a crash goes on after the last page it recorded; one that is no longer
+ * under way (failed, replaced) stops.
  */
 export class SearchIndexBuilder {
   readonly #database: Database;
@@ -68,6 +69,7 @@ export class SearchIndexBuilder {
     }
     if (!(await this.#builds.complete(buildId, build.project_id, now()))) return 'gone';
     await this.sweep(build.project_id);
+    await searchEngineFor(this.#database).settle();
     return 'done';
   }
 

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { fillerHtml, htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
 import { searchEngineFor } from './search-engine.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
 import { searchBuildHandler } from './search-job-handlers.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, search, startBuildByHand } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, indexState, search, searchPath, startBuildByHand } from './search-test-kit.ts';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -59,6 +60,13 @@ for (const dialect of testDialects()) {
     }
 
     const hitSet = async (projectId: string) => (await search(t, projectId, 'quokka', 100)).map((hit) => new URL(hit.url).pathname).sort();
+    /**
+     * The same hits by a query never asked before (an exclusion no page holds), so that the
+     * engine ranks it rather than the service answering from the answers it keeps.
+     */
+    let asked = 0;
+    const freshHitSet = async (projectId: string) =>
+      (await search(t, projectId, `quokka -nowhere${++asked}`, 100)).map((hit) => new URL(hit.url).pathname).sort();
 
     it('answers every query from one whole index while a rebuild runs, old until the switch, new after', async () => {
       const { projectId, old, newReportId } = await projectBetweenVersions();
@@ -73,7 +81,7 @@ for (const dialect of testDialects()) {
         // A transaction per page: the new generation is half-written between every two of them.
         charsPerTransaction: 1,
         afterCommit: async () => {
-          duringCommits.push(await hitSet(projectId));
+          duringCommits.push(await freshHitSet(projectId));
           const state = await indexState(t, projectId, () => true);
           assert.equal(state.state, 'building');
           assert.equal(state.reportId, old.reportId);
@@ -83,7 +91,7 @@ for (const dialect of testDialects()) {
       let running = true;
       const continuous: string[][] = [];
       const querying = (async () => {
-        while (running) continuous.push(await hitSet(projectId));
+        while (running) continuous.push(await freshHitSet(projectId));
       })();
       try {
         assert.equal(await builder.run(buildId, never), 'done');
@@ -104,6 +112,41 @@ for (const dialect of testDialects()) {
       // The replaced generation is gone, documents and build.
       assert.equal(await searchEngineFor(t.server.database).remove(oldBuild, 1000), 0);
       assert.equal(await new SearchBuildStore(t.server.database).find(oldBuild), undefined);
+    });
+
+    it("serves a search asked again as first answered, until a rebuild switches to the new index's answer", async () => {
+      const { projectId } = await projectBetweenVersions();
+      const path = `${searchPath(projectId, 'quokka')}&limit=5`;
+      const first = await t.request('GET', path);
+      assert.equal(first.status, 200);
+      const next = nextPage(first);
+      assert.ok(next);
+      const second = await t.request('GET', next);
+      assert.equal(second.status, 200);
+
+      // Behind the service's back, a hit of the first page leaves the index: an answer it kept
+      // still shows it, one it ranks afresh does not.
+      const gone = first.body[0];
+      await sql`DELETE FROM search_documents WHERE page_id = ${gone.pageId}`.execute(t.server.database.db);
+      const again = await t.request('GET', path);
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, first.body);
+      assert.equal(again.headers.get('link'), first.headers.get('link'));
+      assert.deepEqual((await t.request('GET', next)).body, second.body);
+      const ranked = await search(t, projectId, 'quokka', 6);
+      assert.equal(ranked.length, 6);
+      assert.ok(!ranked.some((hit) => hit.pageId === gone.pageId));
+
+      await buildProjectIndex(t, projectId);
+      const rebuilt = await t.request('GET', path);
+      assert.equal(rebuilt.status, 200);
+      assert.equal(rebuilt.body.length, 5);
+      for (const hit of rebuilt.body) assert.ok(NEW_HITS.includes(new URL(hit.url).pathname), hit.url);
+      assert.notEqual(rebuilt.body[0].reportId, gone.reportId);
+      assert.deepEqual((await hitSet(projectId)), NEW_HITS);
+      const stale = await t.request('GET', next);
+      assert.equal(stale.status, 400);
+      assert.ok(stale.body.details.fieldErrors.cursor);
     });
 
     it('goes on after the last batch it wrote when a stopped build runs again', async () => {

@@ -3,10 +3,11 @@ import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import { newId } from '../ids.ts';
-import type { AuditProjectService } from '../projects/audit-project-service.ts';
+import { projectNotFound, type AuditProjectService } from '../projects/audit-project-service.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
 import { decodeSearchCursor, encodeSearchCursor, invalidCursor } from './search-cursor.ts';
 import { searchEngineFor, type SearchEngine } from './search-engine.ts';
+import { SearchResultCache, type SearchAnswer, type SearchResultCacheOptions } from './search-result-cache.ts';
 import { snippetHtml } from './snippet-html.ts';
 
 /** How deep the ranking can be paged: past the best thousand, a search wants more words, not more pages. */
@@ -15,8 +16,18 @@ export const MAX_HITS = 1000;
 /** A build that has recorded nothing for this long lost its worker (one batch takes milliseconds). */
 const STALLED_AFTER_MS = 10 * 60_000;
 
+/**
+ * Answers kept per process. A page of 10 hits counts about 10 KB, so the bytes bound holds some
+ * 3,000 of them; the entries bound is for answers of no hit or one.
+ */
+const CACHE: SearchResultCacheOptions = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
+
 /** Queues the job that runs a build. */
 export type EnqueueBuild = (buildId: string) => Promise<void>;
+
+const notBuilt = () =>
+  new LoupeError('search_index_not_built', { message: "The project's search index is not built yet: POST …/search-index, then search once its state is ready." });
+const rebuilt = () => invalidCursor('The search index was rebuilt since this page: search again from the first page.');
 
 /** Project search (DESIGN.md §8): builds of the index from the newest report, its state, and queries. */
 export class SearchService {
@@ -24,12 +35,14 @@ export class SearchService {
   readonly #engine: SearchEngine;
   readonly #projects: AuditProjectService;
   readonly #enqueue: EnqueueBuild;
+  readonly #answers: SearchResultCache;
 
   constructor(database: Database, projects: AuditProjectService, enqueue: EnqueueBuild) {
     this.#builds = new SearchBuildStore(database);
     this.#engine = searchEngineFor(database);
     this.#projects = projects;
     this.#enqueue = enqueue;
+    this.#answers = new SearchResultCache(CACHE);
   }
 
   /** Starts a build from the newest report, or answers the one under way. */
@@ -64,33 +77,39 @@ export class SearchService {
     return this.#state(projectId);
   }
 
+  /**
+   * One query reads the project (the access check) and its ready build; an answer kept for that
+   * build is served as is, else the engine ranks, in a statement that reads the ready build
+   * again (a rebuild may have switched since) and says which one answered.
+   */
   async search(principal: Principal, projectId: string, query: { q: SearchQuery; limit: number; cursor?: string }): Promise<Page<SearchHit>> {
-    await this.#projects.require(principal, projectId);
+    const project = await this.#builds.readyBuild(principal.workspaceId, projectId);
+    if (!project) throw projectNotFound();
     const cursor = decodeSearchCursor(query.cursor, MAX_HITS);
     const offset = cursor?.offset ?? 0;
     const limit = Math.min(query.limit, MAX_HITS - offset);
-    // One more than asked: whether a next page exists.
-    const hits = await this.#engine.search(projectId, query.q, { offset, limit: limit + 1 });
-    const buildId = hits[0]?.buildId ?? (await this.#builds.readyBuildId(projectId));
-    if (buildId === undefined) {
-      throw new LoupeError('search_index_not_built', { message: "The project's search index is not built yet: POST …/search-index, then search once its state is ready." });
-    }
-    if (cursor && buildId !== cursor.buildId) {
-      throw invalidCursor('The search index was rebuilt since this page: search again from the first page.');
-    }
-    const page = hits.slice(0, limit);
-    const more = hits.length > limit && offset + limit < MAX_HITS;
-    return {
-      items: page.map((hit) => ({
-        pageId: hit.pageId,
-        reportId: hit.reportId,
-        url: hit.url,
-        title: hit.title,
-        snippet: snippetHtml(hit.markedSnippet),
-        score: hit.score,
-      })),
-      nextCursor: more ? encodeSearchCursor({ buildId, offset: offset + limit }) : null,
-    };
+    if (project.buildId === null) throw notBuilt();
+    if (cursor && cursor.buildId !== project.buildId) throw rebuilt();
+    const question = { buildId: project.buildId, query: query.q, offset, limit };
+    const answer = await this.#answers.get(question, () => this.#rank(projectId, question));
+    if (cursor && cursor.buildId !== answer.buildId) throw rebuilt();
+    return answer.page;
+  }
+
+  async #rank(projectId: string, question: { query: SearchQuery; offset: number; limit: number }): Promise<SearchAnswer> {
+    const { query, offset, limit } = question;
+    const ranked = await this.#engine.search(projectId, query, { offset, limit });
+    if (!ranked) throw notBuilt();
+    const more = ranked.more && offset + limit < MAX_HITS;
+    const items = ranked.hits.map((hit) => ({
+      pageId: hit.pageId,
+      reportId: ranked.reportId,
+      url: hit.url,
+      title: hit.title,
+      snippet: snippetHtml(hit.markedSnippet),
+      score: hit.score,
+    }));
+    return { buildId: ranked.buildId, page: { items, nextCursor: more ? encodeSearchCursor({ buildId: ranked.buildId, offset: offset + limit }) : null } };
   }
 
   async #state(projectId: string): Promise<SearchIndexState> {

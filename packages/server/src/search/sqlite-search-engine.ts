@@ -1,7 +1,8 @@
 import type { SearchQuery, SearchTerm } from '@loupe/contract';
 import { sql } from 'kysely';
 import type { Database } from '../database/database.ts';
-import type { RankedHit, SearchDocument, SearchEngine } from './search-engine.ts';
+import { rankedWindow } from './ranked-window.ts';
+import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
 
 /** A generation's rowids are its number times this, plus 0 … this − 1 (migration 0014); written as literals, so SQLite computes in integers. */
@@ -60,12 +61,18 @@ export class SqliteSearchEngine implements SearchEngine {
     return Number(result.numAffectedRows ?? 0);
   }
 
-  async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedHit[]> {
+  /** FTS5 plans a MATCH the same whatever the documents: nothing to bring up to date. */
+  async settle(): Promise<void> {}
+
+  async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const expression = fts5Expression(query);
-    // Ranked first on the index alone; only the page of hits is read again for its snippet
-    // (snippet() reads and tokenizes the text, too dear for every match). The second read
-    // seeks by rowid, hence CROSS JOIN, which keeps SQLite from turning the join around.
-    const result = await sql<{ build_id: string; report_id: string; page_id: string; url: string; title: string | null; snippet: string; score: number }>`
+    // Ranked first on the index alone, one hit more than the window to tell whether more
+    // follow; only the window's hits are read again for their snippet (snippet() reads and
+    // tokenizes the text, too dear for every match). CROSS JOIN keeps SQLite from turning
+    // either join around: FTS5 gets the generation's rowid range as bounds to seek by (with a
+    // plain JOIN it reads the matches of every project's generation, then drops the others'),
+    // and the second read seeks by rowid.
+    const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
       WITH current AS (
         SELECT b.id, b.report_id, g.number * ${SPAN} AS low, g.number * ${SPAN} + ${LAST} AS high
         FROM search_builds b JOIN search_generations g ON g.build_id = b.id
@@ -73,25 +80,29 @@ export class SqliteSearchEngine implements SearchEngine {
       ),
       top AS (
         SELECT d.rowid AS rid, d.rank AS rank
-        FROM current JOIN search_documents d
-          ON d.search_documents MATCH ${expression} AND d.rowid >= current.low AND d.rowid <= current.high
+        FROM current CROSS JOIN search_documents d
+        WHERE d.search_documents MATCH ${expression} AND d.rowid >= current.low AND d.rowid <= current.high
         ORDER BY d.rank, d.rowid
-        LIMIT ${window.limit} OFFSET ${window.offset}
+        LIMIT ${window.limit + 1} OFFSET ${window.offset}
+      ),
+      numbered AS (
+        SELECT rid, rank, row_number() OVER (ORDER BY rank, rid) AS n FROM top
       )
-      SELECT current.id AS build_id, current.report_id, d.page_id, d.url, d.title,
-        snippet(search_documents, 1, ${MARK_START}, ${MARK_END}, '…', 30) AS snippet,
-        -top.rank AS score
-      FROM top CROSS JOIN current CROSS JOIN search_documents d
-      WHERE d.search_documents MATCH ${expression} AND d.rowid = top.rid
-      ORDER BY top.rank, top.rid
+      SELECT 0 AS n, current.id AS build_id, current.report_id, NULL AS page_id, NULL AS url, NULL AS title, NULL AS snippet, NULL AS score
+      FROM current
+      UNION ALL
+      SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title,
+        CASE WHEN numbered.n <= ${window.limit} THEN snippet(search_documents, 1, ${MARK_START}, ${MARK_END}, '…', 30) END,
+        -numbered.rank
+      FROM numbered CROSS JOIN search_documents d
+      WHERE d.search_documents MATCH ${expression} AND d.rowid = numbered.rid
+      ORDER BY 1
     `.execute(this.#database.db);
-    return result.rows.map((row) => ({
-      buildId: row.build_id,
-      reportId: row.report_id,
+    return rankedWindow(result.rows, window.limit, (row) => ({
       pageId: row.page_id,
       url: row.url,
       title: row.title,
-      markedSnippet: row.snippet,
+      markedSnippet: row.snippet ?? '',
       score: row.score,
     }));
   }

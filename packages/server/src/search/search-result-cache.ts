@@ -1,0 +1,78 @@
+import type { Page, SearchHit, SearchQuery } from '@loupe/contract';
+import { LRUCache } from 'lru-cache';
+
+/** A page of hits and the build whose generation ranked it. */
+export interface SearchAnswer {
+  buildId: string;
+  page: Page<SearchHit>;
+}
+
+/**
+ * What identifies an answer. A generation never changes once it answers queries (a rebuild
+ * writes a new one, under a new build id), so the same question put to it gets the same answer.
+ */
+export interface SearchQuestion {
+  buildId: string;
+  query: SearchQuery;
+  offset: number;
+  limit: number;
+}
+
+export interface SearchResultCacheOptions {
+  maxEntries: number;
+  /** Bound on the answers' size, counted as the characters of their JSON, two bytes each. */
+  maxBytes: number;
+}
+
+/**
+ * Recent answers of this process. A common word ranks every page holding it (tens of
+ * milliseconds on SQLite, hundreds on PostgreSQL at 50,000 pages), and people search the same
+ * words again: the second time costs a map lookup. Keyed by the build that answered, never
+ * invalidated: once a rebuild switches, queries ask under the new build id, and the old
+ * answers age out.
+ */
+export class SearchResultCache {
+  readonly #answers: LRUCache<string, SearchAnswer>;
+  /** Misses being answered: concurrent requests for one answer share its computation. */
+  readonly #pending = new Map<string, Promise<SearchAnswer>>();
+
+  constructor(options: SearchResultCacheOptions) {
+    this.#answers = new LRUCache({ max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: sizeOf });
+  }
+
+  /**
+   * The answer to `question`, kept or from `answer`. A fresh answer is kept under the build that
+   * gave it, which is a newer one than the question's when a rebuild switched in between.
+   */
+  async get(question: SearchQuestion, answer: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
+    const key = keyOf(question);
+    const kept = this.#answers.get(key);
+    if (kept) return kept;
+    let pending = this.#pending.get(key);
+    if (!pending) {
+      pending = answer()
+        .then((fresh) => {
+          this.#answers.set(keyOf({ ...question, buildId: fresh.buildId }), fresh);
+          return fresh;
+        })
+        .finally(() => this.#pending.delete(key));
+      this.#pending.set(key, pending);
+    }
+    return pending;
+  }
+
+  get size(): number {
+    return this.#answers.size;
+  }
+}
+
+/** The parsed query, not its text: `lantern  oil` and `lantern oil -!` ask the same. */
+function keyOf(question: SearchQuestion): string {
+  const terms = (group: SearchQuery['excluded']) => group.map((term) => [term.text, term.quoted]);
+  return JSON.stringify([question.buildId, question.offset, question.limit, question.query.required.map(terms), terms(question.query.excluded)]);
+}
+
+/** Close to what the answer and its key hold in memory; lru-cache needs it positive. */
+function sizeOf(answer: SearchAnswer, key: string): number {
+  return 2 * (key.length + JSON.stringify(answer.page).length);
+}
