@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { fillerHtml, htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
 import { searchEngineFor } from './search-engine.ts';
@@ -23,6 +23,17 @@ function catalogue(first: number, last: number): Record<string, PageSpec> {
   for (const n of numbers) {
     const body = `<p>The quokka shelf holds item ${n}.</p>\n${fillerHtml(`/p${n}`, 200)}`;
     pages[`/p${n}`] = htmlPage({ path: `/p${n}`, title: `Item ${n}`, body, links: [{ href: '/', text: 'Home' }] });
+  }
+  return pages;
+}
+/** A site of `count` pages alike in all but their address: they score the same for any word of theirs. */
+function twins(count: number): Record<string, PageSpec> {
+  const paths = Array.from({ length: count }, (_, i) => `/twin${i + 1}`);
+  const pages: Record<string, PageSpec> = {
+    '/': htmlPage({ path: '/', title: 'Catalogue', links: paths.map((href, i) => ({ href, text: `Item ${i + 1}` })) }),
+  };
+  for (const path of paths) {
+    pages[path] = htmlPage({ path, title: 'Twin', body: '<p>The wombat sleeps in the shade.</p>', links: [{ href: '/', text: 'Home' }] });
   }
   return pages;
 }
@@ -147,6 +158,27 @@ for (const dialect of testDialects()) {
       const stale = await t.request('GET', next);
       assert.equal(stale.status, 400);
       assert.ok(stale.body.details.fieldErrors.cursor);
+    });
+
+    it('orders hits of equal score by page, each once across the pages of the ranking', async () => {
+      definition.pages = twins(5);
+      const projectId = await createProject(t, site);
+      await crawlProject(t, projectId);
+      await buildProjectIndex(t, projectId);
+      const all = await search(t, projectId, 'wombat', 100);
+      assert.equal(all.length, 5);
+      assert.equal(new Set(all.map((hit) => hit.score)).size, 1, JSON.stringify(all.map((hit) => hit.score)));
+      const ids = all.map((hit) => hit.pageId);
+      assert.deepEqual(ids, [...ids].sort());
+      // Pages of two cut through the tie: each window starts where the previous one ended.
+      const paged: string[] = [];
+      for (let path: string | undefined = `${searchPath(projectId, 'wombat')}&limit=2`; path; ) {
+        const answer: HttpAnswer = await t.request('GET', path);
+        assert.equal(answer.status, 200);
+        paged.push(...answer.body.map((hit: { pageId: string }) => hit.pageId));
+        path = nextPage(answer);
+      }
+      assert.deepEqual(paged, ids);
     });
 
     it('goes on after the last batch it wrote when a stopped build runs again', async () => {
