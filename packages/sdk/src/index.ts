@@ -1,3 +1,19 @@
-export { createClient, type ClientOptions, type LoupeClient } from './client.ts';
+export { createClient, type ClientOptions } from './client.ts';
+export type {
+  AllPagesMethod,
+  AnswerOf,
+  CallOptions,
+  ClientAnswer,
+  ClientMethod,
+  ClientRequest,
+  EventStream,
+  FileUpload,
+  LoupeClient,
+  PagedOperationId,
+  RequestOf,
+} from './client-types.ts';
+export type { RetryNotice } from './transport.ts';
+export { MAX_RETRY_DELAY_MS, BACKOFF_BASE_MS } from './retry-delay.ts';
+export { isLoupeError } from './is-loupe-error.ts';
 export { cdnUrl, type CdnUrlOptions } from './cdn-url.ts';
-export { LoupeError } from '@loupe/contract';
+export { LoupeError, type ErrorCode, type ValidationDetails } from '@loupe/contract';
