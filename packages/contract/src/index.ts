@@ -28,3 +28,4 @@ export * from './alerts/webhook-signature.ts';
 export * from './search/search-index.ts';
 export * from './search/search-query.ts';
 export * from './diff/report-diff.ts';
+export * from './sessions/session.ts';

@@ -4,6 +4,7 @@ import { buildOpenApiDocument } from '@loupe/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { registerCdnRoutes } from './cdn/cdn-routes.ts';
+import { registerDashboard } from './dashboard/dashboard-routes.ts';
 import { composeServices } from './composition.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { registerApiDocs } from './http/api-docs.ts';
@@ -12,6 +13,7 @@ import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
 import { registerUploadTarget } from './images/images/upload-target-route.ts';
 import { registerSharePageRoutes } from './reports/share-page-routes.ts';
+import { registerSessionRoutes } from './sessions/session-routes.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -46,5 +48,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);
   registerSharePageRoutes(app, services.reports);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
+  registerSessionRoutes(app, { sessions: services.sessions, setup: services.setup, publicUrl: config.publicUrl });
+  await registerDashboard(app);
   return app;
 }

@@ -49,6 +49,8 @@ import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
 import { searchHandlers } from './search/search-handlers.ts';
+import { SessionService } from './sessions/session-service.ts';
+import { SetupService } from './sessions/setup-service.ts';
 import { SearchService } from './search/search-service.ts';
 import { RulePackPreviewService } from './rule-packs/rule-pack-preview.ts';
 import { RulePackService } from './rule-packs/rule-pack-service.ts';
@@ -84,8 +86,12 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   const uploadSlots = new UploadSlotService({ database, projects, images, blobs, publicUrl: config.publicUrl });
   const keys = new ApiKeyService(new ApiKeyStore(database));
   const credits = new CreditService(database, plans);
-  const authenticator = new Authenticator(new ApiKeyStore(database), new WorkspaceStore(database), (error) =>
-    log.warn({ err: error }, 'could not record key use'),
+  const sessions = new SessionService(database);
+  const authenticator = new Authenticator(
+    new ApiKeyStore(database),
+    new WorkspaceStore(database),
+    (error) => log.warn({ err: error }, 'could not record key use'),
+    sessions,
   );
 
   const usage = new UsageRecorder(new UsageStore(database), (error) => log.warn({ err: error }, 'could not save CDN usage'));
@@ -140,6 +146,8 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
   return {
     handlers,
     authenticator,
+    sessions,
+    setup: new SetupService(database),
     delivery,
     deliveryStore,
     uploadSlots,

@@ -10,8 +10,7 @@ export function crawlHandlers(crawls: CrawlService, store: CrawlStore): CrawlHan
     startCrawl: ({ body }, { principal }) => crawls.start(principal, body),
     listCrawls: ({ query }, { principal }) => crawls.list(principal, query.status, query),
     getCrawl: ({ params }, { principal }) => crawls.get(principal, params.crawlId),
-    streamCrawlEvents: async ({ params }, { principal }) =>
-      crawlEvents(store, principal.workspaceId, params.crawlId, new AbortController().signal),
+    streamCrawlEvents: async ({ params }, { principal, signal }) => crawlEvents(store, principal.workspaceId, params.crawlId, signal),
     cancelCrawl: ({ params }, { principal }) => crawls.cancel(principal, params.crawlId),
   };
 }

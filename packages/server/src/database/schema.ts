@@ -33,6 +33,7 @@ export interface Schema {
   alert_channels: AlertChannelTable;
   alert_deliveries: AlertDeliveryTable;
   search_builds: SearchBuildTable;
+  sessions: SessionTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -58,6 +59,15 @@ export interface UserTable {
   name: string;
   password_hash: string | null;
   created_at: string;
+}
+
+/** A dashboard sign-in: the SHA-256 of the cookie's token, never the token. */
+export interface SessionTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface MembershipTable {

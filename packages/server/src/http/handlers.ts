@@ -5,6 +5,8 @@ export interface RequestContext<P extends Principal | null = Principal> {
   /** Null only for public operations (share links), which take no key. */
   principal: P;
   requestId: string;
+  /** Aborted when the client disconnects (or once the answer is sent). */
+  signal: AbortSignal;
 }
 
 /** Serves one registry operation: validated input in, the resource (or one page) out. */

@@ -1,4 +1,5 @@
 import {
+  CSRF_HEADER,
   LoupeError,
   operations,
   parseOrThrow,
@@ -14,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Authenticator } from '../identity/authenticator.ts';
+import { readSessionCookie } from '../sessions/session-cookie.ts';
 import type { Handlers } from './handlers.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 
@@ -60,7 +62,15 @@ export function registerOperationRoutes(
       handler: async (request, reply) => {
         const principal = operation.public
           ? null
-          : await authenticator.authenticate({ authorization: request.headers.authorization, team: header(request, 'x-service-team') }, operation);
+          : await authenticator.authenticate(
+              {
+                authorization: request.headers.authorization,
+                team: header(request, 'x-service-team'),
+                session: readSessionCookie(request.headers.cookie),
+                csrfToken: header(request, CSRF_HEADER),
+              },
+              operation,
+            );
         const params = operation.params ? parseOrThrow(operation.params, request.params) : {};
         const parsedQuery = parseOrThrow(query, request.query);
         const multipart = request.isMultipart();
@@ -68,7 +78,10 @@ export function registerOperationRoutes(
         const upload = multipart && operation.upload ? await readMultipartUpload(request, operation.upload.fields) : undefined;
         const body = operation.body && !upload ? parseOrThrow(operation.body, request.body ?? undefined) : undefined;
         const input = { params, query: parsedQuery, body, upload };
-        const result = await handler(input, { principal, requestId: request.id });
+        // Aborted when the client goes away: a stream's source stops polling then, not when its state next changes.
+        const disconnected = new AbortController();
+        reply.raw.once('close', () => disconnected.abort());
+        const result = await handler(input, { principal, requestId: request.id, signal: disconnected.signal });
         if (operation.stream) return sendEvents(request, reply, result as AsyncIterable<unknown>);
         if (operation.download) return sendDownload(reply, result as Download);
 

@@ -1,4 +1,4 @@
-import { LoupeError, roleScopes, type OperationDefinition, type Scope } from '@loupe/contract';
+import { LoupeError, roleScopes, type OperationDefinition, type Role, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { ApiKeyStore } from './api-key-store.ts';
 import { hashKeySecret } from './key-secret.ts';
@@ -8,29 +8,54 @@ import type { WorkspaceStore } from './workspace-store.ts';
 /** `last_used_at` is written at most this often per key, so reads do not turn into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** Methods that change nothing: a session needs no CSRF token for them. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export interface Credentials {
   authorization?: string;
   /** The `x-service-team` header. */
   team?: string;
+  /** The dashboard's session cookie (its token), when the request carries one. */
+  session?: string;
+  /** The `x-csrf-token` header, which writes made with a session must carry. */
+  csrfToken?: string;
+}
+
+/** The dashboard's sessions (packages/server/src/sessions/), as authentication needs them. */
+export interface SessionVerifier {
+  /** The signed-in user of a session token, or undefined when it is unknown or has expired. */
+  userOf(token: string): Promise<{ userId: string; sessionId: string } | undefined>;
+  /** Whether `given` is the session's CSRF token (compared in constant time). */
+  csrfMatches(token: string, given: string | undefined): boolean;
 }
 
 /**
  * Turns a request's bearer key (and workspace header) into a Principal, or the 401/400/403
  * of DESIGN.md §5: unknown, revoked or expired key → 401; workspace API without the header
  * → 400; a workspace the key's user is not in → 403; a missing scope → 403.
+ *
+ * A request with no Authorization header but a dashboard session cookie acts as the signed-in
+ * user instead, with every scope their role allows; a session belongs to no workspace, so the
+ * header names it on both APIs, and its writes need the session's CSRF token (403 csrf_failed).
  */
 export class Authenticator {
   readonly #keys: ApiKeyStore;
   readonly #workspaces: WorkspaceStore;
   readonly #onTouchError: (error: unknown) => void;
+  readonly #sessions: SessionVerifier | undefined;
 
-  constructor(keys: ApiKeyStore, workspaces: WorkspaceStore, onTouchError: (error: unknown) => void) {
+  constructor(keys: ApiKeyStore, workspaces: WorkspaceStore, onTouchError: (error: unknown) => void, sessions?: SessionVerifier) {
     this.#keys = keys;
     this.#workspaces = workspaces;
     this.#onTouchError = onTouchError;
+    this.#sessions = sessions;
   }
 
   async authenticate(credentials: Credentials, operation: OperationDefinition): Promise<Principal> {
+    // An API key wins over a cookie: a script's explicit key must not turn into a browser session.
+    if (credentials.authorization === undefined && credentials.session !== undefined && this.#sessions) {
+      return this.#withSession(credentials.session, credentials, operation);
+    }
     const secret = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization ?? '')?.[1];
     if (!secret) throw new LoupeError('unauthorized', { message: 'Send an API key as `Authorization: Bearer <key>`.' });
     const key = await this.#keys.findByHash(hashKeySecret(secret));
@@ -47,18 +72,40 @@ export class Authenticator {
 
     const allowed = new Set(roleScopes[role]);
     const scopes = key.scopes.filter((scope) => allowed.has(scope));
-    const missing = operation.scopes.filter((scope) => !scopes.includes(scope));
-    if (missing.length > 0) {
-      throw new LoupeError('forbidden', {
-        message: `This needs the ${missing.join(', ')} scope${missing.length > 1 ? 's' : ''}, which this key (role ${role}) does not have.`,
-        extra: { missingScopes: missing satisfies Scope[] },
-      });
-    }
+    requireScopes(operation, scopes, `this key (role ${role})`);
 
     if (key.lastUsedAt === null || Date.parse(at) - Date.parse(key.lastUsedAt) > TOUCH_INTERVAL_MS) {
       this.#keys.touch(key.id, at).catch(this.#onTouchError);
     }
-    return { userId: key.userId, workspaceId, role, scopes, keyId: key.id };
+    return { userId: key.userId, workspaceId, role, scopes, keyId: key.id, sessionId: null };
+  }
+
+  async #withSession(token: string, credentials: Credentials, operation: OperationDefinition): Promise<Principal> {
+    const sessions = this.#sessions as SessionVerifier;
+    const signedIn = await sessions.userOf(token);
+    if (!signedIn) throw new LoupeError('unauthorized', { message: 'The session has ended: sign in again.' });
+    if (!SAFE_METHODS.has(operation.method) && !sessions.csrfMatches(token, credentials.csrfToken)) {
+      throw new LoupeError('csrf_failed');
+    }
+    const { userId, sessionId } = signedIn;
+    let membership: { workspaceId: string; role: Role } | undefined;
+    if (operation.api === 'workspace' && operation.teamHeader === false) {
+      // The operations about the user rather than a workspace (`GET /teams`) act in their first one.
+      membership = await this.#workspaces.firstMembership(userId);
+    } else {
+      const named = credentials.team?.trim();
+      if (!named) {
+        throw new LoupeError('team_header_required', {
+          message: 'A signed-in session names its workspace in the x-service-team header, on both APIs.',
+        });
+      }
+      const role = await this.#workspaces.role(named, userId);
+      membership = role && { workspaceId: named, role };
+    }
+    if (!membership) throw new LoupeError('not_a_member');
+    const scopes = roleScopes[membership.role];
+    requireScopes(operation, scopes, `your role (${membership.role})`);
+    return { userId, workspaceId: membership.workspaceId, role: membership.role, scopes, keyId: null, sessionId };
   }
 
   /** The workspace named by the header, for workspace API operations that need it. */
@@ -67,5 +114,15 @@ export class Authenticator {
     const team = credentials.team?.trim();
     if (!team) throw new LoupeError('team_header_required');
     return team;
+  }
+}
+
+function requireScopes(operation: OperationDefinition, scopes: readonly Scope[], holder: string): void {
+  const missing = operation.scopes.filter((scope) => !scopes.includes(scope));
+  if (missing.length > 0) {
+    throw new LoupeError('forbidden', {
+      message: `This needs the ${missing.join(', ')} scope${missing.length > 1 ? 's' : ''}, which ${holder} does not have.`,
+      extra: { missingScopes: missing satisfies Scope[] },
+    });
   }
 }

@@ -38,6 +38,19 @@ export class WorkspaceStore {
     return row?.role as Role | undefined;
   }
 
+  /** The user's oldest membership, for a session's calls that name no workspace. */
+  async firstMembership(userId: string): Promise<{ workspaceId: string; role: Role } | undefined> {
+    const row = await this.#database.db
+      .selectFrom('memberships')
+      .select(['workspace_id', 'role'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('workspace_id')
+      .limit(1)
+      .executeTakeFirst();
+    return row && { workspaceId: row.workspace_id, role: row.role as Role };
+  }
+
   async insertWorkspace(workspace: WorkspaceRow, at: string): Promise<void> {
     await this.#database.db
       .insertInto('workspaces')

@@ -12,6 +12,7 @@ import * as pageBodies from './0010-page-bodies.ts';
 import * as schedules from './0011-schedules.ts';
 import * as alerts from './0012-alerts.ts';
 import * as searchIndex from './0014-search-index.ts';
+import * as sessions from './0015-sessions.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-schedules': schedules,
   '0012-alerts': alerts,
   '0014-search-index': searchIndex,
+  '0015-sessions': sessions,
 };
