@@ -46,6 +46,11 @@ export interface OperationDefinition {
    * the other parts validated by `fields`. The handler then gets `upload` instead of `body`.
    */
   upload?: { fields: z.ZodObject };
+  /**
+   * Spends credits: reserves one per page it may crawl (maxPages, clamped to the plan's cap)
+   * and charges the pages crawled. Its MCP tool takes a `maxCredits` guard.
+   */
+  spendsCredits?: boolean;
   /** Errors particular to this operation, beyond those every operation can answer. */
   errors?: readonly ErrorCode[];
 }

@@ -12,6 +12,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
 import { registerUploadTarget } from './images/images/upload-target-route.ts';
+import { registerMcpRoutes } from './mcp/mcp-routes.ts';
 import { registerSharePageRoutes } from './reports/share-page-routes.ts';
 import { registerSessionRoutes } from './sessions/session-routes.ts';
 
@@ -48,6 +49,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);
   registerSharePageRoutes(app, services.reports);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
+  registerMcpRoutes(app, { authenticator: services.authenticator, maxUploadBytes: config.maxUploadBytes });
   registerSessionRoutes(app, { sessions: services.sessions, setup: services.setup, publicUrl: config.publicUrl });
   await registerDashboard(app);
   return app;

@@ -19,6 +19,7 @@ export const crawlOperations = [
     body: StartCrawl,
     output: Crawl,
     status: 202,
+    spendsCredits: true,
     errors: ['insufficient_credits', 'not_found'],
   }),
   defineOperation({

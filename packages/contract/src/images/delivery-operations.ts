@@ -23,7 +23,7 @@ export const deliveryOperations = [
     path: '/api/images/projects/{projectId}/signing',
     summary: 'Change signing settings',
     description:
-      'Enables signing (generating a secret), requires signed URLs (unsigned, tampered or expired CDN requests then get 403), or rotates the secret; the previous secret keeps verifying for a grace period. The answer carries `signingSecret` only when one was generated: store it then.',
+      'Enables signing (generating a secret), requires signed URLs (unsigned, tampered or expired CDN requests then get 403), or rotates the secret; the previous secret keeps verifying for a grace period. The answer carries `signingSecret` only when one was generated: store it then. Next: signUrl.',
     tag: 'Signing',
     scopes: ['images:write'],
     params: ProjectParams,

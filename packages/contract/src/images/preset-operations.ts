@@ -27,7 +27,7 @@ export const presetOperations = [
     path: '/api/images/projects/{projectId}/presets',
     summary: 'Create a preset',
     description:
-      'Creates a named transform preset; apply it on delivery with `?t=<name>` on a CDN URL. A name already used in the project answers 409.',
+      'Creates a named transform preset; apply it on delivery with `?t=<name>` on a CDN URL. A name already used in the project answers 409. Next: uploadImage, then deliver at `/cdn/<slug>/<path>?t=<name>`.',
     tag: 'Presets',
     scopes: ['images:write'],
     params: ProjectParams,

@@ -94,6 +94,7 @@ export const auditProjectOperations = [
     body: StartProjectCrawl,
     output: Crawl,
     status: 202,
+    spendsCredits: true,
     errors: ['insufficient_credits'],
   }),
   defineOperation({

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { generatedSite } from '../../testing/fixture-sites.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { startTestSite, type TestSite } from '../../testing/test-site.ts';
+import { json, runLoupe, serverEnv } from '../testing/run-loupe.ts';
+
+describe('loupe crawl', () => {
+  let t: TestServer;
+  let site: TestSite;
+  let env: Record<string, string>;
+  before(async () => {
+    const plansFile = join(tmpdir(), `loupe-cli-crawl-plans-${process.pid}.json`);
+    const plan = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false };
+    await writeFile(
+      plansFile,
+      JSON.stringify({ free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 5 } }),
+    );
+    t = await startTestServer('sqlite', { plansFile, crawlAllowPrivate: true });
+    site = await startTestSite(generatedSite(100), { record: false });
+    env = serverEnv(t);
+  });
+  after(async () => {
+    await site.close();
+    await t.close();
+  });
+
+  it('follows a crawl to its end and prints the summary table, with plain progress lines on stderr', async () => {
+    const run = await runLoupe(['crawl', site.url('/'), '--max-pages', '20'], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^report +[0-9a-f-]{36}$/m);
+    assert.match(run.stdout, /^crawl +[0-9a-f-]{36} \(completed\)$/m);
+    assert.match(run.stdout, /^credits +20 charged$/m);
+    assert.match(run.stdout, /^score +\d+( ±\d+)?$/m);
+    assert.match(run.stdout, /^grade +[A-F]$/m);
+    assert.match(run.stdout, /^pages +20 crawled/m);
+    assert.match(run.stdout, /^issues +\d+ errors, \d+ warnings, \d+ notices$/m);
+    assert.match(run.stdout, /^Top issues \(\d+ of \d+, by points lost\):\nSEVERITY +RULE +ISSUE +PAGES +POINTS$/m);
+    assert.match(run.stderr, /: completed$/m);
+    assert.match(run.stderr, /^20\/20 pages$/m);
+    assert.doesNotMatch(run.stderr, /\x1b|\r/, 'no terminal control characters in a pipe');
+  });
+
+  it('prints nothing but the crawl and its report with --json', async () => {
+    const run = await runLoupe(['crawl', site.url('/'), '--max-pages', '5', '--json'], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '');
+    const { crawl, report } = json(run);
+    assert.equal(crawl.status, 'completed');
+    assert.equal(crawl.pagesCrawled, 5);
+    assert.equal(report.id, crawl.reportId);
+    assert.equal(typeof report.health.score, 'number');
+  });
+
+  it('audits one page with --page', async () => {
+    const { crawl } = json(await runLoupe(['crawl', site.url('/pages/5'), '--page', '--json'], env));
+    assert.deepEqual([crawl.mode, crawl.pagesCrawled], ['page', 1]);
+  });
+
+  it('returns at once with --no-wait, and `crawls watch` follows the crawl to its report', async () => {
+    const started = json(await runLoupe(['crawl', site.url('/'), '--max-pages', '3', '--no-wait', '--json'], env));
+    assert.ok(['queued', 'running', 'completed'].includes(started.status));
+    const watched = await runLoupe(['crawls', 'watch', started.id, '--json'], env);
+    assert.equal(watched.code, 0, watched.stderr);
+    assert.equal(json(watched).crawl.id, started.id);
+    assert.equal(json(watched).report.crawlId, started.id);
+  });
+
+  it('exits 8 with the partial report when the crawl was canceled', async () => {
+    const started = json(await runLoupe(['crawl', site.url('/'), '--max-pages', '20', '--delay-ms', '1000', '--no-wait', '--json'], env));
+    const canceled = await runLoupe(['crawls', 'cancel', started.id], env);
+    assert.equal(canceled.code, 0, canceled.stderr);
+    const watched = await runLoupe(['crawls', 'watch', started.id], env);
+    assert.equal(watched.code, 8);
+    assert.match(watched.stdout, /^crawl +[0-9a-f-]{36} \(canceled\)$/m);
+    assert.match(watched.stdout, /^report is +partial$/m);
+  });
+
+  it('exits 5 with the required and available credits when they are not there', async () => {
+    const poor = await t.createWorkspace({ plan: 'tiny' });
+    const run = await runLoupe(['crawl', site.url('/'), '--max-pages', '6'], serverEnv(t, poor.key));
+    assert.equal(run.code, 5);
+    assert.match(run.stderr, /\(insufficient_credits\)\n {2}required: 6\n {2}balance: 5/);
+    const asJson = await runLoupe(['crawl', site.url('/'), '--max-pages', '6', '--json'], serverEnv(t, poor.key));
+    assert.equal(asJson.code, 5);
+    assert.deepEqual(
+      [JSON.parse(asJson.stderr).code, JSON.parse(asJson.stderr).required, JSON.parse(asJson.stderr).balance],
+      ['insufficient_credits', 6, 5],
+    );
+  });
+
+  it('exits 2 for a URL the server refuses, and for a bad --max-pages', async () => {
+    const refused = await runLoupe(['crawl', 'ftp://example.com/'], env);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /url: /);
+    const badFlag = await runLoupe(['crawl', site.url('/'), '--max-pages', 'many'], env);
+    assert.equal(badFlag.code, 2);
+    assert.match(badFlag.stderr, /--max-pages/);
+  });
+
+  it('lists and shows crawls', async () => {
+    const list = json(await runLoupe(['crawls', 'list', '--status', 'completed', '--json'], env));
+    assert.ok(list.length >= 3);
+    assert.ok(list.every((crawl: { status: string }) => crawl.status === 'completed'));
+    const shown = await runLoupe(['crawls', 'get', list[0].id], env);
+    assert.match(shown.stdout, /^status +completed$/m);
+  });
+});

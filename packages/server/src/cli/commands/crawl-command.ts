@@ -1,0 +1,140 @@
+import { CrawlStatus, type StartCrawl } from '@loupe/contract';
+import { Option, type Command } from 'commander';
+import { followCrawl } from '../follow-crawl.ts';
+import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+import { formatFields, formatTable } from '../table.ts';
+import { keyValues, repeatable, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
+
+interface CrawlFlags {
+  page?: boolean;
+  project?: string;
+  maxPages?: number;
+  maxDepth?: number;
+  include?: string[];
+  exclude?: string[];
+  robots: boolean;
+  sitemaps: boolean;
+  concurrency?: number;
+  delayMs?: number;
+  userAgent?: string;
+  header?: string[];
+  wait: boolean;
+}
+
+function crawlRequest(url: string, options: CrawlFlags): StartCrawl {
+  const headers = keyValues(options.header, 'header');
+  return {
+    url,
+    mode: options.page ? 'page' : 'site',
+    projectId: options.project,
+    maxPages: options.maxPages,
+    maxDepth: options.maxDepth,
+    include: options.include,
+    exclude: options.exclude,
+    respectRobots: options.robots,
+    sitemaps: options.sitemaps,
+    concurrency: options.concurrency,
+    delayMs: options.delayMs,
+    userAgent: options.userAgent,
+    headers: Object.keys(headers).length > 0 ? headers : undefined,
+  };
+}
+
+/** `loupe crawl <url>`: start a crawl, follow it with a progress bar, print the report's summary. */
+export function registerCrawlCommand(program: Command): void {
+  withClientFlags(
+    program
+      .command('crawl')
+      .description('Crawl and audit a site (or one page), with progress, then the report summary.'),
+  )
+    .argument('<url>', 'the site or page to audit, http(s)')
+    .option('--page', 'audit this one URL only (a one-page crawl)')
+    .option('--project <projectId>', 'file the report under this audit project')
+    .option('--max-pages <n>', "pages to crawl at most (default and cap: the plan's)", wholeNumber(1, 100_000))
+    .option('--max-depth <n>', 'clicks from the start URL (default: unlimited)', wholeNumber(0, 100))
+    .option('--include <glob>', 'only URLs whose path matches, e.g. /docs/** (repeatable)', repeatable)
+    .option('--exclude <glob>', 'never URLs whose path matches (repeatable)', repeatable)
+    .option('--no-robots', 'ignore robots.txt')
+    .option('--no-sitemaps', 'do not start from the URLs of the sitemaps')
+    .option('--concurrency <n>', 'requests in flight to the site at once (1–32, default 4)', wholeNumber(1, 32))
+    .option('--delay-ms <ms>', 'pause between requests to the site', wholeNumber(0, 60_000))
+    .option('--user-agent <text>', 'the User-Agent to send')
+    .option('--header <name=value>', 'an extra request header (repeatable)', repeatable)
+    .option('--no-wait', 'print the started crawl and return at once')
+    .addHelpText(
+      'after',
+      '\nProgress goes to stderr: a live bar on a terminal, plain lines otherwise, nothing with --json.\nExits 0 when the crawl completed, 8 when it failed or was canceled, 5 without enough credits.',
+    )
+    .action(
+      userAction<CrawlFlags>(async ({ session, output }, [url], options) => {
+        const client = await session.workspaceClient();
+        const crawl = await client.startCrawl({ body: crawlRequest(url as string, options) });
+        if (crawl.capped) output.note(`maxPages lowered to the plan's cap: ${crawl.maxPages}.`);
+        if (!options.wait) {
+          output.result(crawl, (c) => `Started crawl ${c.id} (${c.status}, up to ${c.maxPages} pages).\nFollow it: loupe crawls watch ${c.id}`);
+          return;
+        }
+        output.note(`Crawl ${crawl.id} of ${crawl.url}: up to ${crawl.maxPages} pages, ${crawl.creditsReserved} credits reserved.`);
+        return followCrawl(client, crawl, output);
+      }),
+    );
+
+  const crawls = program.command('crawls').description('Crawls of the workspace: list, show, follow, cancel.');
+
+  withListFlags(withClientFlags(crawls.command('list').description('List crawls: queued and running ones unless --status.')))
+    .addOption(new Option('--status <status>', 'only crawls in this state').choices(CrawlStatus.options))
+    .action(
+      userAction<ListFlags & { status?: CrawlStatus }>(async ({ session, output }, _args, options) => {
+        const client = await session.workspaceClient();
+        const list = await listAll(options, (page) => client.all.listCrawls({ status: options.status, ...page }));
+        output.result(list, (rows) =>
+          rows.length === 0
+            ? 'No crawls.'
+            : formatTable(
+                ['id', 'status', 'url', 'pages', 'max', 'report', 'created'],
+                rows.map((c) => [c.id, c.status, c.url, c.pagesCrawled, c.maxPages, c.reportId, c.createdAt]),
+              ),
+        );
+      }),
+    );
+
+  withClientFlags(crawls.command('get').description('Show one crawl.'))
+    .argument('<crawlId>', 'crawl id')
+    .action(
+      userAction(async ({ session, output }, [crawlId]) => {
+        const crawl = await (await session.workspaceClient()).getCrawl({ crawlId: crawlId as string });
+        output.result(crawl, (c) =>
+          formatFields([
+            ['id', c.id],
+            ['status', c.status],
+            ['url', c.url],
+            ['mode', c.mode],
+            ['pages', `${c.pagesCrawled} of at most ${c.maxPages}`],
+            ['credits', c.creditsCharged === null ? `${c.creditsReserved} reserved` : `${c.creditsCharged} charged`],
+            ['report', c.reportId],
+            ['error', c.error],
+            ['created', c.createdAt],
+            ['finished', c.finishedAt],
+          ]),
+        );
+      }),
+    );
+
+  withClientFlags(crawls.command('watch').description('Follow a crawl to its end with a progress bar, then print its report summary.'))
+    .argument('<crawlId>', 'crawl id')
+    .action(
+      userAction(async ({ session, output }, [crawlId]) => {
+        const client = await session.workspaceClient();
+        return followCrawl(client, await client.getCrawl({ crawlId: crawlId as string }), output);
+      }),
+    );
+
+  withClientFlags(crawls.command('cancel').description('Cancel a crawl; pages crawled so far are charged and kept in a partial report.'))
+    .argument('<crawlId>', 'crawl id')
+    .action(
+      userAction(async ({ session, output }, [crawlId]) => {
+        const crawl = await (await session.workspaceClient()).cancelCrawl({ crawlId: crawlId as string });
+        output.result(crawl, (c) => `Crawl ${c.id} is ${c.status}.`);
+      }),
+    );
+}

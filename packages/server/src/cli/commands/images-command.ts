@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { LoupeError, type ErrorBody, type Image } from '@loupe/contract';
+import type { LoupeClient } from '@loupe/sdk';
+import type { Command } from 'commander';
+import { exitCodeFor, exitCodes } from '../exit-codes.ts';
+import { collectImageFiles, type ImageFile } from '../image-files.ts';
+import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+import { errorBody, type Output } from '../output.ts';
+import { formatBytes, formatTable } from '../table.ts';
+import { userAction, wholeNumber, withClientFlags } from '../user-command.ts';
+
+type UploadResult = ImageFile & ({ image: Image } | { error: ErrorBody });
+
+interface UploadSummary {
+  uploaded: number;
+  failed: number;
+  /** Files not tried because an earlier failure would fail them all (a bad key, an unknown project). */
+  skipped: number;
+  bytes: number;
+  files: UploadResult[];
+}
+
+/** Failures of the file itself; any other (key, project, plan, server) would fail every file. */
+const PER_FILE_STATUSES = new Set([400, 413, 415]);
+
+async function uploadAll(client: LoupeClient, projectId: string, files: ImageFile[], concurrency: number, output: Output) {
+  // By the files' order, not the order uploads finish in, so runs compare.
+  const results: (UploadResult | undefined)[] = [];
+  let next = 0;
+  let stopped: unknown;
+  let firstError: unknown;
+  const worker = async () => {
+    while (next < files.length && stopped === undefined) {
+      const index = next++;
+      const item = files[index]!;
+      try {
+        const data = await readFile(item.file);
+        const image = await client.uploadImage({ projectId, upload: { file: data, filename: basename(item.file), fields: { path: item.path } } });
+        results[index] = { ...item, image };
+        output.say(`uploaded  ${item.path}  ${image.width}×${image.height} ${image.format}  ${formatBytes(image.fileSize)}`);
+      } catch (error) {
+        firstError ??= error;
+        results[index] = { ...item, error: errorBody(error) };
+        output.say(`failed    ${item.path}  ${errorBody(error).error} (${errorBody(error).code})`);
+        if (!(error instanceof LoupeError && PER_FILE_STATUSES.has(error.status))) stopped ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  return { results: results.filter((result) => result !== undefined), stopped, firstError };
+}
+
+/** `loupe images`: upload files and folders into an image project, list its images. */
+export function registerImagesCommand(program: Command): void {
+  const images = program.command('images').description('Images: upload files and folders, list.');
+
+  withClientFlags(
+    images
+      .command('upload')
+      .description('Upload image files, and the image files of folders at every depth; an existing path is replaced.'),
+  )
+    .argument('<paths...>', 'files and folders')
+    .requiredOption('--project <projectId>', 'the image project')
+    .option('--prefix <path>', 'put the images under this path in the project, e.g. blog/2026')
+    .option('--concurrency <n>', 'uploads at once (default 4)', wholeNumber(1, 32), 4)
+    .addHelpText(
+      'after',
+      "\nA file's path in the project is the prefix, then its path below the folder given (or its name).\nPrints one line per file and a summary; exits 0 when every file was uploaded, else with the first failure's code.",
+    )
+    .action(
+      userAction<{ project: string; prefix?: string; concurrency: number }>(async ({ session, output }, [paths], options) => {
+        const files = await collectImageFiles(paths as string[], options.prefix);
+        const { results, stopped, firstError } = await uploadAll(session.client(), options.project, files, options.concurrency, output);
+        const uploaded = results.filter((result) => 'image' in result);
+        const summary: UploadSummary = {
+          uploaded: uploaded.length,
+          failed: results.length - uploaded.length,
+          skipped: files.length - results.length,
+          bytes: uploaded.reduce((sum, result) => sum + result.image.fileSize, 0),
+          files: results,
+        };
+        output.result(summary, (s) =>
+          [
+            `Uploaded ${s.uploaded} of ${files.length} files (${formatBytes(s.bytes)}) to project ${options.project}`,
+            s.failed > 0 ? `; ${s.failed} failed` : '',
+            s.skipped > 0 ? `; ${s.skipped} not tried after: ${errorBody(stopped).error}` : '',
+            '.',
+          ].join(''),
+        );
+        return firstError === undefined ? exitCodes.ok : exitCodeFor(firstError);
+      }),
+    );
+
+  withListFlags(withClientFlags(images.command('list').description("List a project's images.")))
+    .requiredOption('--project <projectId>', 'the image project')
+    .option('--prefix <path>', 'only images whose path starts with this')
+    .option('--tag <tag>', 'only images with this tag')
+    .action(
+      userAction<ListFlags & { project: string; prefix?: string; tag?: string }>(async ({ session, output }, _args, options) => {
+        const client = session.client();
+        const list = await listAll(options, (page) =>
+          client.all.listImages({ projectId: options.project, prefix: options.prefix, tag: options.tag, ...page }),
+        );
+        output.result(list, (rows) =>
+          rows.length === 0
+            ? 'No images.'
+            : formatTable(
+                ['id', 'path', 'size', 'dimensions', 'format'],
+                rows.map((i) => [i.id, i.path, formatBytes(i.fileSize), `${i.width}×${i.height}`, i.format]),
+              ),
+        );
+      }),
+    );
+}

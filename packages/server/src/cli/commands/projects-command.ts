@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { formatBytes, formatFields, formatTable } from '../table.ts';
+import { userAction, withClientFlags } from '../user-command.ts';
+import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+
+/** `loupe projects`: the image projects of the key's workspace. */
+export function registerProjectsCommand(program: Command): void {
+  const projects = program.command('projects').description('Image projects: list, create, show, update, delete.');
+
+  withListFlags(withClientFlags(projects.command('list').description('List the image projects.'))).action(
+    userAction<ListFlags>(async ({ session, output }, _args, options) => {
+      const client = session.client();
+      const list = await listAll(options, (page) => client.all.listImageProjects(page));
+      output.result(list, (rows) =>
+        rows.length === 0
+          ? 'No image projects yet: loupe projects create <name>'
+          : formatTable(
+              ['id', 'name', 'slug', 'custom domain', 'signed urls'],
+              rows.map((p) => [p.id, p.name, p.slug, p.customDomain, p.requireSignedUrls ? 'required' : 'optional']),
+            ),
+      );
+    }),
+  );
+
+  withClientFlags(projects.command('create').description('Create an image project (its slug is made from the name).'))
+    .argument('<name>', 'the project name, 1–100 characters')
+    .action(
+      userAction(async ({ session, output }, [name]) => {
+        const project = await session.client().createImageProject({ body: { name: name as string } });
+        output.result(project, (p) => `Created project ${p.name}\n${formatFields([['id', p.id], ['slug', p.slug]])}`);
+      }),
+    );
+
+  withClientFlags(projects.command('get').description('Show an image project with its image count and size.'))
+    .argument('<projectId>', 'project id')
+    .action(
+      userAction(async ({ session, output }, [projectId]) => {
+        const project = await session.client().getImageProject({ projectId: projectId as string });
+        output.result(project, (p) =>
+          formatFields([
+            ['id', p.id],
+            ['name', p.name],
+            ['slug', p.slug],
+            ['custom domain', p.customDomain],
+            ['plan', p.plan],
+            ['signed urls', p.requireSignedUrls ? 'required' : 'optional'],
+            ['images', p.stats.imageCount],
+            ['total size', formatBytes(p.stats.totalSize)],
+            ['created', p.createdAt],
+          ]),
+        );
+      }),
+    );
+
+  withClientFlags(projects.command('update').description('Rename an image project, or set or clear its custom domain.'))
+    .argument('<projectId>', 'project id')
+    .option('--name <name>', 'the new name')
+    .option('--custom-domain <host>', 'a hostname serving the project\'s images; "none" clears it')
+    .action(
+      userAction<{ name?: string; customDomain?: string }>(async ({ session, output }, [projectId], options) => {
+        const body = {
+          ...(options.name !== undefined ? { name: options.name } : {}),
+          ...(options.customDomain !== undefined ? { customDomain: options.customDomain === 'none' ? null : options.customDomain } : {}),
+        };
+        const project = await session.client().updateImageProject({ projectId: projectId as string, body });
+        output.result(project, (p) => `Updated project ${p.name} (${p.id}).`);
+      }),
+    );
+
+  withClientFlags(projects.command('delete').description('Delete an image project with all its presets and images.'))
+    .argument('<projectId>', 'project id')
+    .action(
+      userAction(async ({ session, output }, [projectId]) => {
+        const answer = await session.client().deleteImageProject({ projectId: projectId as string });
+        output.result(answer, () => `Deleted project ${String(projectId)}.`);
+      }),
+    );
+}

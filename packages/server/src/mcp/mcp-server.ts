@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import type { ClientOptions } from '@loupe/sdk';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpTool } from './mcp-tools.ts';
+import { callTool } from './tool-call.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const instructions = [
+  'Loupe stores images and delivers them through named transform presets on a CDN path (the image tools act in the workspace of the API key),',
+  'and crawls and audits web sites (the workspace tools act in the workspace this connection names; list_teams lists those the key can use).',
+  'Crawls cost one credit per page crawled (get_credits shows the balance): start_crawl and start_project_crawl take maxCredits as a guard;',
+  'poll get_crawl until the crawl ends, then read get_report with its reportId.',
+  "A failed call is a tool error whose text is the API's JSON error body: { error, code, details? }.",
+].join(' ');
+
+function listing(tool: McpTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    annotations: tool.annotations,
+  };
+}
+
+/**
+ * An MCP server offering the tools, each calling the API through the SDK client made from
+ * `connection`. It is the SDK's low-level `Server` rather than `McpServer` because McpServer
+ * validates arguments itself, with its own messages: here the API validates them, so a caller
+ * gets the API's error body, and the tools are listed with the contract's JSON Schemas as is.
+ */
+export function createMcpServer(tools: readonly McpTool[], connection: ClientOptions): Server {
+  const server = new Server({ name: 'loupe', title: 'Loupe', version }, { capabilities: { tools: {} }, instructions });
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = tools.map(listing);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `There is no tool ${request.params.name}; tools/list names them.`);
+    return callTool(tool, request.params.arguments ?? {}, connection, extra.signal);
+  });
+  return server;
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { errorCodes, operations, querySchema, type OperationDefinition } from '@loupe/contract';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { z } from 'zod';
+import { estimatedOperations } from './credit-guard.ts';
+import { createMcpServer } from './mcp-server.ts';
+import { mcpTools, toolName } from './mcp-tools.ts';
+import { mcpOnlyErrorCodes } from './tool-result.ts';
+
+const registry = operations as readonly OperationDefinition[];
+
+/** The tools as an MCP client sees them (listing needs no Loupe server: nothing is called). */
+async function listTools(): Promise<Tool[]> {
+  const server = createMcpServer(mcpTools({ maxUploadBytes: 1024 }), { baseUrl: 'http://loupe.invalid', apiKey: 'loupe_unused' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'parity-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  const { tools, nextCursor } = await client.listTools();
+  assert.equal(nextCursor, undefined);
+  await client.close();
+  return tools;
+}
+
+function toolFor(tools: Tool[], operation: OperationDefinition): Tool {
+  const tool = tools.find((candidate) => candidate.name === toolName(operation.id));
+  assert.ok(tool, `no tool for ${operation.id}`);
+  return tool;
+}
+
+describe('MCP tools', () => {
+  let tools: Tool[];
+  before(async () => {
+    tools = await listTools();
+  });
+
+  it('lists one tool for every registry operation, named after it in snake_case', () => {
+    assert.deepEqual(
+      tools.map((tool) => tool.name).sort(),
+      registry.map((operation) => toolName(operation.id)).sort(),
+    );
+    assert.equal(toolName('startProjectCrawl'), 'start_project_crawl');
+  });
+
+  it('lists no tool without an operation, and no name twice', () => {
+    const names = new Set(registry.map((operation) => toolName(operation.id)));
+    assert.deepEqual(tools.filter((tool) => !names.has(tool.name)).map((tool) => tool.name), []);
+    assert.equal(new Set(tools.map((tool) => tool.name)).size, tools.length);
+  });
+
+  it("takes each operation's path parameters, query, paging and body as arguments", () => {
+    for (const operation of registry) {
+      const schema = toolFor(tools, operation).inputSchema as { properties?: Record<string, unknown>; required?: string[]; additionalProperties?: unknown };
+      const properties = Object.keys(schema.properties ?? {});
+      const expected = [
+        ...Object.keys(operation.params?.shape ?? {}),
+        ...Object.keys(querySchema(operation)?.shape ?? {}),
+        ...(operation.body ? ['body'] : []),
+      ];
+      for (const name of expected) assert.ok(properties.includes(name), `${operation.id} lacks ${name}`);
+      if (operation.paged) assert.ok(properties.includes('limit') && properties.includes('cursor'), `${operation.id} lacks paging`);
+      for (const name of Object.keys(operation.params?.shape ?? {})) assert.ok(schema.required?.includes(name), `${operation.id}: ${name} optional`);
+      assert.equal(operation.body !== undefined && !operation.upload, schema.required?.includes('body') ?? false, `${operation.id}: body`);
+      assert.equal(schema.additionalProperties, false, `${operation.id} takes unknown arguments`);
+    }
+  });
+
+  it("uses the contract's own schemas for each argument, not copies", () => {
+    for (const tool of mcpTools({ maxUploadBytes: 1024 })) {
+      const { operation, input } = tool;
+      for (const [name, field] of Object.entries(operation.params?.shape ?? {})) assert.equal(input.shape[name], field);
+      for (const [name, field] of Object.entries(querySchema(operation)?.shape ?? {})) assert.equal(input.shape[name], field);
+      if (operation.body) {
+        const body = input.shape.body as z.ZodType;
+        assert.equal(operation.upload ? (body as z.ZodOptional).unwrap() : body, operation.body, operation.id);
+      }
+    }
+  });
+
+  it('gives credit-spending tools a maxCredits guard the server can estimate, and no other tool one', () => {
+    for (const operation of registry) {
+      const properties = Object.keys((toolFor(tools, operation).inputSchema.properties ?? {}) as object);
+      assert.equal(properties.includes('maxCredits'), operation.spendsCredits === true, operation.id);
+      if (operation.spendsCredits) assert.ok(estimatedOperations.includes(operation.id), `no credit estimate for ${operation.id}`);
+    }
+    assert.deepEqual(registry.filter((operation) => operation.spendsCredits).map((operation) => operation.id).sort(), ['startCrawl', 'startProjectCrawl']);
+  });
+
+  it('describes every structured answer as an object, and the file of a download as text', () => {
+    for (const operation of registry) {
+      const tool = toolFor(tools, operation);
+      if (operation.download) assert.equal(tool.outputSchema, undefined);
+      else assert.equal(tool.outputSchema?.type, 'object', operation.id);
+      if (operation.paged) assert.deepEqual(Object.keys(tool.outputSchema?.properties ?? {}), ['items', 'nextCursor']);
+    }
+  });
+
+  it('lists schemas a JSON Schema validator compiles', () => {
+    const validator = new AjvJsonSchemaValidator();
+    for (const tool of tools) {
+      assert.doesNotThrow(() => validator.getValidator(tool.inputSchema), `${tool.name} input`);
+      if (tool.outputSchema) assert.doesNotThrow(() => validator.getValidator(tool.outputSchema!), `${tool.name} output`);
+    }
+  });
+
+  it('writes descriptions for agents: what it costs, and other tools by their tool names', () => {
+    const operationIds = registry.map((operation) => operation.id);
+    for (const tool of tools) {
+      assert.match(tool.description ?? '', /\b(credits?|free|costs?)\b/i, `${tool.name} does not say what it costs`);
+      const named = (tool.description ?? '').match(/\b[a-z]+(?:[A-Z][a-z]*)+\b/g) ?? [];
+      assert.deepEqual(named.filter((word) => operationIds.includes(word)), [], `${tool.name} names operation ids`);
+    }
+    assert.match(toolFor(tools, registry.find((o) => o.id === 'startCrawl')!).description ?? '', /get_crawl/);
+  });
+
+  it('marks reads read-only and deletions destructive', () => {
+    for (const operation of registry) {
+      const { annotations } = toolFor(tools, operation);
+      assert.equal(annotations?.readOnlyHint, operation.method === 'GET', operation.id);
+      if (operation.method === 'DELETE') assert.equal(annotations?.destructiveHint, true, operation.id);
+    }
+  });
+
+  it("keeps the MCP layer's own error codes out of the API's catalogue", () => {
+    assert.deepEqual(mcpOnlyErrorCodes.filter((code) => (errorCodes as string[]).includes(code)), []);
+  });
+});

@@ -1,0 +1,93 @@
+import { operations, type OperationDefinition } from '@loupe/contract';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { DEFAULT_WAIT_SECONDS, toJsonObjectSchema, toolInputSchema, toolOutputSchema, type JsonObjectSchema } from './tool-schemas.ts';
+
+/** One MCP tool, derived from one registry operation. */
+export interface McpTool {
+  name: string;
+  operation: OperationDefinition;
+  title: string;
+  description: string;
+  /** The arguments as zod (the contract's schemas plus the MCP-only fields). */
+  input: z.ZodObject;
+  inputSchema: JsonObjectSchema;
+  outputSchema?: JsonObjectSchema;
+  annotations: ToolAnnotations;
+}
+
+export interface McpToolOptions {
+  /** The largest file `upload_image` takes, as the server's LOUPE_MAX_UPLOAD_BYTES. */
+  maxUploadBytes: number;
+}
+
+/** `startProjectCrawl` → `start_project_crawl` */
+export function toolName(operationId: string): string {
+  return operationId.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+const toolNames = new Map<string, string>(operations.map((operation) => [operation.id, toolName(operation.id)]));
+
+/** Operation ids named in a description (`Next: getCrawl`) become the tool names an agent calls. */
+function withToolNames(text: string): string {
+  return text.replace(/\b[a-z]+(?:[A-Z][a-z]*)+\b/g, (word) => toolNames.get(word) ?? word);
+}
+
+/**
+ * What the operation's own description does not say about calling it as a tool: what it costs
+ * when the description is silent (only `spendsCredits` operations spend credits), and how the
+ * answer differs from the REST one (pages, the bounded event wait, files as text or base64).
+ */
+function toolNotes(operation: OperationDefinition, options: McpToolOptions): string[] {
+  const notes: string[] = [];
+  if (!operation.spendsCredits && !/\b(credits?|free|costs?)\b/i.test(operation.description)) notes.push('Spends no credits.');
+  if (operation.spendsCredits) {
+    notes.push(
+      'Pass maxCredits to refuse a crawl that could reserve more than that: nothing starts, and the tool error max_credits_exceeded carries the estimate.',
+    );
+  }
+  if (operation.paged) notes.push('Answers one page as { items, nextCursor }: pass nextCursor as cursor for the next page (null on the last).');
+  if (operation.stream) {
+    notes.push(
+      `Answers { events, ended } with the events received until the crawl ends or waitSeconds (default ${DEFAULT_WAIT_SECONDS}) pass; when ended is false, call it again or poll get_crawl.`,
+    );
+  }
+  if (operation.download) notes.push("Answers the file's text.");
+  if (operation.upload) {
+    notes.push(
+      `Over MCP, send the file as upload { file (base64, at most ${options.maxUploadBytes} bytes decoded), filename, contentType?, fields? }, or body { url, path? } to import it.`,
+    );
+  }
+  return notes;
+}
+
+function annotations(operation: OperationDefinition): ToolAnnotations {
+  return {
+    title: operation.summary,
+    readOnlyHint: operation.method === 'GET',
+    destructiveHint: operation.method === 'DELETE' || operation.method === 'PUT',
+    idempotentHint: operation.method !== 'POST' && operation.method !== 'PATCH',
+    // Only crawls and URL imports reach outside Loupe.
+    openWorldHint: operation.spendsCredits === true || operation.upload !== undefined,
+  };
+}
+
+function toolFor(operation: OperationDefinition, options: McpToolOptions): McpTool {
+  const input = toolInputSchema(operation, options.maxUploadBytes);
+  const output = toolOutputSchema(operation);
+  return {
+    name: toolName(operation.id),
+    operation,
+    title: operation.summary,
+    description: withToolNames([`${operation.summary}.`, operation.description, ...toolNotes(operation, options)].join(' ')),
+    input,
+    inputSchema: toJsonObjectSchema(input, 'input'),
+    ...(output ? { outputSchema: toJsonObjectSchema(output, 'output') } : {}),
+    annotations: annotations(operation),
+  };
+}
+
+/** One tool per registry operation, in the registry's order. */
+export function mcpTools(options: McpToolOptions): McpTool[] {
+  return (operations as readonly OperationDefinition[]).map((operation) => toolFor(operation, options));
+}
