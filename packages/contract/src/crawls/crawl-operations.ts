@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { Crawl, CrawlEvent, ListCrawlsQuery, StartCrawl } from './crawl.ts';
+import { Crawl, CrawlEstimate, CrawlEvent, ListCrawlsQuery, StartCrawl } from './crawl.ts';
 
 const CrawlParams = z.strictObject({ crawlId: Id });
 
@@ -21,6 +21,19 @@ export const crawlOperations = [
     status: 202,
     spendsCredits: true,
     errors: ['insufficient_credits', 'not_found'],
+  }),
+  defineOperation({
+    id: 'estimateCrawl',
+    api: 'workspace',
+    method: 'POST',
+    path: '/api/v1/crawls/estimate',
+    summary: 'Estimate what a crawl would reserve',
+    description:
+      "Answers, for the same body as startCrawl, the credits starting it would reserve (maxPages after the plan's cap; one for a page audit), the balance and whether it suffices. Starts nothing, free. Next: startCrawl.",
+    tag: 'Crawls',
+    scopes: ['crawls:write'],
+    body: StartCrawl,
+    output: CrawlEstimate,
   }),
   defineOperation({
     id: 'listCrawls',

@@ -57,6 +57,17 @@ export const Crawl = z
   .meta({ id: 'Crawl' });
 export type Crawl = z.infer<typeof Crawl>;
 
+/** What starting a crawl would reserve (DESIGN.md §6), asked before starting it. */
+export const CrawlEstimate = z
+  .object({
+    maxPages: z.number().int().describe("The crawl's maxPages after the plan's cap: the credits it would reserve."),
+    capped: z.boolean().describe("The maxPages asked for was lowered to the plan's cap."),
+    balance: z.number().int().describe('Credits the workspace has now.'),
+    sufficient: z.boolean().describe('Whether the balance covers the reservation: starting now would not answer 402.'),
+  })
+  .meta({ id: 'CrawlEstimate' });
+export type CrawlEstimate = z.infer<typeof CrawlEstimate>;
+
 export const ListCrawlsQuery = z.strictObject({
   status: CrawlStatus.optional().describe('Only crawls in this state; by default queued and running ones.'),
 });

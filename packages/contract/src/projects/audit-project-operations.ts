@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Deleted, Id } from '../common/resource.ts';
-import { Crawl } from '../crawls/crawl.ts';
+import { Crawl, CrawlEstimate } from '../crawls/crawl.ts';
 import { defineOperation } from '../operation.ts';
 import { ReportSummary } from '../reports/report.ts';
 import {
@@ -96,6 +96,20 @@ export const auditProjectOperations = [
     status: 202,
     spendsCredits: true,
     errors: ['insufficient_credits'],
+  }),
+  defineOperation({
+    id: 'estimateProjectCrawl',
+    api: 'workspace',
+    method: 'POST',
+    path: '/api/v1/projects/{projectId}/crawls/estimate',
+    summary: "Estimate what a project's crawl would reserve",
+    description:
+      "Answers, for the same body as startProjectCrawl (the project's crawl defaults under the fields sent), the credits starting it would reserve, the balance and whether it suffices. Starts nothing, free. Next: startProjectCrawl.",
+    tag: 'Projects',
+    scopes: ['crawls:write'],
+    params: ProjectParams,
+    body: StartProjectCrawl,
+    output: CrawlEstimate,
   }),
   defineOperation({
     id: 'listProjectCrawls',

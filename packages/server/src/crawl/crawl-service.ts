@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { StartCrawl, LoupeError, type Crawl, type CrawlStatus, type Page } from '@loupe/contract';
+import { StartCrawl, LoupeError, type Crawl, type CrawlEstimate, type CrawlStatus, type Page } from '@loupe/contract';
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
@@ -25,6 +25,15 @@ export interface CrawlServiceOptions {
   allowPrivate: boolean;
   /** Hands the crawl to a worker once its row and reservation are committed. */
   enqueue: (crawlId: string) => Promise<void>;
+}
+
+/**
+ * The pages a crawl may fetch, and so the credits it reserves (DESIGN.md §6): one for a page
+ * audit, else maxPages, which defaults to and is clamped to the plan's cap.
+ */
+function reservationFor(input: Pick<z.output<typeof StartCrawl>, 'mode' | 'maxPages'>, cap: number): { maxPages: number; capped: boolean } {
+  const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
+  return { maxPages: Math.min(requested, cap), capped: requested > cap };
 }
 
 /** Starting, listing and canceling crawls (DESIGN.md §6, §8); the crawling itself is the runner's. */
@@ -55,9 +64,7 @@ export class CrawlService {
     if (!workspace) throw new LoupeError('not_found');
     // A workspace that lost custom packs with its plan keeps crawling, without them.
     const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await rulePackSnapshots(this.#o.database, project) : [];
-    const cap = this.#o.plans.limits(workspace.plan).pagesPerCrawl;
-    const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
-    const maxPages = Math.min(requested, cap);
+    const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     const id = newId();
     const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
@@ -71,7 +78,7 @@ export class CrawlService {
         mode: options.mode,
         options: JSON.stringify(options),
         max_pages: maxPages,
-        capped: requested > cap ? 1 : 0,
+        capped: capped ? 1 : 0,
         credits_reserved: maxPages,
         created_at: now(),
       });
@@ -81,6 +88,15 @@ export class CrawlService {
     const row = await this.#crawls.find(workspaceId, id);
     if (!row) throw crawlNotFound();
     return toCrawl(row);
+  }
+
+  /** What starting `input` would reserve, and whether the balance covers it; starts nothing. */
+  async estimate(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<CrawlEstimate> {
+    const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
+    if (!workspace) throw new LoupeError('not_found');
+    const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
+    const balance = await new CreditService(this.#o.database, this.#o.plans).balance(workspaceId);
+    return { maxPages, capped, balance, sufficient: balance >= maxPages };
   }
 
   /** Refuses at once a target that resolves to a private address (the fetcher refuses it again at connect time). */

@@ -70,6 +70,33 @@ for (const dialect of testDialects()) {
       assert.deepEqual(crawls.body, []);
     });
 
+    it('estimates what a start would reserve, starting nothing', async () => {
+      const poor = await t.createWorkspace({ plan: 'tiny' });
+      const options = { key: poor.key, team: poor.workspaceId };
+      const estimate = (body: Record<string, unknown>) => t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), ...body }, ...options });
+      const cases: [Record<string, unknown>, unknown][] = [
+        [{}, { maxPages: 60, capped: false, balance: 50, sufficient: false }],
+        [{ maxPages: 1 }, { maxPages: 1, capped: false, balance: 50, sufficient: true }],
+        [{ maxPages: 50 }, { maxPages: 50, capped: false, balance: 50, sufficient: true }],
+        [{ maxPages: 51 }, { maxPages: 51, capped: false, balance: 50, sufficient: false }],
+        [{ maxPages: 100_000 }, { maxPages: 60, capped: true, balance: 50, sufficient: false }],
+        [{ mode: 'page', maxPages: 500 }, { maxPages: 1, capped: false, balance: 50, sufficient: true }],
+      ];
+      for (const [body, expected] of cases) {
+        const answer = await estimate(body);
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.deepEqual(answer.body, expected, JSON.stringify(body));
+      }
+      for (const body of [{ maxPages: 0 }, { maxPages: 100_001 }, { maxPages: '5' }, { bogus: 1 }, { url: undefined }]) {
+        assert.equal((await estimate(body)).status, 400, JSON.stringify(body));
+      }
+      const credits = await t.request('GET', '/api/v1/team/credits', options);
+      assert.deepEqual([credits.body.balance, credits.body.reserved], [50, 0]);
+      assert.deepEqual((await t.request('GET', '/api/v1/crawls?status=queued', options)).body, []);
+      const viewer = await t.createMemberKey(poor.workspaceId, 'viewer');
+      assert.equal((await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/') }, key: viewer, team: poor.workspaceId })).status, 403);
+    });
+
     it('never overspends when starts race', async () => {
       const other = await t.createWorkspace({ plan: 'tiny' });
       const starts = await Promise.all(

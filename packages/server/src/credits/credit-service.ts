@@ -53,6 +53,13 @@ export class CreditService {
     };
   }
 
+  /** The credits a workspace can spend now. */
+  async balance(workspaceId: string): Promise<number> {
+    const balance = await this.#credits.balance(workspaceId);
+    if (balance === undefined) throw noSuchWorkspace(workspaceId);
+    return balance;
+  }
+
   ledger(principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<CreditEntry>> {
     return this.#credits.ledger(principal.workspaceId, page);
   }

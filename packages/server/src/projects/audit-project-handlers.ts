@@ -9,6 +9,7 @@ type AuditProjectHandlers = Pick<
   | 'updateAuditProject'
   | 'deleteAuditProject'
   | 'startProjectCrawl'
+  | 'estimateProjectCrawl'
   | 'listProjectCrawls'
   | 'listProjectReports'
   | 'getProjectTrend'
@@ -22,6 +23,7 @@ export function auditProjectHandlers(projects: AuditProjectService): AuditProjec
     updateAuditProject: ({ params, body }, { principal }) => projects.update(principal, params.projectId, body),
     deleteAuditProject: ({ params }, { principal }) => projects.delete(principal, params.projectId),
     startProjectCrawl: ({ params, body }, { principal }) => projects.startCrawl(principal, params.projectId, body),
+    estimateProjectCrawl: ({ params, body }, { principal }) => projects.estimateCrawl(principal, params.projectId, body),
     listProjectCrawls: ({ params, query }, { principal }) => projects.crawls(principal, params.projectId, query.status, query),
     listProjectReports: ({ params, query }, { principal }) => projects.reports(principal, params.projectId, query),
     getProjectTrend: ({ params, query }, { principal }) => projects.trend(principal, params.projectId, query),

@@ -10,7 +10,7 @@ import {
   type ReportSummary,
 } from '@loupe/contract';
 import type { z } from 'zod';
-import type { CreateAuditProject, CrawlDefaults, StartProjectCrawl, UpdateAuditProject } from '@loupe/contract';
+import type { CreateAuditProject, CrawlDefaults, CrawlEstimate, StartProjectCrawl, UpdateAuditProject } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { CrawlService } from '../crawl/crawl-service.ts';
 import type { Database } from '../database/database.ts';
@@ -99,6 +99,12 @@ export class AuditProjectService {
   async startCrawl(principal: Principal, projectId: string, overrides: z.output<typeof StartProjectCrawl>): Promise<Crawl> {
     const project = await this.require(principal, projectId);
     return this.#crawls.start(principal, projectCrawlRequest(project, overrides));
+  }
+
+  /** What startCrawl would reserve with the same overrides; starts nothing. */
+  async estimateCrawl(principal: Principal, projectId: string, overrides: z.output<typeof StartProjectCrawl>): Promise<CrawlEstimate> {
+    const project = await this.require(principal, projectId);
+    return this.#crawls.estimate(principal.workspaceId, projectCrawlRequest(project, overrides));
   }
 
   async crawls(principal: Principal, projectId: string, status: CrawlStatus | undefined, page: Paging): Promise<Page<Crawl>> {

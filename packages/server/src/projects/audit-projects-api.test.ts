@@ -204,6 +204,21 @@ for (const dialect of testDialects()) {
         await followCrawlEvents(t, fits.body.id, options);
       });
 
+      it("estimates a project crawl from its defaults under the fields sent, and hides another workspace's project", async () => {
+        const project = await create({ crawlDefaults: { maxPages: 7 } });
+        const estimate = (body: Record<string, unknown>, options: { key?: string; team?: string } = {}) =>
+          t.request('POST', `${PROJECTS}/${project.id}/crawls/estimate`, { body, ...options });
+        const fromDefaults = await estimate({});
+        assert.equal(fromDefaults.status, 200);
+        assert.deepEqual([fromDefaults.body.maxPages, fromDefaults.body.capped, fromDefaults.body.sufficient], [7, false, true]);
+        assert.equal((await estimate({ maxPages: 3 })).body.maxPages, 3);
+        assert.equal((await estimate({ mode: 'page' })).body.maxPages, 1);
+        assert.deepEqual([(await estimate({ maxPages: 100_000 })).body.maxPages, (await estimate({ maxPages: 100_000 })).body.capped], [500, true]);
+        assert.equal((await estimate({ maxPages: 0 })).status, 400);
+        assert.equal((await estimate({}, { key: other.key, team: other.workspaceId })).status, 404);
+        assert.equal((await t.request('GET', `${PROJECTS}/${project.id}/crawls`)).body.length, 0, 'nothing started');
+      });
+
       it('lists the project crawls newest first, by state', async () => {
         const project = await create({ crawlDefaults: { maxPages: 1 } });
         const first = await crawlProject(project.id);
