@@ -67,9 +67,22 @@ export type PagedOperationId = {
 /** Every item of every page, following the `Link: <…>; rel="next"` header. */
 export type AllPagesMethod<O extends OperationDefinition> = (...args: Arguments<O>) => AsyncIterable<Item<O>>;
 
-/** One method per registry operation, named after its id, and `all.<id>` for each paged one. */
+/** One page of items, and the `cursor` that asks for the next (null on the last page). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** One page with the cursor of the next, for paging controls (a list screen, an agent's tool). */
+export type PageMethod<O extends OperationDefinition> = (...args: Arguments<O>) => Promise<Page<Item<O>>>;
+
+/**
+ * One method per registry operation, named after its id; for each paged one, `all.<id>`
+ * (every item of every page) and `page.<id>` (one page and the next cursor).
+ */
 export type LoupeClient = { [I in OperationId]: ClientMethod<OperationById<I>> } & {
   readonly all: { [I in PagedOperationId]: AllPagesMethod<OperationById<I>> };
+  readonly page: { [I in PagedOperationId]: PageMethod<OperationById<I>> };
 };
 
 /** A method's request by operation id, e.g. `RequestOf<'createPreset'>`. */

@@ -68,6 +68,17 @@ describe('SDK client against the real server', () => {
       assert.deepEqual(names, ['a', 'b', 'c']);
     });
 
+    it('answers one page and the cursor of the next from client.page, null on the last', async () => {
+      const project = await loupe.createImageProject({ body: { name: 'Paged by hand' } });
+      for (const name of ['a', 'b', 'c']) await loupe.createPreset({ projectId: project.id, body: { name, transforms: { width: 10 } } });
+      const first = await loupe.page.listPresets({ projectId: project.id, limit: 2 });
+      assert.deepEqual(first.items.map((preset) => preset.name), ['a', 'b']);
+      assert.ok(first.nextCursor);
+      const second = await loupe.page.listPresets({ projectId: project.id, limit: 2, cursor: first.nextCursor });
+      assert.deepEqual(second.items.map((preset) => preset.name), ['c']);
+      assert.equal(second.nextCursor, null);
+    });
+
     it('keeps the filters on every page it follows', async () => {
       const project = await loupe.createImageProject({ body: { name: 'Filtered' } });
       for (const path of ['a/1.png', 'a/2.png', 'b/1.png', 'a/3.png']) {

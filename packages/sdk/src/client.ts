@@ -49,13 +49,18 @@ export function createClient(options: ClientOptions = {}): LoupeClient {
 
   const client: Record<string, unknown> = {};
   const all: Record<string, unknown> = {};
+  const page: Record<string, unknown> = {};
   for (const operation of operations as readonly OperationDefinition[]) {
     client[operation.id] = operation.stream
       ? (request: Request = {}, call?: CallOptions) => eventStream(transport.send(operation, request, call))
       : async (request: Request = {}, call?: CallOptions) => readAnswer(operation, await transport.send(operation, request, call));
-    if (operation.paged) all[operation.id] = (request: Request = {}, call?: CallOptions) => allPages(transport, operation, request, call);
+    if (operation.paged) {
+      all[operation.id] = (request: Request = {}, call?: CallOptions) => allPages(transport, operation, request, call);
+      page[operation.id] = (request: Request = {}, call?: CallOptions) => onePage(transport, operation, request, call);
+    }
   }
   client.all = all;
+  client.page = page;
   return client as LoupeClient;
 }
 
@@ -86,6 +91,14 @@ async function* allPages(transport: Transport, operation: OperationDefinition, r
     // The link's query (its cursor) on our own path, so it holds behind a proxy that mounts the API under a prefix.
     search = link === undefined ? undefined : new URL(link, 'http://link.invalid/').search;
   } while (search !== undefined);
+}
+
+/** One page and the cursor of the next, read from the `Link` header (null on the last page). */
+async function onePage(transport: Transport, operation: OperationDefinition, request: Request, call?: CallOptions) {
+  const response = await transport.send(operation, request, call);
+  const link = nextLink(response.headers.get('link'));
+  const items = (await readAnswer(operation, response)) as unknown[];
+  return { items, nextCursor: link === undefined ? null : new URL(link, 'http://link.invalid/').searchParams.get('cursor') };
 }
 
 /** Parses each event's JSON; awaited, settles once the stream is open (a refused request throws there). */

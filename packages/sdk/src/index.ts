@@ -9,6 +9,8 @@ export type {
   EventStream,
   FileUpload,
   LoupeClient,
+  Page,
+  PageMethod,
   PagedOperationId,
   RequestOf,
 } from './client-types.ts';

@@ -5,8 +5,10 @@ import { createClient, type LoupeClient, type PagedOperationId } from './index.t
 
 /** Fails to compile unless A and B are the same set of names. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const methodsMatchOperations: Same<Exclude<keyof LoupeClient, 'all'>, OperationId> = true;
-const allMatchesPagedOperations: Same<keyof LoupeClient['all'], (typeof operations)[number] extends infer O ? O extends { paged: true; id: infer I } ? I : never : never> = true;
+const methodsMatchOperations: Same<Exclude<keyof LoupeClient, 'all' | 'page'>, OperationId> = true;
+type PagedIds = (typeof operations)[number] extends infer O ? (O extends { paged: true; id: infer I } ? I : never) : never;
+const allMatchesPagedOperations: Same<keyof LoupeClient['all'], PagedIds> = true;
+const pageMatchesPagedOperations: Same<keyof LoupeClient['page'], PagedIds> = true;
 
 /**
  * Request and answer types, checked by `npm run typecheck` (never called): each
@@ -35,12 +37,15 @@ export async function requestTypes(loupe: LoupeClient): Promise<void> {
   for await (const image of loupe.all.listImages({ projectId: 'p' })) image.path satisfies string;
   // @ts-expect-error -- client.all has only the paged operations
   loupe.all.getImageProject({ projectId: 'p' });
+  const first = await loupe.page.listImages({ projectId: 'p', limit: 10 });
+  first.items[0]?.path satisfies string | undefined;
+  if (first.nextCursor !== null) await loupe.page.listImages({ projectId: 'p', cursor: first.nextCursor });
   void [project, page];
 }
 
 describe('registry ↔ SDK parity', () => {
   const client = createClient({ baseUrl: 'http://127.0.0.1:9', fetch: () => Promise.reject(new Error('no requests here')) });
-  const { all, ...methods } = client;
+  const { all, page, ...methods } = client;
 
   it('has one method per registry operation, and no other', () => {
     assert.deepEqual(Object.keys(methods).sort(), operations.map((operation) => operation.id).sort());
@@ -54,7 +59,12 @@ describe('registry ↔ SDK parity', () => {
     for (const method of Object.values(all)) assert.equal(typeof method, 'function');
   });
 
+  it('has client.page.<id> exactly for the paged operations', () => {
+    assert.deepEqual(Object.keys(page).sort(), Object.keys(all).sort());
+    for (const method of Object.values(page)) assert.equal(typeof method, 'function');
+  });
+
   it('is checked by the compiler as well', () => {
-    assert.equal(methodsMatchOperations && allMatchesPagedOperations, true);
+    assert.equal(methodsMatchOperations && allMatchesPagedOperations && pageMatchesPagedOperations, true);
   });
 });

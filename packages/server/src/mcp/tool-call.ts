@@ -13,35 +13,23 @@ class RequestFailed extends Error {}
 interface Call {
   client: LoupeClient;
   signal: AbortSignal;
-  /** The `cursor` of the last answer's `Link: <…>; rel="next"`, null on the last page. */
-  nextCursor(): string | null;
-}
-
-function cursorOf(link: string | null): string | null {
-  const target = link && /<([^>]+)>;\s*rel="next"/.exec(link)?.[1];
-  return target ? new URL(target, 'http://loupe.invalid').searchParams.get('cursor') : null;
 }
 
 /**
- * An SDK client for one tool call, aborted with it (`signal`), keeping the last answer's
- * `Link` header, which the SDK's paged methods read past (they answer the items), and telling
- * a fetch that never reached Loupe from a refusal by Loupe.
+ * An SDK client for one tool call, aborted with it (`signal`), telling a fetch that never
+ * reached Loupe from a refusal by Loupe.
  */
 function openCall(connection: ClientOptions, signal: AbortSignal): Call {
   const base = connection.fetch ?? globalThis.fetch.bind(globalThis);
-  let link: string | null = null;
   const fetch: typeof globalThis.fetch = async (input, init) => {
-    let response: Response;
     try {
-      response = await base(input, init);
+      return await base(input, init);
     } catch (error) {
       if (signal.aborted) throw error;
       throw new RequestFailed(error instanceof Error ? `${error.message}${causeOf(error)}` : String(error), { cause: error });
     }
-    link = response.headers.get('link');
-    return response;
   };
-  return { client: createClient({ ...connection, fetch }), signal, nextCursor: () => cursorOf(link) };
+  return { client: createClient({ ...connection, fetch }), signal };
 }
 
 function causeOf(error: Error): string {
@@ -88,6 +76,11 @@ function send(call: Call, operationId: string, request: Record<string, unknown>)
   return (call.client as unknown as Record<string, Method>)[operationId](request, { signal: call.signal });
 }
 
+/** One page of a paged operation and the cursor of the next. */
+function sendForPage(call: Call, operationId: string, request: Record<string, unknown>): Promise<unknown> {
+  return (call.client.page as unknown as Record<string, Method>)[operationId](request, { signal: call.signal });
+}
+
 /**
  * The events of a crawl until it ends or `waitSeconds` pass, whichever is first: a tool call
  * must answer, and a crawl can run for hours.
@@ -125,9 +118,9 @@ async function invoke(tool: McpTool, connection: ClientOptions, args: ToolArgume
         },
       }
     : args.request;
+  if (operation.paged) return toolSuccess((await sendForPage(call, operation.id, request)) as Record<string, unknown>);
   const answer = await send(call, operation.id, request);
   if (operation.download) return toolText(typeof answer === 'string' ? answer : JSON.stringify(answer));
-  if (operation.paged) return toolSuccess({ items: answer, nextCursor: call.nextCursor() });
   if (answersArray(operation)) return toolSuccess({ items: answer });
   return toolSuccess(answer as Record<string, unknown>);
 }
