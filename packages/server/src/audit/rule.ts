@@ -67,6 +67,22 @@ export interface AuditedPage {
   depth: number;
   /** Facts of a 2xx HTML page; null for every other answer. */
   facts: PageFacts | null;
+  /** What the crawl knows beyond this response; absent where a page is checked on its own. */
+  context?: CrawlContext;
+}
+
+/** What a crawl learnt about the site that a check of one of its pages may compare with. */
+export interface CrawlContext {
+  /**
+   * The site's answer to a path that cannot exist, when it was a 2xx HTML page with words
+   * (`status/soft-404`: a page with the same text is the site's error page); null otherwise.
+   */
+  notFoundProbe: { url: string; textHash: string } | null;
+  /**
+   * The search engines' robots.txt groups (`*`, Googlebot) that disallow this URL; empty
+   * when none does or robots.txt gave no rules (`indexability/noindex-unseen`).
+   */
+  robotsDisallowedFor: string[];
 }
 
 export interface PageRule extends RuleDefinition {

@@ -6,6 +6,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CrawlFindingTable, CrawlTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
+import type { SiteFacts } from './site-facts.ts';
 
 export type CrawlRow = Selectable<CrawlTable>;
 export type CrawlUrlRow = Selectable<CrawlUrlTable>;
@@ -41,11 +42,19 @@ export interface PageLink {
   kind: 'link' | 'image' | 'canonical' | 'hreflang';
 }
 
+/** One hreflang annotation of a crawled page: it calls the URL with `targetKey` the `code` version (itself included). */
+export interface HreflangAnnotation {
+  targetKey: string;
+  /** Trimmed and lower-cased. */
+  code: string;
+}
+
 /** Everything learnt from fetching one URL, written together. */
 export interface RecordedPage {
   result: Partial<Insertable<CrawlUrlTable>>;
   findings: Omit<Insertable<CrawlFindingTable>, 'id' | 'crawl_id' | 'url_id' | 'stage'>[];
   links: PageLink[];
+  hreflangs: HreflangAnnotation[];
   discovered: DiscoveredUrl[];
   /** An HTML page's markup and visible text, kept (compressed) for rule packs and search. */
   body: { html: string; text: string } | null;
@@ -208,6 +217,13 @@ export class CrawlStore {
       for (let start = 0; start < rows.length; start += 1000) {
         await db.insertInto('crawl_links').values(rows.slice(start, start + 1000)).execute();
       }
+      await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', crawlId).where('source_id', '=', id).execute();
+      for (let start = 0; start < page.hreflangs.length; start += 1000) {
+        await db
+          .insertInto('crawl_hreflangs')
+          .values(page.hreflangs.slice(start, start + 1000).map((h) => ({ crawl_id: crawlId, source_id: id, target_key: h.targetKey, code: h.code })))
+          .execute();
+      }
       await new CrawlStore(transaction).discover(crawlId, page.discovered);
       await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
       if (page.body) {
@@ -220,8 +236,32 @@ export class CrawlStore {
     });
   }
 
-  async setSiteFacts(crawlId: string, facts: unknown): Promise<void> {
+  async setSiteFacts(crawlId: string, facts: SiteFacts): Promise<void> {
     await this.#database.db.updateTable('crawls').set({ site_facts: JSON.stringify(facts) }).where('id', '=', crawlId).execute();
+  }
+
+  /** What the crawl's start learnt about the site; null before it was written. */
+  async siteFacts(crawlId: string): Promise<SiteFacts | null> {
+    const row = await this.#database.db.selectFrom('crawls').select('site_facts').where('id', '=', crawlId).executeTakeFirst();
+    return row?.site_facts ? (JSON.parse(row.site_facts) as SiteFacts) : null;
+  }
+
+  /** URLs of the crawl's 2xx HTML pages, shallowest first (a sample of the site's pages). */
+  async htmlPageUrls(crawlId: string, limit: number): Promise<string[]> {
+    const rows = await this.#database.db
+      .selectFrom('crawl_urls')
+      .select('url')
+      .where('crawl_id', '=', crawlId)
+      .where('kind', '=', 'page')
+      .where('state', '=', 'done')
+      .where('status_code', '>=', 200)
+      .where('status_code', '<', 300)
+      .where('summary', 'is not', null)
+      .orderBy('depth')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.url);
   }
 
   async countDone(crawlId: string, kind: DiscoveredUrl['kind']): Promise<number> {

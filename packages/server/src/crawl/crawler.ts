@@ -1,8 +1,11 @@
 import type { Logger } from 'pino';
+import type { CrawlContext } from '../audit/rule.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
+import { checkHttpTwins } from './http-twin-check.ts';
 import { checkLink } from './link-checker.ts';
+import { comparableProbe, notFoundProbeUrl, probeNotFound } from './not-found-probe.ts';
 import { fetchPage, type FetchedPage, type FetchLimits } from './page-fetcher.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
@@ -31,6 +34,8 @@ const MAX_LINK_CHECKS = 2_000;
 const LINK_CHECK_CONCURRENCY = 8;
 /** The crawl's row is updated with progress at most this often. */
 const PROGRESS_EVERY_MS = 500;
+/** https pages whose http:// twin is asked, the start URL first (squirrelscan's 20). */
+const HTTP_TWIN_SAMPLE = 20;
 
 /**
  * Crawls one site into the crawl's frontier table (DESIGN.md §8). Everything it learns is
@@ -63,7 +68,8 @@ export class Crawler {
     const gapMs = Math.max(options.delayMs, Math.min(robots?.crawlDelayMs() ?? 0, this.#d.limits.maxCrawlDelayMs));
 
     await store.requeueInFlight(crawlId);
-    if (!(await store.hasUrls(crawlId))) await this.#seed(crawlId, options, robotsFile, limits);
+    const facts = (await store.hasUrls(crawlId)) ? await store.siteFacts(crawlId) : await this.#seed(crawlId, options, robotsFile, limits, signal);
+    const notFoundProbe = comparableProbe(facts?.notFoundProbe);
 
     let pages = await store.countDone(crawlId, 'page');
     let lastProgress = 0;
@@ -92,7 +98,7 @@ export class Crawler {
         return;
       }
       count();
-      await this.#record(row, fetched, options, inScope);
+      await this.#record(row, fetched, options, inScope, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
         await store.setPagesCrawled(crawlId, pages);
@@ -133,6 +139,7 @@ export class Crawler {
     await Promise.all(inFlight);
     await store.setPagesCrawled(crawlId, pages);
     if (!signal.aborted) await this.#checkLinks(crawlId, options, signal);
+    if (!signal.aborted && facts) await this.#checkHttpTwins(crawlId, options, facts, robots, signal);
     onProgress({ pagesCrawled: pages, lastUrl: '' });
     return pages;
   }
@@ -172,6 +179,23 @@ export class Crawler {
     }
   }
 
+  /**
+   * `redirects/http-not-redirected`: for an https crawl, the http:// twins of the start URL
+   * and of a sample of the pages fetched. Like link checks they are no pages of the crawl
+   * and cost no credit; the result joins the site facts.
+   */
+  async #checkHttpTwins(crawlId: string, options: CrawlOptions, facts: SiteFacts, robots: RobotsPolicy | null, signal: AbortSignal): Promise<void> {
+    const start = normalizeUrl(options.url) ?? options.url;
+    if (new URL(start).protocol !== 'https:') return;
+    const fetched = await this.#d.store.htmlPageUrls(crawlId, HTTP_TWIN_SAMPLE);
+    const sample = [start, ...fetched.filter((url) => url !== start && url.startsWith('https:'))]
+      .filter((url) => robots === null || robots.isAllowed(url))
+      .slice(0, HTTP_TWIN_SAMPLE);
+    if (sample.length === 0) return;
+    facts.httpTwins = await checkHttpTwins(this.#d.fetcher, sample, { timeoutMs: this.#d.limits.timeoutMs, userAgent: options.userAgent, signal });
+    if (!signal.aborted) await this.#d.store.setSiteFacts(crawlId, facts);
+  }
+
   async #robots(origin: string, limits: FetchLimits): Promise<RobotsPolicy> {
     return loadRobots(
       origin,
@@ -183,13 +207,13 @@ export class Crawler {
     );
   }
 
-  async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy, limits: FetchLimits): Promise<void> {
+  async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy, limits: FetchLimits, signal: AbortSignal): Promise<SiteFacts> {
     const start = normalizeUrl(options.url) ?? options.url;
     const origin = new URL(start).origin;
     // The start URL keeps depth 0; its source says whether a sitemap lists it too.
     const seeds: DiscoveredUrl[] = [{ url: start, depth: 0, kind: 'page', source: 'start' }];
     const facts: SiteFacts = {
-      robots: { url: robots.url, status: robots.status, httpStatus: robots.httpStatus, blocksAll: robots.blocksAll },
+      robots: { url: robots.url, status: robots.status, httpStatus: robots.httpStatus, blocksAll: robots.blocksAll, problems: robots.problems },
       sitemaps: null,
     };
     if (options.mode === 'site' && options.sitemaps) {
@@ -218,12 +242,18 @@ export class Crawler {
         otherOriginUrls,
       };
     }
+    // `status/soft-404` compares pages with the answer to a path that cannot exist. Asked like
+    // any page (robots.txt obeyed, the address guard on every connection), but kept in the
+    // facts only: it is no page of the report and costs no credit.
+    const probeUrl = notFoundProbeUrl(origin);
+    if (!options.respectRobots || robots.isAllowed(probeUrl)) facts.notFoundProbe = await probeNotFound(this.#d.fetcher, probeUrl, limits, signal);
     await this.#d.store.setSiteFacts(crawlId, facts);
     await this.#d.store.discover(crawlId, seeds);
+    return facts;
   }
 
-  async #record(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter): Promise<void> {
-    await this.#d.store.recordPage(row.crawl_id, row.id, recordFetchedPage(row, fetched, options, inScope));
+  async #record(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter, context: CrawlContext): Promise<void> {
+    await this.#d.store.recordPage(row.crawl_id, row.id, recordFetchedPage(row, fetched, options, inScope, context));
   }
 }
 

@@ -2,9 +2,10 @@ import { runPageRules } from '../audit/page-rules/index.ts';
 import { effectiveCanonical } from '../audit/page-rules/indexable.ts';
 import { summarizePage } from '../audit/page-summary.ts';
 import { ruleById } from '../audit/rule-catalog.ts';
-import type { AuditedPage } from '../audit/rule.ts';
+import type { AuditedPage, CrawlContext } from '../audit/rule.ts';
+import { noindexUnseenFinding } from '../audit/site-rules/noindex-unseen.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type PageLink, type RecordedPage } from './crawl-store.ts';
+import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './crawl-store.ts';
 import { extractPageFacts, type PageFacts } from './page-facts.ts';
 import type { FetchedPage } from './page-fetcher.ts';
 import type { ScopeFilter } from './scope-filter.ts';
@@ -32,7 +33,13 @@ const KEPT_HEADERS = [
  * the page is in memory, and only their findings, a summary, the links and the compressed
  * markup and text (for rule packs and search) stay; the facts are dropped.
  */
-export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter): RecordedPage {
+export function recordFetchedPage(
+  row: CrawlUrlRow,
+  fetched: FetchedPage,
+  options: CrawlOptions,
+  inScope: ScopeFilter,
+  context?: CrawlContext,
+): RecordedPage {
   const origin = new URL(options.url).origin;
   const facts = fetched.html !== null && fetched.status !== null && fetched.status >= 200 && fetched.status < 300
     ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
@@ -50,8 +57,12 @@ export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, option
     responseMs: fetched.responseMs,
     depth: row.depth,
     facts,
+    ...(context ? { context } : {}),
   };
   const summarized = facts ? summarizePage({ ...page, facts }) : null;
+  // The one site check decided here: it needs the crawl's robots.txt, known while the page is.
+  const unseen = noindexUnseenFinding(page);
+  const findings = unseen ? [...runPageRules(page), unseen] : runPageRules(page);
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) if (fetched.headers[name] !== undefined) kept[name] = fetched.headers[name];
 
@@ -76,7 +87,7 @@ export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, option
       indexable: summarized ? (summarized.indexable ? 1 : 0) : null,
       fetched_at: new Date().toISOString(),
     },
-    findings: runPageRules(page).map((finding) => ({
+    findings: findings.map((finding) => ({
       rule_id: finding.ruleId,
       severity: finding.severity ?? ruleById(finding.ruleId).severity,
       count: finding.count,
@@ -85,6 +96,7 @@ export function recordFetchedPage(row: CrawlUrlRow, fetched: FetchedPage, option
       share: null,
     })),
     ...linksAndDiscoveries(row, fetched, facts, options, inScope),
+    hreflangs: facts ? hreflangAnnotations(row, facts) : [],
     body: fetched.html === null ? null : { html: fetched.html, text: facts?.text.text ?? '' },
   };
 }
@@ -139,4 +151,22 @@ function linksAndDiscoveries(
     if (site && inScope(url, row.depth + 1) === 'ok') discovered.push({ url, depth: row.depth + 1, kind: 'page', source: kind });
   }
   return { links, discovered };
+}
+
+/**
+ * The page's hreflang annotations as search engines read them (head links and the Link
+ * header), its reference to itself included: `hreflang/conflicting-codes` compares the
+ * codes each URL is given across the site, and a page's own code with its `<html lang>`.
+ */
+function hreflangAnnotations(row: CrawlUrlRow, facts: PageFacts): HreflangAnnotation[] {
+  const annotations = new Map<string, HreflangAnnotation>();
+  for (const alternate of facts.hreflangs) {
+    const url = alternate.inHead && alternate.url ? normalizeUrl(alternate.url) : null;
+    const code = alternate.lang.trim().toLowerCase();
+    if (url === null || code === '') continue;
+    // A one-page audit may have followed redirects: the page is then its final URL.
+    const targetKey = url === normalizeUrl(facts.url) ? row.url_key : urlKey(url);
+    annotations.set(`${targetKey} ${code}`, { targetKey, code });
+  }
+  return [...annotations.values()];
 }

@@ -1,4 +1,5 @@
 import robotsParserModule from 'robots-parser';
+import { lintRobotsTxt, type RobotsProblems } from './robots-lint.ts';
 import { normalizeUrl } from './url-normalizer.ts';
 
 /**
@@ -20,6 +21,8 @@ export const ROBOTS_MAX_BYTES = 500 * 1024;
 /** An arbitrary path that no robots.txt names on purpose; see `blocksAll`. */
 const PROBE_PATH = '/loupe-robots-probe/page.html';
 const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
+/** The groups the catalog asks about when it says "disallowed in robots.txt" (audit-checks.md §1). */
+const SEARCH_ENGINE_AGENTS = ['*', 'Googlebot'];
 
 // robots-parser's types declare an ES default export, but the package is CommonJS
 // (`module.exports = fn`), so under Node's interop the default import is the function.
@@ -42,13 +45,16 @@ export class RobotsPolicy {
    * `Disallow: /` without an `Allow` re-opening the root amounts to.
    */
   readonly blocksAll: boolean;
+  /** The lines of a file read (`ok`) that crawlers cannot use (`robots/invalid`); none otherwise. */
+  readonly problems: RobotsProblems;
   readonly #robots: ParsedRobots;
   readonly #agent: string;
 
-  constructor(url: string, status: RobotsStatus, httpStatus: number | null, robots: ParsedRobots, agent: string) {
+  constructor(url: string, status: RobotsStatus, httpStatus: number | null, robots: ParsedRobots, agent: string, problems: RobotsProblems = { count: 0, samples: [] }) {
     this.url = url;
     this.status = status;
     this.httpStatus = httpStatus;
+    this.problems = problems;
     this.#robots = robots;
     this.#agent = agent;
     this.blocksAll = !this.isAllowed('/') && !this.isAllowed(PROBE_PATH);
@@ -59,6 +65,18 @@ export class RobotsPolicy {
     const target = URL.parse(url, this.url);
     if (target === null) return false;
     return this.#robots.isAllowed(target.href, this.#agent) ?? true;
+  }
+
+  /**
+   * The search engines' groups (`*` and Googlebot, each falling back to `*` as Google does)
+   * whose rules disallow `url`. Only a file that was read has rules to tell: an unreadable
+   * one blocks everything, but says nothing about what the site meant to hide.
+   */
+  disallowedForSearchEngines(url: string): string[] {
+    if (this.status !== 'ok') return [];
+    const target = URL.parse(url, this.url);
+    if (target === null) return [];
+    return SEARCH_ENGINE_AGENTS.filter((agent) => this.#robots.isAllowed(target.href, agent) === false);
   }
 
   /**
@@ -113,7 +131,7 @@ export async function loadRobots(origin: string, fetchText: FetchText, userAgent
 
   const status = statusOf(answer.status);
   const contents = status === 'ok' ? readable(answer.body) : status === 'missing' ? '' : DISALLOW_ALL;
-  return new RobotsPolicy(url, status, answer.status, robotsParser(url, contents), agent);
+  return new RobotsPolicy(url, status, answer.status, robotsParser(url, contents), agent, status === 'ok' ? lintRobotsTxt(contents) : undefined);
 }
 
 function statusOf(httpStatus: number): RobotsStatus {

@@ -1,3 +1,6 @@
+import type { HttpTwinCheck } from './http-twin-check.ts';
+import type { NotFoundProbe } from './not-found-probe.ts';
+import type { RobotsProblems } from './robots-lint.ts';
 import type { RobotsStatus } from './robots-policy.ts';
 import type { SitemapFile } from './sitemap-reader.ts';
 
@@ -8,6 +11,8 @@ export interface SiteFacts {
     status: RobotsStatus;
     httpStatus: number | null;
     blocksAll: boolean;
+    /** Lines crawlers cannot use (`robots/invalid`); absent in crawls made before Loupe checked them. */
+    problems?: RobotsProblems;
   };
   /** Null when sitemaps were not read (a one-page audit, or `sitemaps: false`). */
   sitemaps: {
@@ -22,6 +27,13 @@ export interface SiteFacts {
     /** Listed URLs on another origin than the crawl's (`sitemaps/invalid`). */
     otherOriginUrls: number;
   } | null;
+  /**
+   * The answer to a path that cannot exist (`status/soft-404`); absent when robots.txt keeps
+   * the crawler off it, and in crawls made before Loupe probed.
+   */
+  notFoundProbe?: NotFoundProbe;
+  /** How the http:// twins of an https crawl's pages answered (`redirects/http-not-redirected`); absent for an http crawl. */
+  httpTwins?: HttpTwinCheck;
 }
 
 export const MAX_SITEMAP_FILES_KEPT = 50;

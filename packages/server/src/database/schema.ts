@@ -21,6 +21,7 @@ export interface Schema {
   crawls: CrawlTable;
   crawl_urls: CrawlUrlTable;
   crawl_links: CrawlLinkTable;
+  crawl_hreflangs: CrawlHreflangTable;
   crawl_findings: CrawlFindingTable;
   reports: ReportTable;
   jobs: JobTable;
@@ -257,6 +258,15 @@ export interface CrawlLinkTable {
   target_key: string;
   /** link | image | canonical | hreflang */
   kind: string;
+}
+
+/** An hreflang annotation of a crawled page (its reference to itself included). */
+export interface CrawlHreflangTable {
+  crawl_id: string;
+  source_id: string;
+  target_key: string;
+  /** Trimmed and lower-cased. */
+  code: string;
 }
 
 export interface CrawlFindingTable {

@@ -42,12 +42,16 @@ export class GuardedFetcher {
   readonly #agent: Agent;
   readonly #allowPrivate: boolean;
 
-  /** `lookup` replaces `dns.lookup` (tests); the guard checks whatever it answers, at connect time. */
-  constructor(options: { allowPrivate: boolean; connections?: number; lookup?: Resolve }) {
+  /**
+   * `lookup` replaces `dns.lookup` (tests); the guard checks whatever it answers, at connect
+   * time. `ca` replaces the certificate authorities TLS trusts (tests: a local https site's
+   * self-signed certificate); left unset, as the service leaves it, Node's bundled ones apply.
+   */
+  constructor(options: { allowPrivate: boolean; connections?: number; lookup?: Resolve; ca?: string | Buffer }) {
     this.#allowPrivate = options.allowPrivate;
     this.#agent = new Agent({
       connections: options.connections ?? 16,
-      connect: { lookup: guardedLookup(options.lookup, options.allowPrivate) },
+      connect: { lookup: guardedLookup(options.lookup, options.allowPrivate), ...(options.ca === undefined ? {} : { ca: options.ca }) },
     });
   }
 

@@ -55,6 +55,13 @@ export interface RedirectRow {
   final_url: string | null;
 }
 
+export interface HreflangReferenceRow {
+  target_key: string;
+  code: string;
+  source_id: string;
+  source_url: string;
+}
+
 export interface TerminalRow {
   url: string;
   url_key: string;
@@ -165,6 +172,25 @@ export class ReportBuildStore {
       .where('target_key', 'in', targetKeys)
       .execute();
     return new Set(rows.map((row) => `${row.source_id} ${row.target_key}`));
+  }
+
+  /** Whether any page of the crawl has hreflang annotations (most sites have none). */
+  async hasHreflangs(): Promise<boolean> {
+    const row = await this.#db.selectFrom('crawl_hreflangs').select('source_id').where('crawl_id', '=', this.#crawlId).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The hreflang annotations naming any of `targetKeys`, with the URL of the page that made each. */
+  hreflangReferences(targetKeys: string[]): Promise<HreflangReferenceRow[]> {
+    if (targetKeys.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('crawl_hreflangs as h')
+      .innerJoin('crawl_urls as u', 'u.id', 'h.source_id')
+      .select(['h.target_key', 'h.code', 'h.source_id', 'u.url as source_url'])
+      .where('h.crawl_id', '=', this.#crawlId)
+      .where('h.target_key', 'in', targetKeys)
+      .orderBy('u.id')
+      .execute();
   }
 
   /** Links to each URL from the crawl's other pages (self links are not stored), by url_key. */

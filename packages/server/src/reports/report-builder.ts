@@ -4,6 +4,7 @@ import { HealthAccumulator, pageScore, type RuleHit, type ScoredUrl, type Severi
 import { RuleBook } from '../audit/rule-book.ts';
 import { findRule } from '../audit/rule-catalog.ts';
 import type { Finding } from '../audit/rule.ts';
+import { conflictingCodesFinding, type HreflangReference } from '../audit/site-rules/conflicting-codes.ts';
 import { findNearDuplicates, type NearDuplicates } from '../audit/site-rules/near-duplicates.ts';
 import { linkTargetFindings, type ChainEnd, type LinkTarget } from '../audit/site-rules/link-target-rules.ts';
 import { siteLevelFindings } from '../audit/site-rules/site-level-rules.ts';
@@ -53,6 +54,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
   // One count per URL of the crawl: a Map of about 60 bytes a page.
   const inlinks = await store.inlinks();
   const nearDuplicates = findNearDuplicates(await store.simhashedPages());
+  const hreflangs = await store.hasHreflangs();
   const health = new HealthAccumulator();
   const issues = new IssueTally(rules);
   const pages = { crawled: 0, html: 0, failed: 0, redirects: 0, blockedByRobots: 0 };
@@ -71,6 +73,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
     await setImmediate();
     const stored = await store.pageFindings(batch.map((row) => row.id));
     const targets = await resolveTargets(store, batch, redirects, origin);
+    const references = hreflangs ? await hreflangReferences(store, batch) : new Map<string, HreflangReference[]>();
     const found = new Map<string, Finding[]>(batch.map((row) => [row.id, []]));
     for (const finding of stored) {
       found.get(finding.url_id!)?.push({
@@ -93,6 +96,8 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
         ...nearDuplicateFindings(row, nearDuplicates),
         ...structureFindings(row, inbound),
       ];
+      const conflicting = row.summary === null ? null : conflictingCodesFinding(row.lang, references.get(row.id) ?? []);
+      if (conflicting) siteFindings.push(conflicting);
       const stored = bodies.get(row.id);
       if (stored) siteFindings.push(...custom.evaluate({ ...stored, inlinks: inbound }));
       for (const finding of siteFindings) {
@@ -241,6 +246,19 @@ function structureFindings(row: BuildPageRow, inlinks: number): Finding[] {
     findings.push({ ruleId: 'links/deep', count: 1, samples: [], detail: `${row.depth} clicks from the start URL` });
   }
   return findings;
+}
+
+/** Who gives each page of the batch which hreflang code, by page id. */
+async function hreflangReferences(store: ReportBuildStore, batch: BuildPageRow[]): Promise<Map<string, HreflangReference[]>> {
+  const idByKey = new Map(batch.map((row) => [row.url_key, row.id]));
+  const references = new Map<string, HreflangReference[]>();
+  for (const row of await store.hreflangReferences([...idByKey.keys()])) {
+    const id = idByKey.get(row.target_key) as string;
+    const list = references.get(id) ?? [];
+    list.push({ from: row.source_url, code: row.code, self: row.source_id === id });
+    references.set(id, list);
+  }
+  return references;
 }
 
 interface RedirectEntry {

@@ -107,6 +107,7 @@ export class ReportStore {
       await db.deleteFrom('reports').where('id', '=', row.id).execute();
       await db.deleteFrom('crawl_findings').where('crawl_id', '=', row.crawl_id).execute();
       await db.deleteFrom('crawl_links').where('crawl_id', '=', row.crawl_id).execute();
+      await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', row.crawl_id).execute();
       await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', row.crawl_id).execute();
       await db.deleteFrom('crawl_urls').where('crawl_id', '=', row.crawl_id).execute();
       await db.updateTable('crawls').set({ report_id: null }).where('id', '=', row.crawl_id).execute();

@@ -1,5 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
@@ -158,10 +159,12 @@ export class RequestLog {
 }
 
 export interface TestSite {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `https://…` for a site started with `tls`. */
   origin: string;
   url(path: string): string;
   requests: RequestLog;
+  /** An https site's plain-http requests on the same port (its http:// twin); empty for an http site. */
+  plainRequests: RequestLog;
   /** Stops listening and destroys open connections, hanging ones included. */
   close(): Promise<void>;
 }
@@ -169,118 +172,161 @@ export interface TestSite {
 export interface TestSiteOptions {
   /** Keep every request in `requests.entries`; turn off for benchmarks, where the log would grow with the crawl. */
   record?: boolean;
+  /**
+   * Serve over https with this key and certificate (testing/test-certificate.ts). The same port
+   * also speaks plain http, told apart by the first byte (a TLS handshake starts with 0x16), so
+   * `http://127.0.0.1:<port>` is the site's real http:// twin; it serves `plainHttp`, whose
+   * ORIGIN is the https origin (so a redirect to `ORIGIN + path` goes to https). Without
+   * `plainHttp` every plain request gets 404.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer; plainHttp?: SiteDefinition };
 }
 
 const TEXT_TYPE = /^(text\/|application\/(xml|json|javascript|xhtml\+xml|[a-z.+-]+\+xml)|image\/svg\+xml)/;
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+const TLS_HANDSHAKE = 0x16;
 
 export async function startTestSite(site: SiteDefinition, options: TestSiteOptions = {}): Promise<TestSite> {
   const requests = new RequestLog(options.record ?? true);
+  const plainRequests = new RequestLog(options.record ?? true);
   const retriesServed = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   const connections = new WeakMap<Socket, number>();
+  const sockets = new Set<Socket>();
   let connectionCount = 0;
   let origin = '';
   const fill = (text: string): string => text.replaceAll(ORIGIN, origin);
 
-  const send = (req: IncomingMessage, res: ServerResponse, spec: ResponseSpec): void => {
-    const headers: Record<string, string> = { 'content-type': spec.contentType ?? 'text/html; charset=utf-8' };
-    for (const [name, value] of Object.entries(site.headers ?? secureHeaders)) headers[name.toLowerCase()] = fill(value);
-    for (const [name, value] of Object.entries(spec.headers ?? {})) {
-      if (value === null) delete headers[name.toLowerCase()];
-      else headers[name.toLowerCase()] = fill(value);
-    }
-    let body = typeof spec.body === 'string' ? Buffer.from(fill(spec.body)) : (spec.body ?? Buffer.alloc(0));
-    const compress = spec.compress ?? site.compress ?? true;
-    if (compress && body.length >= 1024 && TEXT_TYPE.test(headers['content-type']) && !headers['content-encoding']
-      && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      body = gzipSync(body);
-      headers['content-encoding'] = 'gzip';
-      headers.vary = 'Accept-Encoding';
-    }
-    headers['content-length'] = String(body.length);
-    res.writeHead(spec.status ?? 200, headers);
-    res.end(req.method === 'HEAD' ? undefined : body);
-  };
-
-  const serve = (req: IncomingMessage, res: ServerResponse, spec: PageSpec, path: string): void => {
-    if (typeof spec === 'string') return send(req, res, { body: spec });
-    if ('redirect' in spec) {
-      return send(req, res, { status: spec.status ?? 301, headers: { location: fill(spec.redirect) }, contentType: 'text/plain' });
-    }
-    if ('retryAfter' in spec) {
-      const served = retriesServed.get(path) ?? 0;
-      retriesServed.set(path, served + 1);
-      if (served >= (spec.times ?? 1)) return serve(req, res, spec.thenServe, path);
-      return send(req, res, { status: spec.status, headers: { 'retry-after': String(spec.retryAfter) }, contentType: 'text/plain' });
-    }
-    if ('largeBody' in spec) return streamLarge(req, res, spec);
-    if ('hang' in spec) {
-      if (spec.hang === 'mid-body') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': '100000' });
-        res.write('<!doctype html>\n<html lang="en"><head><title>Never finished');
+  /** The request handler that serves one site definition, logging into `log`. */
+  const handlerFor = (site: SiteDefinition, log: RequestLog): RequestListener => {
+    const send = (req: IncomingMessage, res: ServerResponse, spec: ResponseSpec): void => {
+      const headers: Record<string, string> = { 'content-type': spec.contentType ?? 'text/html; charset=utf-8' };
+      for (const [name, value] of Object.entries(site.headers ?? secureHeaders)) headers[name.toLowerCase()] = fill(value);
+      for (const [name, value] of Object.entries(spec.headers ?? {})) {
+        if (value === null) delete headers[name.toLowerCase()];
+        else headers[name.toLowerCase()] = fill(value);
       }
-      return;
-    }
-    if (spec.delayMs) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (!res.destroyed) send(req, res, spec);
-      }, spec.delayMs);
-      timers.add(timer);
-      return;
-    }
-    send(req, res, spec);
+      let body = typeof spec.body === 'string' ? Buffer.from(fill(spec.body)) : (spec.body ?? Buffer.alloc(0));
+      const compress = spec.compress ?? site.compress ?? true;
+      if (compress && body.length >= 1024 && TEXT_TYPE.test(headers['content-type']) && !headers['content-encoding']
+        && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        body = gzipSync(body);
+        headers['content-encoding'] = 'gzip';
+        headers.vary = 'Accept-Encoding';
+      }
+      headers['content-length'] = String(body.length);
+      res.writeHead(spec.status ?? 200, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+
+    const serve = (req: IncomingMessage, res: ServerResponse, spec: PageSpec, path: string): void => {
+      if (typeof spec === 'string') return send(req, res, { body: spec });
+      if ('redirect' in spec) {
+        return send(req, res, { status: spec.status ?? 301, headers: { location: fill(spec.redirect) }, contentType: 'text/plain' });
+      }
+      if ('retryAfter' in spec) {
+        const served = retriesServed.get(path) ?? 0;
+        retriesServed.set(path, served + 1);
+        if (served >= (spec.times ?? 1)) return serve(req, res, spec.thenServe, path);
+        return send(req, res, { status: spec.status, headers: { 'retry-after': String(spec.retryAfter) }, contentType: 'text/plain' });
+      }
+      if ('largeBody' in spec) return streamLarge(req, res, spec);
+      if ('hang' in spec) {
+        if (spec.hang === 'mid-body') {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': '100000' });
+          res.write('<!doctype html>\n<html lang="en"><head><title>Never finished');
+        }
+        return;
+      }
+      if (spec.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) send(req, res, spec);
+        }, spec.delayMs);
+        timers.add(timer);
+        return;
+      }
+      send(req, res, spec);
+    };
+
+    const serveSitemap = (req: IncomingMessage, res: ServerResponse, sitemap: SitemapSpec): void => {
+      if (typeof sitemap === 'string') return send(req, res, { body: sitemap, contentType: 'application/xml; charset=utf-8' });
+      const bytes = Buffer.isBuffer(sitemap) ? sitemap : gzipSync(fill(sitemap.gzip));
+      const gzipped = bytes.subarray(0, 2).equals(GZIP_MAGIC);
+      send(req, res, { body: bytes, contentType: gzipped ? 'application/gzip' : 'application/xml; charset=utf-8', compress: false });
+    };
+
+    return (req, res) => {
+      const path = req.url ?? '/';
+      log.add({
+        method: req.method ?? 'GET',
+        path,
+        userAgent: req.headers['user-agent'],
+        headers: req.headers,
+        time: performance.now(),
+        connection: connections.get(req.socket) ?? 0,
+      });
+      res.on('close', () => log.inFlight--);
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        return send(req, res, { status: 405, headers: { allow: 'GET, HEAD' }, contentType: 'text/plain' });
+      }
+      const pathname = path.split('?')[0];
+      if (pathname === '/robots.txt' && site.robotsTxt !== undefined) {
+        const robots = typeof site.robotsTxt === 'string' ? { status: 200, body: site.robotsTxt } : site.robotsTxt;
+        return send(req, res, { status: robots.status, body: robots.body ?? '', contentType: 'text/plain; charset=utf-8' });
+      }
+      const sitemap = site.sitemaps && (Object.hasOwn(site.sitemaps, path) ? site.sitemaps[path] : site.sitemaps[pathname]);
+      if (sitemap !== undefined) return serveSitemap(req, res, sitemap);
+      serve(req, res, resolvePage(site, path), path);
+    };
   };
 
-  const serveSitemap = (req: IncomingMessage, res: ServerResponse, sitemap: SitemapSpec): void => {
-    if (typeof sitemap === 'string') return send(req, res, { body: sitemap, contentType: 'application/xml; charset=utf-8' });
-    const bytes = Buffer.isBuffer(sitemap) ? sitemap : gzipSync(fill(sitemap.gzip));
-    const gzipped = bytes.subarray(0, 2).equals(GZIP_MAGIC);
-    send(req, res, { body: bytes, contentType: gzipped ? 'application/gzip' : 'application/xml; charset=utf-8', compress: false });
+  const track = (socket: Socket) => {
+    connections.set(socket, ++connectionCount);
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   };
-
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    const path = req.url ?? '/';
-    requests.add({
-      method: req.method ?? 'GET',
-      path,
-      userAgent: req.headers['user-agent'],
-      headers: req.headers,
-      time: performance.now(),
-      connection: connections.get(req.socket) ?? 0,
+  const servers: Server[] = [];
+  let listener: Server | ReturnType<typeof createNetServer>;
+  if (options.tls) {
+    const secure = createHttpsServer({ key: options.tls.key, cert: options.tls.cert, keepAlive: true }, handlerFor(site, requests));
+    const plain = createServer({ keepAlive: true }, handlerFor(options.tls.plainHttp ?? { pages: {} }, plainRequests));
+    servers.push(secure, plain);
+    // One port, two protocols: the first bytes are put back and the connection handed to
+    // the server that speaks what they start.
+    listener = createNetServer((socket) => {
+      track(socket);
+      socket.once('data', (chunk) => {
+        socket.pause();
+        socket.unshift(chunk);
+        (chunk[0] === TLS_HANDSHAKE ? secure : plain).emit('connection', socket);
+        process.nextTick(() => socket.resume());
+      });
     });
-    res.on('close', () => requests.inFlight--);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(req, res, { status: 405, headers: { allow: 'GET, HEAD' }, contentType: 'text/plain' });
-    }
-    const pathname = path.split('?')[0];
-    if (pathname === '/robots.txt' && site.robotsTxt !== undefined) {
-      const robots = typeof site.robotsTxt === 'string' ? { status: 200, body: site.robotsTxt } : site.robotsTxt;
-      return send(req, res, { status: robots.status, body: robots.body ?? '', contentType: 'text/plain; charset=utf-8' });
-    }
-    const sitemap = site.sitemaps && (Object.hasOwn(site.sitemaps, path) ? site.sitemaps[path] : site.sitemaps[pathname]);
-    if (sitemap !== undefined) return serveSitemap(req, res, sitemap);
-    serve(req, res, resolvePage(site, path), path);
-  });
-  server.keepAliveTimeout = 30_000;
-  server.on('connection', (socket) => connections.set(socket, ++connectionCount));
+  } else {
+    const server = createServer({ keepAlive: true }, handlerFor(site, requests));
+    server.on('connection', track);
+    servers.push(server);
+    listener = server;
+  }
+  for (const server of servers) server.keepAliveTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    listener.once('error', reject);
+    listener.listen(0, '127.0.0.1', () => resolve());
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `${options.tls ? 'https' : 'http'}://127.0.0.1:${(listener.address() as AddressInfo).port}`;
 
   return {
     origin,
     url: (path) => new URL(path, origin).href,
     requests,
+    plainRequests,
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
       await closed;
     },
   };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, responsePage } from './testing-page.ts';
+import { check, compliantPage, ORIGIN, responsePage, words } from './testing-page.ts';
 
 describe('status/client-error', () => {
   it('fires on 400, 404 and 499, with the status in the detail', () => {
@@ -60,5 +60,35 @@ describe('status/soft-404', () => {
   it('does not fire on ordinary pages, or on 404 inside a longer number', () => {
     assert.equal(check('status/soft-404', compliantPage()), null);
     assert.equal(check('status/soft-404', compliantPage({ title: 'Flight 4040 to Lisbon: times and gates' })), null);
+  });
+});
+
+describe('status/soft-404 against the probe of a path that cannot exist', () => {
+  const PROBE_URL = `${ORIGIN}/loupe-not-found-Zm9vYmFy`;
+  const errorBody = `<h1>Oops</h1><p>We looked everywhere. ${words(30)}</p>`;
+  /** The probe's answer, as the crawl keeps it: its text hash. */
+  const probe = { url: PROBE_URL, textHash: compliantPage({ body: errorBody }).facts!.text.textHash };
+  const context = { notFoundProbe: probe, robotsDisallowedFor: [] };
+
+  it('fires on a 200 page whose visible text is the answer to the probe, naming the probe', () => {
+    const page = compliantPage({ title: 'Green tea from Uji', body: errorBody }, { context });
+    assert.deepEqual(check('status/soft-404', page), {
+      count: 1,
+      samples: [PROBE_URL],
+      detail: 'same text as the answer to an address that does not exist',
+    });
+  });
+
+  it('does not fire on a page with other text, without a probe, or at the site root the site also answers for unknown paths', () => {
+    assert.equal(check('status/soft-404', compliantPage({}, { context })), null);
+    assert.equal(check('status/soft-404', compliantPage({ body: errorBody })), null);
+    const root = compliantPage({ body: errorBody, canonical: `${ORIGIN}/` }, { url: `${ORIGIN}/`, context });
+    assert.equal(check('status/soft-404', root), null);
+    const rootWithQuery = compliantPage({ body: errorBody }, { url: `${ORIGIN}/?page=2`, context });
+    assert.notEqual(check('status/soft-404', rootWithQuery), null, 'only the bare root is exempt');
+  });
+
+  it('reads only 2xx answers: a 404 with the same text is client-error\'s', () => {
+    assert.equal(check('status/soft-404', compliantPage({ body: errorBody }, { status: 404, context })), null);
   });
 });

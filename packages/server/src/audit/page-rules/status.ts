@@ -8,6 +8,11 @@ const BLOCKED_BY_ROBOTS = 'blocked-by-robots';
 /** audit-checks.md §1 `status/soft-404`, matched on the title and the first h1. */
 const NOT_FOUND_WORDING = /\b(404|not found|page (not|cannot be) found|no longer available)\b/i;
 
+function isSiteRoot(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && parsed.pathname === '/' && parsed.search === '';
+}
+
 function statusVerdict(page: AuditedPage) {
   return verdict([page.url], { detail: `HTTP ${page.status}` });
 }
@@ -70,7 +75,7 @@ export const statusRules: readonly PageRule[] = [
     scope: 'page',
     title: 'Page looks like an error page but answers 200',
     explanation:
-      'The page says it was not found, yet the server reports success. Search engines treat such "soft 404s" as errors anyway, and may index an empty error page under this URL.',
+      'The page says it was not found, or shows exactly what the site shows for an address that does not exist, yet the server reports success. Search engines treat such "soft 404s" as errors anyway, and may index an empty error page under this URL.',
     fix: 'Make the server answer 404 (or 410) for pages that do not exist, or redirect the URL to a relevant live page.',
     check: (page) => {
       if (page.facts === null || page.status === null || page.status < 200 || page.status > 299) return null;
@@ -78,6 +83,12 @@ export const statusRules: readonly PageRule[] = [
       if (title !== undefined && NOT_FOUND_WORDING.test(title)) return verdict([title], { detail: 'the title reads as "not found"' });
       const h1 = page.facts.h1Texts[0];
       if (h1 !== undefined && NOT_FOUND_WORDING.test(h1)) return verdict([h1], { detail: 'the first h1 reads as "not found"' });
+      const probe = page.context?.notFoundProbe;
+      // A site that answers its home page for unknown paths makes the probe equal the home
+      // page, which is no soft 404: the root always exists.
+      if (probe && page.facts.text.textHash === probe.textHash && !isSiteRoot(page.finalUrl)) {
+        return verdict([probe.url], { detail: 'same text as the answer to an address that does not exist' });
+      }
       return null;
     },
   },

@@ -293,7 +293,7 @@ describe('linkTargetFindings', () => {
     });
   });
 
-  it('decides every site rule except those the report builder decides (duplicates, near duplicates, orphans, depth) and the site-level ones', () => {
+  it('decides every site rule except those the report builder decides (duplicates, near duplicates, orphans, depth, hreflang codes), the crawl decides (noindex-unseen) and the site-level ones', () => {
     const decidedHere = new Set<string>();
     const everything = [
       link('/missing', { status: 404 }),
@@ -309,7 +309,7 @@ describe('linkTargetFindings', () => {
       hreflang('/fr/page', { linksBack: false }),
     ];
     for (const finding of linkTargetFindings(everything)) decidedHere.add(finding.ruleId);
-    const builderOrSiteLevel = /^(titles|descriptions|content)\/duplicate$|^content\/near-duplicate$|^links\/(orphan|deep)$|^(sitemaps|robots)\//;
+    const builderOrSiteLevel = /^(titles|descriptions|content)\/duplicate$|^content\/near-duplicate$|^links\/(orphan|deep)$|^hreflang\/conflicting-codes$|^indexability\/noindex-unseen$|^(sitemaps|robots)\/|^redirects\/http-not-redirected$/;
     const expected = siteRuleDefinitions.map((rule) => rule.id as string).filter((id) => !builderOrSiteLevel.test(id));
     assert.deepEqual([...decidedHere].sort(), expected.sort());
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { HttpTwinCheck } from '../../crawl/http-twin-check.ts';
 import type { SiteFacts } from '../../crawl/site-facts.ts';
 import type { SitemapFile } from '../../crawl/sitemap-reader.ts';
 import { siteLevelFindings, type SiteLevelFinding, type SitemapCoverage } from './site-level-rules.ts';
@@ -102,6 +103,18 @@ describe('siteLevelFindings', () => {
       const finding = only(siteLevelFindings(facts({ robots: { blocksAll: true } }), coverage()), 'robots/blocks-all');
       assert.deepEqual(finding, { ruleId: 'robots/blocks-all', url: ROBOTS, share: 1, count: 1, samples: [ROBOTS], detail: 'Disallow: / applies to all crawlers' });
       assert.equal(siteRuleDefinitions.find((rule) => rule.id === 'robots/blocks-all')?.weight, 0.9);
+    });
+
+    it('invalid: the lines of a robots.txt that was read which crawlers cannot use, as a site finding', () => {
+      const problems = { count: 4, samples: ['line 2: unknown directive "Dissallow"', 'line 5: no colon in "Noindex /x"', 'line 7: empty user-agent'] };
+      const finding = only(siteLevelFindings(facts({ robots: { problems } }), coverage()), 'robots/invalid');
+      assert.deepEqual(finding, { ruleId: 'robots/invalid', url: ROBOTS, share: 1, count: 4, samples: problems.samples, detail: '4 lines that crawlers cannot use' });
+      assert.equal(severityOf('robots/invalid'), 'warning');
+      const withBlock = siteLevelFindings(facts({ robots: { blocksAll: true, problems } }), coverage());
+      assert.deepEqual(ids(withBlock), ['robots/blocks-all', 'robots/invalid'], 'a file can block everything and have bad lines');
+      assert.deepEqual(siteLevelFindings(facts({ robots: { status: 'missing', httpStatus: 404, problems } }), coverage()).map((f) => f.ruleId), ['robots/missing'],
+        'a file not read has no lines');
+      assert.deepEqual(siteLevelFindings(facts({ robots: { problems: { count: 0, samples: [] } } }), coverage()), []);
     });
 
     it('none of them on a robots.txt that answers 200 and leaves the site open', () => {
@@ -241,15 +254,35 @@ describe('siteLevelFindings', () => {
     });
   });
 
-  it('decides every robots and sitemaps rule of the catalog', () => {
+  describe('redirects/http-not-redirected', () => {
+    const twins = (overrides: Partial<HttpTwinCheck> = {}): HttpTwinCheck => ({
+      url: 'http://example.com/', checked: 20, notRedirected: 0, samples: [], unanswered: 0, skipped: 0, ...overrides,
+    });
+
+    it('fires with the share of the http:// URLs asked that do not redirect permanently to their https twin', () => {
+      const samples = ['http://example.com/ → 302 https://example.com/', 'http://example.com/a → 200'];
+      const finding = only(siteLevelFindings({ ...facts(), httpTwins: twins({ checked: 8, notRedirected: 2, samples, unanswered: 1 }) }, coverage()), 'redirects/http-not-redirected');
+      assert.deepEqual(finding, { ruleId: 'redirects/http-not-redirected', url: 'http://example.com/', share: 0.25, count: 2, samples, detail: '2 of 8 http:// URLs asked' });
+      assert.equal(severityOf('redirects/http-not-redirected'), 'warning');
+    });
+
+    it('does not fire when every twin that answered redirects, when none answered, or on an http site (none asked)', () => {
+      assert.deepEqual(siteLevelFindings({ ...facts(), httpTwins: twins() }, coverage()), []);
+      assert.deepEqual(siteLevelFindings({ ...facts(), httpTwins: twins({ checked: 0, unanswered: 20 }) }, coverage()), []);
+      assert.deepEqual(siteLevelFindings(facts(), coverage()), []);
+    });
+  });
+
+  it('decides every robots, sitemaps and http→https rule of the catalog', () => {
     const decided = new Set<string>();
     const cases: [SiteFacts, SitemapCoverage][] = [
       [facts({ robots: { status: 'missing', httpStatus: 404 }, sitemaps: { fromRobots: false, files: [unread('/sitemap.xml', 404)] } }), coverage()],
       [facts({ robots: { status: 'error', httpStatus: 503, blocksAll: true }, sitemaps: { files: [unread('/sitemap.xml', 404)] } }), coverage()],
-      [facts({ robots: { blocksAll: true } }), coverage({ listedNot200: 1, listedNonIndexable: 1, indexableUnlisted: 6 })],
+      [facts({ robots: { blocksAll: true, problems: { count: 1, samples: [] } } }), coverage({ listedNot200: 1, listedNonIndexable: 1, indexableUnlisted: 6 })],
+      [{ ...facts(), httpTwins: { url: 'http://example.com/', checked: 1, notRedirected: 1, samples: [], unanswered: 0, skipped: 0 } }, coverage()],
     ];
     for (const [siteFacts, siteCoverage] of cases) for (const finding of siteLevelFindings(siteFacts, siteCoverage)) decided.add(finding.ruleId);
-    const expected = siteRuleDefinitions.map((rule) => rule.id as string).filter((id) => /^(sitemaps|robots)\//.test(id));
+    const expected = siteRuleDefinitions.map((rule) => rule.id as string).filter((id) => /^(sitemaps|robots)\/|^redirects\/http-not-redirected$/.test(id));
     assert.deepEqual([...decided].sort(), expected.sort());
   });
 });

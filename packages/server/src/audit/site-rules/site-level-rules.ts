@@ -32,7 +32,7 @@ export interface SitemapCoverage {
 
 const SITEMAP_MAX_URLS = 50_000;
 
-/** The robots and sitemap checks of §1, from what the crawl's start learnt and what it then found. */
+/** The robots, sitemap and http→https checks of §1, from what the crawl's start and end learnt and what it found. */
 export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): SiteLevelFinding[] {
   const findings: SiteLevelFinding[] = [];
   const robots = facts.robots;
@@ -43,6 +43,23 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
     findings.push({ ruleId: 'robots/unreachable', url: robots.url, share: 1, count: 1, samples: [robots.url], detail });
   } else if (robots.blocksAll) {
     findings.push({ ruleId: 'robots/blocks-all', url: robots.url, share: 1, count: 1, samples: [robots.url], detail: 'Disallow: / applies to all crawlers' });
+  }
+  const problems = robots.status === 'ok' ? robots.problems : undefined;
+  if (problems && problems.count > 0) {
+    const detail = `${problems.count} ${problems.count === 1 ? 'line' : 'lines'} that crawlers cannot use`;
+    findings.push({ ruleId: 'robots/invalid', url: robots.url, share: 1, count: problems.count, samples: problems.samples, detail });
+  }
+
+  const twins = facts.httpTwins;
+  if (twins && twins.notRedirected > 0) {
+    findings.push({
+      ruleId: 'redirects/http-not-redirected',
+      url: twins.url,
+      share: twins.notRedirected / twins.checked,
+      count: twins.notRedirected,
+      samples: twins.samples,
+      detail: `${twins.notRedirected} of ${twins.checked} http:// URLs asked`,
+    });
   }
 
   const sitemaps = facts.sitemaps;

@@ -36,6 +36,15 @@ export const siteRuleDefinitions = [
     fix: 'Break the loop: decide which URL is the real page, make it answer 200, and redirect the others to it once.',
   },
   {
+    id: 'redirects/http-not-redirected',
+    category: 'redirects',
+    severity: 'warning',
+    scope: 'site',
+    title: 'http:// addresses are not redirected to https',
+    explanation: 'People who type the address, and old links, reach the http:// form of the site. Unless it answers with a permanent redirect (301 or 308) to the same page over https, they browse without encryption, and search engines may index both forms. Loupe asks the http:// form of the start URL and of up to 19 other pages, within 20 seconds; an http:// address that does not answer at all is not counted.',
+    fix: 'Make the server answer every http:// request with a 301 (or 308) to the same path on https://, and add an HSTS header on the https answers.',
+  },
+  {
     id: 'indexability/blocked-by-robots',
     category: 'indexability',
     severity: 'warning',
@@ -43,6 +52,15 @@ export const siteRuleDefinitions = [
     title: 'Page links to URLs blocked by robots.txt',
     explanation: 'Search engines will not crawl the linked URLs, so their content cannot be indexed, yet they may still appear in results as bare links.',
     fix: 'If the linked pages should rank, allow them in robots.txt; if not, stop linking to them or use noindex instead of a robots.txt block.',
+  },
+  {
+    id: 'indexability/noindex-unseen',
+    category: 'indexability',
+    severity: 'notice',
+    scope: 'site',
+    title: 'noindex on a URL that robots.txt blocks',
+    explanation: 'Search engines do not fetch URLs that robots.txt disallows, so they never read the noindex on them, and may still list the bare URL when other sites link to it. Loupe sees the noindex only on URLs it fetched: in a crawl with respectRobots off, or where robots.txt lets Loupe in while it keeps other crawlers out.',
+    fix: 'To keep the page out of search results, allow it in robots.txt so the noindex can be read; to keep crawlers away only, the noindex is not needed.',
   },
   {
     id: 'titles/duplicate',
@@ -115,6 +133,15 @@ export const siteRuleDefinitions = [
     title: 'Hreflang alternate is not an indexable page',
     explanation: 'An alternate that redirects, fails, is noindex or canonicalizes elsewhere cannot be shown to searchers in its language.',
     fix: 'List only final, indexable URLs in hreflang annotations.',
+  },
+  {
+    id: 'hreflang/conflicting-codes',
+    category: 'hreflang',
+    severity: 'warning',
+    scope: 'site',
+    title: 'Page is given conflicting hreflang languages',
+    explanation: 'The site\'s hreflang annotations call this page two different languages, or the code it gives itself contradicts its <html lang>. Search engines then cannot tell which audience the page is for, and may ignore the whole set.',
+    fix: 'Give each URL one language in every hreflang annotation that names it, matching the page\'s own hreflang and its <html lang>.',
   },
   {
     id: 'links/broken-internal',
@@ -232,6 +259,15 @@ export const siteRuleDefinitions = [
     title: 'robots.txt cannot be read',
     explanation: 'When robots.txt answers a server error, 429 or nothing, Google stops crawling the whole site until it can read the file again.',
     fix: 'Make /robots.txt answer 200 (or 404 if you want no rules) reliably.',
+  },
+  {
+    id: 'robots/invalid',
+    category: 'robots',
+    severity: 'warning',
+    scope: 'site',
+    title: 'robots.txt has lines crawlers cannot use',
+    explanation: 'Crawlers skip a robots.txt line they cannot parse: one without a colon, an unknown or misspelt directive, a rule before any User-agent, a pattern that does not start with / or *, or a Sitemap that is not a URL. The rule that line was meant to make then does not hold.',
+    fix: 'Correct the lines listed: spell the directive right (User-agent, Allow, Disallow, Sitemap), start each group with a User-agent line, begin patterns with / or *, and give Sitemap an absolute URL.',
   },
   {
     id: 'robots/blocks-all',
