@@ -55,8 +55,15 @@ export class CrawlService {
     return this.startFor(principal.workspaceId, input);
   }
 
-  /** Starts a crawl in a workspace with nobody calling: a schedule's run. The same checks and 402 as start. */
-  async startFor(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<Crawl> {
+  /**
+   * Starts a crawl in a workspace with nobody calling: a schedule's run. The same checks and 402
+   * as start. With `unlessProjectBusy`, answers undefined and starts nothing when a crawl of the
+   * project is queued or running, decided in the starting transaction: two schedules of one
+   * project due at once, claimed by two processes, start one crawl.
+   */
+  async startFor(workspaceId: string, input: z.output<typeof StartCrawl>, options: { unlessProjectBusy: true }): Promise<Crawl | undefined>;
+  async startFor(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<Crawl>;
+  async startFor(workspaceId: string, input: z.output<typeof StartCrawl>, guard?: { unlessProjectBusy: true }): Promise<Crawl | undefined> {
     const project = input.projectId === undefined ? undefined : await new AuditProjectStore(this.#o.database).find(workspaceId, input.projectId);
     if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
     await this.#checkTarget(input.url);
@@ -68,7 +75,12 @@ export class CrawlService {
     const id = newId();
     const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
-    await inTransaction(this.#o.database, async (transaction) => {
+    const started = await inTransaction(this.#o.database, async (transaction) => {
+      if (guard?.unlessProjectBusy && project) {
+        const projects = new AuditProjectStore(transaction);
+        await projects.lockForCrawlStart(project.id);
+        if (await projects.hasActiveCrawl(project.id)) return false;
+      }
       await new CrawlStore(transaction).insert({
         id,
         workspace_id: workspaceId,
@@ -83,7 +95,9 @@ export class CrawlService {
         created_at: now(),
       });
       await new CreditService(transaction, this.#o.plans).reserve(workspaceId, maxPages, id);
+      return true;
     });
+    if (!started) return undefined;
     await this.#o.enqueue(id);
     const row = await this.#crawls.find(workspaceId, id);
     if (!row) throw crawlNotFound();

@@ -131,6 +131,19 @@ export class AuditProjectStore {
   }
 
   /** Whether a crawl of the project is queued or running (a schedule then skips its run). */
+  /**
+   * Holds the project's row until the transaction ends (a write of a column to itself: a row
+   * lock on PostgreSQL, the write lock on SQLite), so that checking for an active crawl and
+   * starting one cannot interleave with another process doing the same.
+   */
+  async lockForCrawlStart(projectId: string): Promise<void> {
+    await this.#database.db
+      .updateTable('audit_projects')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', projectId)
+      .execute();
+  }
+
   async hasActiveCrawl(projectId: string): Promise<boolean> {
     const row = await this.#database.db
       .selectFrom('crawls')

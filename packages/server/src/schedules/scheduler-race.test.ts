@@ -132,5 +132,28 @@ for (const dialect of testDialects()) {
       }
       context.diagnostic(`runs claimed: ${JSON.stringify(claimedBy)}`);
     });
+
+    it('starts one crawl when two schedules of one project fall due at once and are claimed by different schedulers', async () => {
+      const options = { key: ws.key, team: ws.workspaceId };
+      for (let round = 1; round <= ROUNDS; round++) {
+        const project = await t.request('POST', PROJECTS, { body: { name: 'Twice', siteUrl: site.url('/') }, ...options });
+        const schedules = [];
+        for (const cron of ['0 4 1 1 *', '0 4 1 1 *', '0 4 1 1 *']) {
+          const schedule = await t.request('POST', `${PROJECTS}/${project.body.id}/schedules`, { body: { cron, crawl: { maxPages: 1 } }, ...options });
+          assert.equal(schedule.status, 201);
+          schedules.push(schedule.body.id as string);
+        }
+        const at = `${2060 + round}-01-01T04:00:00.000Z`;
+        const ticks = await Promise.all([t.server.scheduler.tick(new Date(at)), secondScheduler.tick(new Date(at)), childTick(at)]);
+        const runs = ticks.flatMap((tick) => tick.runs);
+        assert.deepEqual(runs.map((run) => run.scheduleId).sort(), [...schedules].sort(), `round ${round}: each schedule runs once`);
+        assert.deepEqual(runs.map((run) => run.outcome).sort(), ['skipped-running', 'skipped-running', 'started'], `round ${round}`);
+        const crawls = (await t.request('GET', `${PROJECTS}/${project.body.id}/crawls`, options)).body;
+        const started = runs.find((run) => run.outcome === 'started');
+        assert.deepEqual(crawls.map((crawl: { id: string }) => crawl.id), [started?.crawlId]);
+        await followCrawlEvents(t, started?.crawlId as string, options);
+        for (const id of schedules) await t.request('DELETE', `${PROJECTS}/${project.body.id}/schedules/${id}`, options);
+      }
+    });
   });
 }

@@ -71,14 +71,15 @@ export class Scheduler {
     if (!workspace || !this.#o.plans.limits(workspace.plan).scheduledCrawls) {
       return { at, outcome: 'skipped-plan', reason: "The workspace's plan does not include scheduled crawls." };
     }
-    if (await this.#projects.hasActiveCrawl(schedule.project_id)) {
-      return { at, outcome: 'skipped-running', reason: 'A crawl of the project was queued or running.' };
-    }
+    const busy: ScheduleRun = { at, outcome: 'skipped-running', reason: 'A crawl of the project was queued or running.' };
+    if (await this.#projects.hasActiveCrawl(schedule.project_id)) return busy;
     try {
       const project = await this.#projects.find(schedule.workspace_id, schedule.project_id);
       if (!project) return { at, outcome: 'failed', reason: 'The project no longer exists.' };
       const request = projectCrawlRequest(project, JSON.parse(schedule.crawl) as Schedule['crawl']);
-      const crawl = await this.#o.crawls.startFor(schedule.workspace_id, request);
+      // Checked again where it counts: another schedule of the project may be starting its crawl now.
+      const crawl = await this.#o.crawls.startFor(schedule.workspace_id, request, { unlessProjectBusy: true });
+      if (!crawl) return busy;
       return { at, outcome: 'started', crawlId: crawl.id };
     } catch (error) {
       if (!(error instanceof LoupeError)) this.#o.log?.warn({ err: error, scheduleId: schedule.id }, 'a scheduled crawl could not start');
