@@ -46,23 +46,12 @@
  * costs under that load, the floor under the search figures. Latencies are printed for all
  * queries and by band of word frequency.
  */
-import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { zstdCompressSync } from 'node:zlib';
-import pg from 'pg';
-import { openDatabase } from '../packages/server/src/database/open-database.ts';
-import type { Schema } from '../packages/server/src/database/schema.ts';
-import type { Insertable } from 'kysely';
-import { newId } from '../packages/server/src/ids.ts';
+import { cpus } from 'node:os';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
+import { cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep } from './bench-kit.ts';
+import { loupeApi, startLoupe, type Loupe } from './loupe-server.ts';
+import { seedCrawl } from './seed-crawl.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
 const AIM_P99_MS = 20;
 
 function numberSetting(name: string, fallback: number, minimum: number, maximum: number): number {
@@ -218,124 +207,21 @@ function drawn(queries: BenchQuery[], size: number, seed: number): QuerySource {
 // ---------------------------------------------------------------------------------------
 // The server and its data.
 
-interface Loupe {
-  url: string;
-  pid: number;
-  key: string;
-  workspaceId: string;
-  env: NodeJS.ProcessEnv;
-  dataDir: string;
-  stop(): Promise<void>;
-}
-
-async function freshPostgresDatabase(url: string): Promise<string> {
-  const name = `loupe_bench_search_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
-async function startLoupe(dialect: string): Promise<Loupe> {
-  const dataDir = await mkdtemp(join(tmpdir(), `loupe-bench-search-${dialect}-`));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const key = `loupe_${randomBytes(24).toString('base64url')}`;
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)));
-  Object.assign(env, { LOUPE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOUPE_BOOTSTRAP_KEY: key, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' });
-  if (dialect === 'postgres') env.DATABASE_URL = await freshPostgresDatabase(SETTINGS.databaseUrl as string);
-  const init = await run(process.execPath, [LOUPE_CLI, 'init', '--json'], { env, cwd: dataDir });
-  if (init.code !== 0) throw new Error(`loupe init: ${init.stderr}${init.stdout}`);
-  const { workspaceId } = JSON.parse(init.stdout) as { workspaceId: string };
-  const child = track(spawn(process.execPath, ['--max-semi-space-size=2', LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 30_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`Loupe exited at start:\n${output}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`Loupe did not answer /healthz within 30 s:\n${output}`);
-    await sleep(100);
-  }
-  const stop = () => stopChild(child, 'SIGTERM');
-  cleanups.push(stop);
-  return { url, pid: child.pid!, key, workspaceId, env, dataDir, stop };
-}
-
-async function api(loupe: Loupe, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(loupe.url + path, {
-    method,
-    headers: { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-/** A finished crawl of `pages` pages with its report, filed under the project, written straight into the tables. */
+/** The crawl the index is built from: its pages' text, written straight into the tables (bench/seed-crawl.ts). */
 async function writeCrawl(loupe: Loupe, projectId: string, pages: number, generate: (n: number) => GeneratedPage): Promise<number> {
-  const database = openDatabase({ databaseUrl: loupe.env.DATABASE_URL, dataDir: loupe.dataDir });
-  try {
-    const db = database.db;
-    const crawlId = newId();
-    const at = new Date().toISOString();
-    const site = 'https://shop.example';
-    await db
-      .insertInto('crawls')
-      .values({
-        id: crawlId, workspace_id: loupe.workspaceId, project_id: projectId, status: 'completed', url: `${site}/`, mode: 'site',
-        options: '{}', max_pages: pages, capped: 0, credits_reserved: 0, credits_charged: pages, report_id: null, error: null,
-        created_at: at, started_at: at, finished_at: at, site_facts: null,
-      })
-      .execute();
-    const html = zstdCompressSync(Buffer.from('<!doctype html><title>x</title>'));
-    let textBytes = 0;
-    for (let start = 0; start < pages; start += 500) {
-      const urls: Insertable<Schema['crawl_urls']>[] = [];
-      const bodies: Insertable<Schema['crawl_page_bodies']>[] = [];
-      for (let n = start; n < Math.min(pages, start + 500); n++) {
-        const page = generate(n);
-        textBytes += page.text.length;
-        const id = newId();
-        const url = `${site}/page/${n}`;
-        urls.push({
-          id, crawl_id: crawlId, url, url_key: url, depth: 1, state: 'done', kind: 'page', source: 'link', status_code: 200,
-          content_type: 'text/html; charset=utf-8', fetched_at: at, indexable: 1, word_count: page.text.split(' ').length,
-          summary: JSON.stringify({ title: page.title }),
-        });
-        bodies.push({ crawl_id: crawlId, url_id: id, html, text: zstdCompressSync(Buffer.from(page.text)) });
-      }
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('crawl_urls').values(urls).execute();
-        await trx.insertInto('crawl_page_bodies').values(bodies).execute();
-      });
-    }
-    const reportId = newId();
-    await db
-      .insertInto('reports')
-      .values({
-        id: reportId, workspace_id: loupe.workspaceId, crawl_id: crawlId, project_id: projectId, url: `${site}/`, mode: 'site',
-        completeness: 'complete', score: 90, grade: 'A', pages, errors: 0, warnings: 0, notices: 0, body: '{}', created_at: at,
-      })
-      .execute();
-    await db.updateTable('crawls').set({ report_id: reportId, pages_crawled: pages }).where('id', '=', crawlId).execute();
-    return textBytes;
-  } finally {
-    await database.close();
-  }
+  let textBytes = 0;
+  await seedCrawl(loupe, {
+    projectId,
+    site: 'https://shop.example',
+    pages,
+    report: 'stub',
+    page: (n) => {
+      const page = generate(n);
+      textBytes += page.text.length;
+      return { path: `/page/${n}`, title: page.title, text: page.text };
+    },
+  });
+  return textBytes;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -372,9 +258,9 @@ interface Figures {
 
 async function buildIndex(loupe: Loupe, projectId: string) {
   const t0 = performance.now();
-  const started = await api(loupe, 'POST', `/api/v1/projects/${projectId}/search-index`);
+  const started = await loupeApi(loupe, 'POST', `/api/v1/projects/${projectId}/search-index`);
   for (;;) {
-    const state = await api(loupe, 'GET', `/api/v1/projects/${projectId}/search-index`);
+    const state = await loupeApi(loupe, 'GET', `/api/v1/projects/${projectId}/search-index`);
     if (state.state === 'ready' && state.building === null) {
       return { seconds: (performance.now() - t0) / 1000, serverSeconds: (Date.parse(state.builtAt) - Date.parse(started.building.startedAt)) / 1000, pages: state.pages as number };
     }
@@ -426,8 +312,8 @@ async function load(
 
 async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
-  const loupe = await startLoupe(dialect);
-  const project = await api(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' });
+  const loupe = await startLoupe({ label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl });
+  const project = await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' });
   const generate = pageGenerator(42);
   const t0 = performance.now();
   const textBytes = await writeCrawl(loupe, project.id, SETTINGS.pages, generate);
