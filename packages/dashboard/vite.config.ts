@@ -1,5 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -18,7 +18,8 @@ function precompress(): Plugin {
     name: 'loupe-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = config.build.outDir;
+      // Relative to the project root, not to the process's working directory (the e2e tests build from the repository's root).
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       const entries = await readdir(outDir, { recursive: true, withFileTypes: true });

@@ -1,5 +1,5 @@
-import { useId, type InputHTMLAttributes } from 'react';
-import { fieldErrorsOf } from '../api/api-error.ts';
+import type { InputHTMLAttributes } from 'react';
+import { FieldFrame } from './field-frame.tsx';
 
 export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'> {
   label: string;
@@ -10,32 +10,11 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: string;
 }
 
-/** A labelled input with its hint and its field errors, tied to it for assistive technology. */
+/** A labelled input with its hint and its field errors. */
 export function FormField({ label, name, error, hint, ...input }: FormFieldProps) {
-  const id = useId();
-  const messages = fieldErrorsOf(error)[name] ?? [];
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = messages.length > 0 ? `${id}-error` : undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        {...input}
-        id={id}
-        name={name}
-        aria-invalid={messages.length > 0 || undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-      />
-      {hint && (
-        <p id={hintId} className="field-hint muted">
-          {hint}
-        </p>
-      )}
-      {errorId && (
-        <p id={errorId} className="field-error">
-          {messages.join(' ')}
-        </p>
-      )}
-    </div>
+    <FieldFrame label={label} name={name} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => <input {...input} id={id} name={name} aria-invalid={invalid || undefined} aria-describedby={describedBy} />}
+    </FieldFrame>
   );
 }

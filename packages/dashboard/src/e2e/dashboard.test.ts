@@ -73,7 +73,7 @@ describe('dashboard in a browser', () => {
       await nav.getByRole('link', { name: label }).click();
       await page.waitForURL(workspaceUrl(t.owner.workspaceId, path));
       await page.getByRole('heading', { name: label, level: 1 }).waitFor();
-      await page.locator('.loading-state').waitFor({ state: 'detached' });
+      await page.locator('.loading-state').first().waitFor({ state: 'detached' });
       await screenshot(page, path);
     }
   });
@@ -84,6 +84,7 @@ describe('dashboard in a browser', () => {
     assert.equal(invite.status, 201);
     assert.equal((await t.request('POST', `/api/v1/invites/${invite.body.token}/accept`, { key: null, body: {} })).status, 200);
     await page.reload();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const switcher = page.getByLabel('Workspace');
     const options = await switcher.locator('option').allTextContents();
     assert.deepEqual(options, ['Acme (owner)', 'Other (viewer)']);

@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { useSession, useSignedIn } from '../session/session-context.tsx';
 import { WorkspaceProvider } from '../workspace/workspace-context.tsx';
-import { sections } from './sections.ts';
+import { sectionOf, sections } from './sections.ts';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 
 /**
@@ -15,6 +15,7 @@ export function WorkspaceLayout() {
   const { workspaceId } = useParams();
   const session = useSignedIn();
   const workspace = session.workspaces.find((each) => each.id === workspaceId);
+  const current = sectionOf(useLocation().pathname.replace(/^\/w\/[^/]+\/?/, ''));
 
   if (!workspace) {
     return (
@@ -30,11 +31,17 @@ export function WorkspaceLayout() {
   return (
     <WorkspaceProvider workspace={workspace}>
       <Frame switcher>
-        <nav className="app-nav" aria-label="Sections">
+        <nav className="app-nav tabs" aria-label="Sections">
           <ul>
             {sections.map((section) => (
               <li key={section.path}>
-                <NavLink to={`/w/${workspace.id}/${section.path}`}>{section.label}</NavLink>
+                <Link
+                  to={`/w/${workspace.id}/${section.path}`}
+                  className={section.path === current ? 'active' : undefined}
+                  aria-current={section.path === current ? 'page' : undefined}
+                >
+                  {section.label}
+                </Link>
               </li>
             ))}
           </ul>

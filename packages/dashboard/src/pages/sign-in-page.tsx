@@ -12,10 +12,17 @@ export function returnPath(state: unknown): string {
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : '/';
 }
 
+/** The email to fill in, when the sender knows it (the invite page, after an invite was accepted). */
+function knownEmail(state: unknown): string | undefined {
+  const email = (state as { email?: unknown } | null)?.email;
+  return typeof email === 'string' ? email : undefined;
+}
+
 export function SignInPage() {
   const { state, signIn } = useSession();
   const location = useLocation();
   const navigate = useNavigate();
+  const filledEmail = knownEmail(location.state);
   const form = useSubmit(async ({ email = '', password = '' }) => {
     await signIn({ email, password });
     navigate(returnPath(location.state), { replace: true });
@@ -31,8 +38,8 @@ export function SignInPage() {
         <p className="brand">Loupe</p>
         <h1>Sign in</h1>
         {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['email', 'password'])} />}
-        <FormField label="Email" name="email" type="email" autoComplete="username" required autoFocus error={form.error} />
-        <FormField label="Password" name="password" type="password" autoComplete="current-password" required error={form.error} />
+        <FormField label="Email" name="email" type="email" autoComplete="username" required autoFocus={!filledEmail} defaultValue={filledEmail} error={form.error} />
+        <FormField label="Password" name="password" type="password" autoComplete="current-password" required autoFocus={Boolean(filledEmail)} error={form.error} />
         <button type="submit" className="button primary wide" disabled={form.busy}>
           {form.busy ? 'Signing in…' : 'Sign in'}
         </button>

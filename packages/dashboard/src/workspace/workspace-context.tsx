@@ -21,13 +21,14 @@ export function WorkspaceProvider({ workspace, children }: { workspace: TeamList
   const session = useSignedIn();
   const { refresh } = useSession();
   useEffect(() => rememberWorkspace(workspace.id), [workspace.id]);
+  // Kept across session refreshes (a rename, a role change): a new client would make every screen load again.
+  const api = useMemo(
+    () => createApiClient({ csrfToken: session.csrfToken, workspaceId: workspace.id, onSessionEnded: () => void refresh() }),
+    [workspace.id, session.csrfToken, refresh],
+  );
   const value = useMemo<WorkspaceContextValue>(
-    () => ({
-      workspace,
-      api: createApiClient({ csrfToken: session.csrfToken, workspaceId: workspace.id, onSessionEnded: () => void refresh() }),
-      can: (scope) => roleCan(workspace.role, scope),
-    }),
-    [workspace, session.csrfToken, refresh],
+    () => ({ workspace, api, can: (scope) => roleCan(workspace.role, scope) }),
+    [workspace, api],
   );
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
 }

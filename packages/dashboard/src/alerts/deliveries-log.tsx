@@ -1,0 +1,128 @@
+import { AlertDeliveryStatus, type AlertDelivery, type FiredCondition } from '@loupe/contract';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { EmptyState } from '../components/empty-state.tsx';
+import { ErrorMessage } from '../components/error-message.tsx';
+import { LoadingState } from '../components/loading-state.tsx';
+import { usePagedList } from '../components/use-paged-list.ts';
+import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { DeliveryStatus } from './delivery-status.tsx';
+
+const PAGE_SIZE = 10;
+
+/** The delivery log, newest first, a page at a time, optionally of one state only. `round` reloads it. */
+export function DeliveriesLog({ projectId, round }: { projectId: string; round: number }) {
+  const { api } = useWorkspace();
+  const filterId = useId();
+  const [status, setStatus] = useState<AlertDelivery['status'] | ''>('');
+  const deliveries = usePagedList(
+    (signal) => api.all.listAlertDeliveries({ projectId, status: status || undefined, limit: PAGE_SIZE + 1 }, { signal }),
+    [api, projectId, status],
+    PAGE_SIZE,
+  );
+  const { reload } = deliveries;
+  // A new round (a test alert sent or settled) reads the log again, keeping it on screen meanwhile.
+  useEffect(() => {
+    if (round > 0) reload();
+  }, [round, reload]);
+  return (
+    <section className="card deliveries" aria-labelledby="deliveries-heading">
+      <div className="card-head">
+        <h2 id="deliveries-heading">Deliveries</h2>
+        <div className="inline-field">
+          <label htmlFor={filterId}>Show</label>
+          <select id={filterId} value={status} onChange={(event) => setStatus(event.target.value as AlertDelivery['status'] | '')}>
+            <option value="">All</option>
+            {AlertDeliveryStatus.options.map((option) => (
+              <option key={option} value={option}>
+                {option[0]!.toUpperCase() + option.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {deliveries.status === 'loading' && <LoadingState label="Loading deliveries" />}
+      {deliveries.status === 'failed' && <ErrorMessage error={deliveries.error} onRetry={deliveries.reload} />}
+      {deliveries.status === 'done' && deliveries.items.length === 0 && (
+        <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>Alerts sent to the channels, tests included, are listed here.</EmptyState>
+      )}
+      {deliveries.status === 'done' && deliveries.items.length > 0 && (
+        <>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Alert</th>
+                  <th scope="col">Outcome</th>
+                </tr>
+              </thead>
+              <tbody>
+                {deliveries.items.map((delivery) => (
+                  <tr key={delivery.id}>
+                    <td>
+                      <time dateTime={delivery.createdAt}>{new Date(delivery.createdAt).toLocaleString()}</time>
+                    </td>
+                    <td className="wrap-anywhere">
+                      {delivery.channel.type === 'webhook' ? 'Webhook' : 'Email'} <span className="muted small">{delivery.channel.target}</span>
+                    </td>
+                    <td>
+                      <AlertSummary delivery={delivery} />
+                    </td>
+                    <td>
+                      <DeliveryStatus delivery={delivery} />
+                      <div className="muted small">
+                        {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {deliveries.error !== null && <ErrorMessage error={deliveries.error} onRetry={deliveries.reload} />}
+          {deliveries.hasMore && (
+            <div className="more-row">
+              <button type="button" className="button" onClick={deliveries.loadMore} disabled={deliveries.loadingMore}>
+                {deliveries.loadingMore ? 'Loading…' : 'Show older deliveries'}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function AlertSummary({ delivery }: { delivery: AlertDelivery }) {
+  const { workspace } = useWorkspace();
+  if (delivery.test) return <span className="badge muted-badge">Test</span>;
+  return (
+    <>
+      <ul className="plain-list">
+        {delivery.conditions.map((condition, index) => (
+          <li key={index}>{describeCondition(condition)}</li>
+        ))}
+      </ul>
+      {delivery.reportId && (
+        <Link className="small" to={`/w/${workspace.id}/reports/${delivery.reportId}`}>
+          The report
+        </Link>
+      )}
+    </>
+  );
+}
+
+function describeCondition(condition: FiredCondition): string {
+  switch (condition.type) {
+    case 'crawlFailed':
+      return condition.error ? `Crawl failed: ${condition.error}` : 'Crawl failed';
+    case 'scoreBelow':
+      return `Score ${condition.score}, below ${condition.threshold}`;
+    case 'scoreDropBy':
+      return `Score fell from ${condition.previousScore} to ${condition.score}`;
+    case 'newErrors':
+      return `${condition.count} new error${condition.count === 1 ? '' : 's'}`;
+  }
+}

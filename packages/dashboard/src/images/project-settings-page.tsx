@@ -1,0 +1,168 @@
+import { LoupeError } from '@loupe/contract';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { onlyFieldErrors } from '../api/api-error.ts';
+import { useQuery } from '../api/use-query.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { ErrorMessage } from '../components/error-message.tsx';
+import { FormField } from '../components/form-field.tsx';
+import { useSubmit } from '../components/use-submit.ts';
+import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { formatBytes } from './format-bytes.ts';
+import { useImageProject } from './project-context.ts';
+
+/** A 409 about the domain is about the field the user typed it in. */
+function atDomainField(error: unknown): unknown {
+  if (!(error instanceof LoupeError) || error.code !== 'custom_domain_taken') return error;
+  return new LoupeError(error.code, { message: error.message, details: { fieldErrors: { customDomain: [error.message] }, formErrors: [] } });
+}
+
+/** `…/settings`: the project's name, custom domain and deletion. */
+export function ProjectSettingsPage() {
+  const { can } = useWorkspace();
+  const { project } = useImageProject();
+  return (
+    <>
+      <h2>Settings</h2>
+      <dl className="facts card">
+        <dt>Slug</dt>
+        <dd>
+          <code>{project.slug}</code> (in every CDN URL; it never changes)
+        </dd>
+        <dt>Plan</dt>
+        <dd>{project.plan}</dd>
+        <dt>Created</dt>
+        <dd>{new Date(project.createdAt).toLocaleString()}</dd>
+        {!can('images:write') && (
+          <>
+            <dt>Custom domain</dt>
+            <dd>{project.customDomain ?? <span className="muted">None</span>}</dd>
+          </>
+        )}
+      </dl>
+      {can('images:write') && (
+        <>
+          <RenameForm />
+          <DomainForm />
+          <DeleteProject />
+        </>
+      )}
+    </>
+  );
+}
+
+function RenameForm() {
+  const { api } = useWorkspace();
+  const { project, reload } = useImageProject();
+  const [saved, setSaved] = useState(false);
+  const form = useSubmit(async ({ name = '' }) => {
+    setSaved(false);
+    await api.updateImageProject({ projectId: project.id, body: { name } });
+    setSaved(true);
+    reload();
+  });
+  return (
+    <form className="card stack" onSubmit={form.onSubmit} noValidate aria-label="Rename the project">
+      <h3>Name</h3>
+      {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['name'])} />}
+      <FormField label="Project name" name="name" defaultValue={project.name} required error={form.error} />
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={form.busy}>
+          {form.busy ? 'Saving…' : 'Rename'}
+        </button>
+        <span role="status" className="muted">
+          {saved && !form.busy ? 'Renamed' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function DomainForm() {
+  const { api } = useWorkspace();
+  const { project, reload } = useImageProject();
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const form = useSubmit(async ({ customDomain = '' }) => {
+    setSaved(false);
+    setError(null);
+    try {
+      await api.updateImageProject({ projectId: project.id, body: { customDomain: customDomain.trim() === '' ? null : customDomain.trim() } });
+    } catch (failure) {
+      setError(atDomainField(failure));
+      return;
+    }
+    setSaved(true);
+    reload();
+  });
+  const shown = error ?? form.error;
+  return (
+    <form className="card stack" onSubmit={form.onSubmit} noValidate aria-label="Custom domain">
+      <h3>Custom domain</h3>
+      <p className="muted">
+        A hostname pointed at this server serves the project's images at its root: <code>https://images.example.com/&lt;path&gt;</code>.
+        Leave it empty to remove it.
+      </p>
+      {shown !== null && <ErrorMessage error={shown} hideFieldErrors={onlyFieldErrors(shown, ['customDomain'])} />}
+      <FormField label="Domain" name="customDomain" defaultValue={project.customDomain ?? ''} placeholder="images.example.com" error={shown} />
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={form.busy}>
+          {form.busy ? 'Saving…' : 'Save domain'}
+        </button>
+        <span role="status" className="muted">
+          {saved && !form.busy ? 'Saved' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function DeleteProject() {
+  const { api, workspace } = useWorkspace();
+  const { project } = useImageProject();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const presets = useQuery(() => (open ? api.listPresets({ projectId: project.id, limit: 100 }) : Promise.resolve(null)), [api, project.id, open]);
+  const presetCount = presets.data ? `${presets.data.length}${presets.data.length === 100 ? '+' : ''}` : 'all its';
+  const { imageCount, totalSize } = project.stats;
+  return (
+    <section className="card stack danger-zone" aria-label="Delete the project">
+      <h3>Delete the project</h3>
+      <p>
+        <button type="button" className="button danger" onClick={() => setOpen(true)}>
+          Delete project
+        </button>
+      </p>
+      <ConfirmDialog
+        open={open}
+        title={`Delete ${project.name}?`}
+        confirmLabel={`Delete ${project.name}`}
+        destructive
+        onClose={() => setOpen(false)}
+        onConfirm={async () => {
+          await api.deleteImageProject({ projectId: project.id });
+          void navigate(`/w/${workspace.id}/images`, { replace: true });
+        }}
+      >
+        <p>This permanently deletes, with no way back:</p>
+        <ul>
+          <li>
+            {imageCount} {imageCount === 1 ? 'image' : 'images'} ({formatBytes(totalSize)} of originals) and their cached variants;
+          </li>
+          <li>{presetCount} presets;</li>
+          <li>the signing secrets and the usage history.</li>
+        </ul>
+        <p>
+          Every URL under <code>/cdn/{project.slug}/</code>
+          {project.customDomain && (
+            <>
+              {' '}
+              and on <code>{project.customDomain}</code>
+            </>
+          )}{' '}
+          answers 404 from then on.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+import { pageSortKeys, type Report } from '@loupe/contract';
+import { useMemo, useRef } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useQuery } from '../api/use-query.ts';
+import { ErrorMessage } from '../components/error-message.tsx';
+import { LoadingState } from '../components/loading-state.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { ExportButtons } from './export-buttons.tsx';
+import { HealthSummary } from './health-summary.tsx';
+import { IssueGroups } from './issue-groups.tsx';
+import { PageIndex, statusClasses, type PageIndexFilters, type PageSort, type StatusClass } from './page-index.tsx';
+import { SharePanel } from './share-panel.tsx';
+import './reports.css';
+
+/** The page index's sort and filters live in the address (`?sort=&order=&rule=&status=`): a link keeps them, Back undoes them. */
+function filtersFrom(params: URLSearchParams): PageIndexFilters {
+  const sort = params.get('sort');
+  const status = params.get('status');
+  return {
+    sort: (pageSortKeys as readonly string[]).includes(sort ?? '') ? (sort as PageSort) : 'url',
+    order: params.get('order') === 'desc' ? 'desc' : 'asc',
+    ruleId: params.get('rule') || undefined,
+    statusClass: (statusClasses as readonly string[]).includes(status ?? '') ? (status as StatusClass) : undefined,
+  };
+}
+
+function paramsFrom(filters: PageIndexFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.sort !== 'url') params.set('sort', filters.sort);
+  if (filters.order !== 'asc') params.set('order', filters.order);
+  if (filters.ruleId) params.set('rule', filters.ruleId);
+  if (filters.statusClass) params.set('status', filters.statusClass);
+  return params;
+}
+
+/**
+ * `/w/:ws/reports/:reportId`: a crawl's report — health score and grade, issues by category
+ * and severity with what fixing each gains, the page index, sharing and export. The page
+ * index loads beside the report, not after it, so its first rows come as soon as they can.
+ */
+export function ReportPage() {
+  const { reportId = '' } = useParams();
+  const { api, workspace } = useWorkspace();
+  const [params, setParams] = useSearchParams();
+  const filters = filtersFrom(params);
+  const indexHeading = useRef<HTMLHeadingElement>(null);
+  const report = useQuery(() => api.getReport({ reportId }), [api, reportId]);
+  const pageHref = (pageId: string) => `/w/${workspace.id}/reports/${reportId}/pages/${pageId}`;
+  const setFilters = (next: PageIndexFilters) => setParams(paramsFrom(next), { replace: false, preventScrollReset: true });
+  const rules = useMemo(
+    () => (report.status === 'done' ? report.data.issues.filter((issue) => issue.pages > 0).map((issue) => ({ id: issue.ruleId, title: issue.title })) : []),
+    [report.status, report.data],
+  );
+
+  return (
+    <>
+      {report.status === 'done' && report.data.projectId && (
+        <p className="breadcrumb">
+          <Link to={`/w/${workspace.id}/audits/${report.data.projectId}`}>Back to the project</Link>
+        </p>
+      )}
+      <PageHeader
+        title="Report"
+        description={report.status === 'done' ? <ReportLine report={report.data} /> : undefined}
+        actions={report.status === 'done' && <ExportButtons reportId={reportId} filename={`loupe-report-${reportId}`} />}
+      />
+      {report.status === 'loading' && <LoadingState label="Loading the report" />}
+      {report.status === 'failed' && <ErrorMessage error={report.error} onRetry={report.reload} />}
+      {report.status === 'done' && (
+        <>
+          <HealthSummary report={report.data} />
+          <SharePanel reportId={reportId} initial={report.data.share} />
+          <section className="report-section" aria-labelledby="issues-heading">
+            <h2 id="issues-heading">Issues</h2>
+            <IssueGroups
+              report={report.data}
+              pageHref={pageHref}
+              onShowPages={(ruleId) => {
+                setFilters({ ...filters, ruleId });
+                indexHeading.current?.scrollIntoView({ behavior: 'smooth' });
+                indexHeading.current?.focus({ preventScroll: true });
+              }}
+            />
+          </section>
+        </>
+      )}
+      {report.status !== 'failed' && (
+        <section className="report-section" aria-labelledby="index-heading">
+          <h2 id="index-heading" ref={indexHeading} tabIndex={-1}>
+            Pages
+          </h2>
+          <PageIndex reportId={reportId} rules={rules} filters={filters} onFiltersChange={setFilters} pageHref={pageHref} />
+        </section>
+      )}
+    </>
+  );
+}
+
+function ReportLine({ report }: { report: Report }) {
+  return (
+    <>
+      <a href={report.url} target="_blank" rel="noreferrer">
+        {report.url}
+      </a>{' '}
+      · {new Date(report.createdAt).toLocaleString()}
+      {report.completeness === 'partial' && (
+        <>
+          {' '}
+          · <span className="badge subtle">partial crawl</span>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import type { ApiKey } from '@loupe/contract';
+import { useState } from 'react';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { EmptyState } from '../components/empty-state.tsx';
+import { ErrorMessage } from '../components/error-message.tsx';
+import { LoadingState } from '../components/loading-state.tsx';
+import { usePagedList } from '../components/use-paged-list.ts';
+import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { CreateKeyDialog } from './create-key-dialog.tsx';
+import { formatDateTime, formatDay, hasExpired } from './format-date.ts';
+
+const PAGE = 50;
+
+/**
+ * `/w/:ws/settings/keys`: the workspace's API keys without their secrets, a new key (its
+ * secret shown once), and revoking one. Keys are team:admin's business: others read why not.
+ */
+export function ApiKeysPage() {
+  const { can } = useWorkspace();
+  return (
+    <section className="settings-section" aria-labelledby="keys-heading">
+      {can('team:admin') ? (
+        <ApiKeys />
+      ) : (
+        <>
+          <h2 id="keys-heading">API keys</h2>
+          <EmptyState title="Keys are managed by admins">
+            API keys give scripts, the CLI and MCP clients access to this workspace. Ask an admin or an owner for one.
+          </EmptyState>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ApiKeys() {
+  const { api } = useWorkspace();
+  const keys = usePagedList<ApiKey>((signal) => api.all.listApiKeys({ limit: PAGE + 1 }, { signal }), [api], PAGE);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const create = (
+    <button type="button" className="button primary" onClick={() => setCreating(true)}>
+      Create key
+    </button>
+  );
+  return (
+    <>
+      <div className="section-header">
+        <h2 id="keys-heading">API keys</h2>
+        {create}
+      </div>
+      <p className="muted">
+        For scripts, the CLI and MCP clients: send a key as <code>Authorization: Bearer loupe_…</code>. Loupe keeps only a hash of each secret.
+      </p>
+      {keys.status === 'loading' && <LoadingState label="Loading API keys" />}
+      {keys.status === 'failed' && <ErrorMessage error={keys.error} onRetry={keys.reload} />}
+      {keys.status === 'done' && keys.items.length === 0 && (
+        <EmptyState title="No API keys yet" action={create}>
+          Create one to call the API from a script or the CLI.
+        </EmptyState>
+      )}
+      {keys.status === 'done' && keys.items.length > 0 && (
+        <div className="table-scroll">
+          <table>
+            <caption className="visually-hidden">API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.items.map((key) => (
+                <tr key={key.id}>
+                  <th scope="row">{key.name}</th>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>
+                    <ul className="scope-badges">
+                      {key.scopes.map((scope) => (
+                        <li key={scope} className="badge">
+                          {scope}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    {key.expiresAt === null ? 'Never' : formatDay(key.expiresAt)}
+                    {hasExpired(key.expiresAt) && <span className="badge expired">expired</span>}
+                  </td>
+                  <td>{formatDay(key.createdAt)}</td>
+                  <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
+                  <td>
+                    <button type="button" className="button" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {keys.error !== null && keys.status === 'done' && <ErrorMessage error={keys.error} onRetry={keys.loadMore} />}
+      {keys.hasMore && (
+        <p>
+          <button type="button" className="button" onClick={keys.loadMore} disabled={keys.loadingMore}>
+            {keys.loadingMore ? 'Loading…' : 'Show more'}
+          </button>
+        </p>
+      )}
+      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={keys.reload} />
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        confirmLabel="Revoke key"
+        destructive
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (!revoking) return;
+          await api.deleteApiKey({ keyId: revoking.id });
+          keys.reload();
+        }}
+      >
+        <p>
+          Requests with the key <code>{revoking?.prefix}…</code> are refused from now on (401). This cannot be undone: scripts that use it need a new key.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
