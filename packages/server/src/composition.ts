@@ -38,6 +38,7 @@ import { projectHandlers } from './images/projects/project-handlers.ts';
 import { ProjectService } from './images/projects/project-service.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { GuardedFetcher } from './outbound/guarded-fetch.ts';
+import { planHandlers } from './plans/plan-handlers.ts';
 import type { Plans } from './plans/plans.ts';
 import { auditProjectHandlers } from './projects/audit-project-handlers.ts';
 import { AuditProjectService } from './projects/audit-project-service.ts';
@@ -126,6 +127,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...crawlHandlers(crawls, new CrawlStore(database)),
     ...keyHandlers(keys),
     ...creditHandlers(credits),
+    ...planHandlers(plans),
     ...reportHandlers(reports),
     ...diffHandlers(new DiffService(database)),
     ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks)),

@@ -8,6 +8,7 @@ import {
   CreateInvite,
   Invite,
   Member,
+  PlanListing,
   Team,
   TeamListing,
   UpdateMember,
@@ -32,6 +33,19 @@ export const teamOperations = [
     teamHeader: false,
     paged: true,
     output: TeamListing,
+  }),
+  defineOperation({
+    id: 'listPlans',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/plans',
+    summary: 'List the plans',
+    description:
+      "The plans of this instance (its plan table) with what each allows: pages per crawl, monthly credits, image projects and images, schedules, custom rule packs (null: unlimited). Needs no x-service-team header. Free. Next: updateTeam with one of the names, as an owner.",
+    tag: 'Team',
+    scopes: [],
+    teamHeader: false,
+    output: z.array(PlanListing),
   }),
   defineOperation({
     id: 'getTeam',

@@ -38,6 +38,15 @@ export const TeamLimits = z
   .meta({ id: 'TeamLimits' });
 export type TeamLimits = z.infer<typeof TeamLimits>;
 
+/** A plan of this instance's plan table (DESIGN.md §6) and what it allows. */
+export const PlanListing = z
+  .object({
+    name: z.string(),
+    limits: TeamLimits,
+  })
+  .meta({ id: 'PlanListing' });
+export type PlanListing = z.infer<typeof PlanListing>;
+
 export const TeamUsage = z
   .object({
     month: z.string().regex(/^\d{4}-\d{2}$/).describe('The calendar month in UTC, YYYY-MM.'),

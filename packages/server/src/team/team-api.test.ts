@@ -115,6 +115,21 @@ for (const dialect of testDialects()) {
       });
     });
 
+    describe('GET /plans', () => {
+      it("lists the instance's plans with their limits, for any member and without a workspace header", async () => {
+        const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
+        const answer = await t.request('GET', '/api/v1/plans', { key: viewer, team: null });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.deepEqual(answer.body.map((plan: { name: string }) => plan.name), ['free', 'pro', 'business']);
+        const business = answer.body.find((plan: { name: string }) => plan.name === 'business');
+        assert.equal(business.limits.imageProjects, null);
+        const team = await t.request('GET', TEAM);
+        const free = answer.body.find((plan: { name: string }) => plan.name === 'free');
+        assert.deepEqual(free.limits, team.body.limits, 'the limits GET /team shows for a free workspace');
+        assert.equal((await t.request('GET', '/api/v1/plans', { key: null, team: null })).status, 401);
+      });
+    });
+
     describe('GET /team', () => {
       it("answers a new workspace's name, default settings, plan limits, credits and empty usage", async () => {
         const ws = await t.createWorkspace();
