@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Schema } from './schema.ts';
 
 /**
@@ -14,6 +14,12 @@ export interface Database {
    * migration table of any schema in the database for its own, then cannot find it.
    */
   readonly migrationSchema?: string;
+  /**
+   * Runs a read-only query where it holds up nothing else: on SQLite on reader threads (a
+   * query there otherwise runs on the event loop), on PostgreSQL on the pool. It reads what is
+   * committed, never inside a transaction, even when called on one's Database.
+   */
+  read<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
   /** True when `error` is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /** Answers once the database takes queries (for /readyz). */

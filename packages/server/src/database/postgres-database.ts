@@ -37,6 +37,7 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     kind: 'postgres',
     db,
     migrationSchema: options.schema ?? 'public',
+    read: async (query) => (await db.executeQuery(query)).rows,
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === PG_UNIQUE_VIOLATION,
     async ping() {
       await sql`select 1`.execute(db);

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import type { Database } from './database.ts';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { SqliteReaders } from './sqlite-readers.ts';
 import type { Schema } from './schema.ts';
 
 const SQLITE_CONSTRAINT_UNIQUE = 2067;
@@ -11,9 +13,11 @@ const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
 export function openSqliteDatabase(file: string): Database {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Kysely<Schema>({ dialect: nodeSqliteDialect(file) });
+  const readers = new SqliteReaders(file, availableParallelism());
   return {
     kind: 'sqlite',
     db,
+    read: (query) => readers.query(query),
     isUniqueViolation(error) {
       const errcode = (error as { errcode?: number } | null)?.errcode;
       return errcode === SQLITE_CONSTRAINT_UNIQUE || errcode === SQLITE_CONSTRAINT_PRIMARYKEY;
@@ -21,6 +25,9 @@ export function openSqliteDatabase(file: string): Database {
     async ping() {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await readers.close();
+      await db.destroy();
+    },
   };
 }

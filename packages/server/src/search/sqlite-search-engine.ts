@@ -71,8 +71,9 @@ export class SqliteSearchEngine implements SearchEngine {
     // tokenizes the text, too dear for every match). CROSS JOIN keeps SQLite from turning
     // either join around: FTS5 gets the generation's rowid range as bounds to seek by (with a
     // plain JOIN it reads the matches of every project's generation, then drops the others'),
-    // and the second read seeks by rowid.
-    const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
+    // and the second read seeks by rowid. It runs on a reader thread (Database.read): ranking
+    // the matches of a common word takes tens of milliseconds, which the event loop would wait.
+    const ranked = sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
       WITH current AS (
         SELECT b.id, b.report_id, g.number * ${SPAN} AS low, g.number * ${SPAN} + ${LAST} AS high
         FROM search_builds b JOIN search_generations g ON g.build_id = b.id
@@ -97,8 +98,9 @@ export class SqliteSearchEngine implements SearchEngine {
       FROM numbered CROSS JOIN search_documents d
       WHERE d.search_documents MATCH ${expression} AND d.rowid = numbered.rid
       ORDER BY 1
-    `.execute(this.#database.db);
-    return rankedWindow(result.rows, window.limit, (row) => ({
+    `;
+    const rows = await this.#database.read(ranked.compile(this.#database.db));
+    return rankedWindow(rows, window.limit, (row) => ({
       pageId: row.page_id,
       url: row.url,
       title: row.title,

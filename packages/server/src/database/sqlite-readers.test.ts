@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import { CompiledQuery } from 'kysely';
+import { SqliteReaders } from './sqlite-readers.ts';
+
+/** Counts to `n` in SQL: a read that keeps a thread busy for a while. */
+const slowCount = (n: number) =>
+  CompiledQuery.raw<{ n: number }>('WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT count(*) AS n FROM c', [n]);
+
+describe('SQLite reader threads', () => {
+  let dir: string;
+  let writer: DatabaseSync;
+  let readers: SqliteReaders;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'loupe-readers-'));
+    const file = join(dir, 'loupe.db');
+    writer = new DatabaseSync(file);
+    writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('first');");
+    readers = new SqliteReaders(file, 2);
+  });
+  after(async () => {
+    await readers.close();
+    writer.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers the rows of a query with its parameters', async () => {
+    const rows = await readers.query(CompiledQuery.raw<{ text: string }>('SELECT text FROM notes WHERE id = ?', [1]));
+    assert.deepEqual(rows.map((row) => ({ ...row })), [{ text: 'first' }]);
+  });
+
+  it('reads what the writer has committed', async () => {
+    writer.exec("INSERT INTO notes (text) VALUES ('second')");
+    const rows = await readers.query(CompiledQuery.raw<{ n: number }>('SELECT count(*) AS n FROM notes', []));
+    assert.equal(rows[0]?.n, 2);
+  });
+
+  it('leaves the event loop free while a read runs', async () => {
+    let turns = 0;
+    let reading = true;
+    const turn = () => {
+      turns += 1;
+      if (reading) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const [{ n }] = (await readers.query(slowCount(1_000_000))) as [{ n: number }];
+    reading = false;
+    assert.equal(n, 1_000_000);
+    // On the event loop's thread the query would have run to its end before a single turn.
+    assert.ok(turns > 1, `${turns} turns of the event loop during the read`);
+  });
+
+  it('answers a quick read while another reader is busy with a slow one', async () => {
+    const finished: string[] = [];
+    const slow = readers.query(slowCount(1_000_000)).then(() => finished.push('slow'));
+    const quick = readers.query(CompiledQuery.raw('SELECT 1 AS one', [])).then(() => finished.push('quick'));
+    await Promise.all([slow, quick]);
+    assert.deepEqual(finished, ['quick', 'slow']);
+  });
+
+  it("rejects with SQLite's message, and refuses writes", async () => {
+    await assert.rejects(readers.query(CompiledQuery.raw('SELECT missing FROM nowhere', [])), /no such table: nowhere/);
+    await assert.rejects(readers.query(CompiledQuery.raw("INSERT INTO notes (text) VALUES ('x')", [])), /readonly|read-only|query_only/i);
+    const rows = await readers.query(CompiledQuery.raw<{ n: number }>('SELECT count(*) AS n FROM notes', []));
+    assert.equal(rows[0]?.n, 2, 'nothing was written');
+  });
+});

@@ -1,0 +1,73 @@
+import { Worker } from 'node:worker_threads';
+import type { SQLInputValue } from 'node:sqlite';
+import type { CompiledQuery } from 'kysely';
+import type { ReadAnswer, ReadRequest } from './sqlite-reader-thread.ts';
+
+interface Reader {
+  worker: Worker;
+  pending: Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>;
+}
+
+/**
+ * Read-only connections to a SQLite file, each on a thread of its own. node:sqlite runs a query
+ * on the thread that calls it, so a costly read on the server's connection (a full-text search
+ * ranking thousands of matches) holds up every other request of the process; sent here, it runs
+ * beside them, and reads run in parallel up to the number of readers. WAL gives each read the
+ * last committed state, as a read on the writer's connection outside a transaction sees it.
+ * The threads start with the first read.
+ */
+export class SqliteReaders {
+  readonly #file: string;
+  readonly #size: number;
+  #readers: Reader[] | undefined;
+  #nextId = 0;
+
+  constructor(file: string, size: number) {
+    this.#file = file;
+    this.#size = size;
+  }
+
+  /** The rows of a read-only query; never part of a transaction. */
+  query<Row>(compiled: CompiledQuery<Row>): Promise<Row[]> {
+    const readers = (this.#readers ??= Array.from({ length: this.#size }, () => this.#start()));
+    // The reader with the fewest reads waiting: a slow one does not hold up the next read.
+    const reader = readers.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
+    const id = this.#nextId++;
+    return new Promise<Row[]>((resolve, reject) => {
+      // A thread waited on keeps the process alive; an idle one does not.
+      if (reader.pending.size === 0) reader.worker.ref();
+      reader.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
+      reader.worker.postMessage({ id, sql: compiled.sql, parameters: compiled.parameters as SQLInputValue[] } satisfies ReadRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const readers = this.#readers ?? [];
+    this.#readers = undefined;
+    await Promise.all(readers.map((reader) => reader.worker.terminate()));
+  }
+
+  #start(): Reader {
+    const worker = new Worker(new URL('./sqlite-reader-thread.ts', import.meta.url), { workerData: { file: this.#file } });
+    const reader: Reader = { worker, pending: new Map() };
+    worker.on('message', (answer: ReadAnswer) => {
+      const waiting = reader.pending.get(answer.id);
+      if (!waiting) return;
+      reader.pending.delete(answer.id);
+      if (reader.pending.size === 0) worker.unref();
+      if ('rows' in answer) waiting.resolve(answer.rows);
+      else waiting.reject(Object.assign(new Error(answer.error.message), { errcode: answer.error.errcode }));
+    });
+    // A thread that dies fails the reads it held and is replaced (unless the pool is closing).
+    const fail = (error: Error) => {
+      for (const waiting of reader.pending.values()) waiting.reject(error);
+      reader.pending.clear();
+      const index = this.#readers?.indexOf(reader) ?? -1;
+      if (index >= 0) (this.#readers as Reader[])[index] = this.#start();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`A SQLite reader thread stopped (exit code ${code}).`)));
+    worker.unref();
+    return reader;
+  }
+}
