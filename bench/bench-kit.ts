@@ -107,6 +107,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A numeric setting from the environment (BENCH_…), or `fallback` when unset; anything else than a number in range stops the bench. */
+export function numberSetting(name: string, fallback: number, minimum = 0, maximum = Number.POSITIVE_INFINITY): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < minimum || value > maximum) throw new Error(`${name} must be a number from ${minimum} to ${maximum}, got "${raw}"`);
+  return value;
+}
+
+/** As numberSetting, for a whole number. */
+export function wholeNumberSetting(name: string, fallback: number, minimum = 0, maximum = Number.POSITIVE_INFINITY): number {
+  const value = numberSetting(name, fallback, minimum, maximum);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got "${process.env[name]}"`);
+  return value;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 

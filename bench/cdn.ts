@@ -42,7 +42,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, readClockTicks, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
+import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, numberSetting, printTable, quantile, readClockTicks, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
 import sharp from 'sharp';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -56,13 +56,6 @@ const IMAGE_FILTER_MODULE = '/usr/lib/nginx/modules/ngx_http_image_filter_module
 // ---------------------------------------------------------------------------------------
 // Settings, cleanup, small helpers.
 
-function numberSetting(name: string, fallback: number, minimum = 0): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < minimum) throw new Error(`${name} must be a number ≥ ${minimum}, got "${raw}"`);
-  return value;
-}
 
 const SETTINGS = {
   seconds: numberSetting('BENCH_SECONDS', 10, 1),

@@ -50,7 +50,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedSite, TINY_PNG, type GeneratedSite } from '../packages/server/src/testing/fixture-sites.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../packages/server/src/testing/test-site.ts';
-import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
+import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track, wholeNumberSetting } from './bench-kit.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
@@ -68,24 +68,15 @@ const AIM_FLAT_GROWTH = 0.1;
 // ---------------------------------------------------------------------------------------
 // Settings, cleanup, small helpers.
 
-function numberSetting(name: string, fallback: number, minimum = 0, maximum = Number.POSITIVE_INFINITY): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum || value > maximum) {
-    throw new Error(`${name} must be a whole number from ${minimum} to ${maximum}, got "${raw}"`);
-  }
-  return value;
-}
 
 const TOOLS = ['loupe', 'linkinator', 'large'] as const;
 const SETTINGS = {
-  pages: numberSetting('BENCH_PAGES', 10_000, 10, 99_000),
-  largePages: numberSetting('BENCH_LARGE_PAGES', 50_000, 0, 99_000),
-  concurrency: numberSetting('BENCH_CONCURRENCY', 16, 1, 32),
-  links: numberSetting('BENCH_LINKS', 30, 3, 200),
-  timeoutSeconds: numberSetting('BENCH_TIMEOUT_SECONDS', 1800, 10),
-  sitemaps: numberSetting('BENCH_LOUPE_SITEMAPS', 0, 0, 1) === 1,
+  pages: wholeNumberSetting('BENCH_PAGES', 10_000, 10, 99_000),
+  largePages: wholeNumberSetting('BENCH_LARGE_PAGES', 50_000, 0, 99_000),
+  concurrency: wholeNumberSetting('BENCH_CONCURRENCY', 16, 1, 32),
+  links: wholeNumberSetting('BENCH_LINKS', 30, 3, 200),
+  timeoutSeconds: wholeNumberSetting('BENCH_TIMEOUT_SECONDS', 1800, 10),
+  sitemaps: wholeNumberSetting('BENCH_LOUPE_SITEMAPS', 0, 0, 1) === 1,
   tools: new Set((process.env.BENCH_TOOLS || TOOLS.join(',')).split(',').map((tool) => tool.trim())),
   cpuProf: process.env.BENCH_CPU_PROF || undefined,
   serverEnv: Object.fromEntries(

@@ -32,7 +32,7 @@ import { gzip } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { launchChromium } from '../packages/dashboard/src/e2e/chromium.ts';
-import { cleanups, loadAverage, note, notes, printTable, quantile, runBench } from './bench-kit.ts';
+import { cleanups, loadAverage, note, notes, printTable, quantile, runBench, wholeNumberSetting } from './bench-kit.ts';
 import { loupeApi, startLoupe, type Loupe } from './loupe-server.ts';
 import { seedCrawl, type SeedFinding } from './seed-crawl.ts';
 
@@ -41,17 +41,10 @@ const DIST = join(DASHBOARD, 'dist');
 const AIM_INITIAL_KB = 250;
 const AIM_RENDER_MS = 1000;
 
-function numberSetting(name: string, fallback: number, minimum: number, maximum: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum || value > maximum) throw new Error(`${name} must be a whole number from ${minimum} to ${maximum}, got "${raw}"`);
-  return value;
-}
 
 const SETTINGS = {
-  pages: numberSetting('BENCH_PAGES', 10_000, 100, 200_000),
-  runs: numberSetting('BENCH_RUNS', 7, 1, 50),
+  pages: wholeNumberSetting('BENCH_PAGES', 10_000, 100, 200_000),
+  runs: wholeNumberSetting('BENCH_RUNS', 7, 1, 50),
 };
 
 const gzipped = promisify(gzip);

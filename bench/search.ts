@@ -48,26 +48,19 @@
  */
 import { cpus } from 'node:os';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep } from './bench-kit.ts';
+import { cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, wholeNumberSetting } from './bench-kit.ts';
 import { loupeApi, startLoupe, type Loupe } from './loupe-server.ts';
 import { seedCrawl } from './seed-crawl.ts';
 
 const AIM_P99_MS = 20;
 
-function numberSetting(name: string, fallback: number, minimum: number, maximum: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum || value > maximum) throw new Error(`${name} must be a whole number from ${minimum} to ${maximum}, got "${raw}"`);
-  return value;
-}
 
 const SETTINGS = {
-  pages: numberSetting('BENCH_PAGES', 50_000, 100, 500_000),
-  clients: numberSetting('BENCH_CLIENTS', 20, 1, 200),
-  seconds: numberSetting('BENCH_SECONDS', 30, 1, 3600),
-  limit: numberSetting('BENCH_LIMIT', 10, 1, 100),
-  warmSet: numberSetting('BENCH_WARM_SET', 20_000, 100, 100_000),
+  pages: wholeNumberSetting('BENCH_PAGES', 50_000, 100, 500_000),
+  clients: wholeNumberSetting('BENCH_CLIENTS', 20, 1, 200),
+  seconds: wholeNumberSetting('BENCH_SECONDS', 30, 1, 3600),
+  limit: wholeNumberSetting('BENCH_LIMIT', 10, 1, 100),
+  warmSet: wholeNumberSetting('BENCH_WARM_SET', 20_000, 100, 100_000),
   dialects: (process.env.BENCH_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()),
   databaseUrl: process.env.DATABASE_URL || undefined,
 };

@@ -7,9 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import { CompiledQuery } from 'kysely';
 import { SqliteReaders } from './sqlite-readers.ts';
 
+/** A query whose rows are of type Row. */
+const query = <Row>(sql: string, parameters: unknown[] = []) => CompiledQuery.raw(sql, parameters) as CompiledQuery<Row>;
+
 /** Counts to `n` in SQL: a read that keeps a thread busy for a while. */
-const slowCount = (n: number) =>
-  CompiledQuery.raw<{ n: number }>('WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT count(*) AS n FROM c', [n]);
+const slowCount = (n: number) => query<{ n: number }>('WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT count(*) AS n FROM c', [n]);
 
 describe('SQLite reader threads', () => {
   let dir: string;
@@ -30,13 +32,13 @@ describe('SQLite reader threads', () => {
   });
 
   it('answers the rows of a query with its parameters', async () => {
-    const rows = await readers.query(CompiledQuery.raw<{ text: string }>('SELECT text FROM notes WHERE id = ?', [1]));
-    assert.deepEqual(rows.map((row) => ({ ...row })), [{ text: 'first' }]);
+    const rows = await readers.query(query<{ text: string }>('SELECT text FROM notes WHERE id = ?', [1]));
+    assert.deepEqual(rows.map((row) => row.text), ['first']);
   });
 
   it('reads what the writer has committed', async () => {
     writer.exec("INSERT INTO notes (text) VALUES ('second')");
-    const rows = await readers.query(CompiledQuery.raw<{ n: number }>('SELECT count(*) AS n FROM notes', []));
+    const rows = await readers.query(query<{ n: number }>('SELECT count(*) AS n FROM notes', []));
     assert.equal(rows[0]?.n, 2);
   });
 
@@ -58,15 +60,15 @@ describe('SQLite reader threads', () => {
   it('answers a quick read while another reader is busy with a slow one', async () => {
     const finished: string[] = [];
     const slow = readers.query(slowCount(1_000_000)).then(() => finished.push('slow'));
-    const quick = readers.query(CompiledQuery.raw('SELECT 1 AS one', [])).then(() => finished.push('quick'));
+    const quick = readers.query(query('SELECT 1 AS one')).then(() => finished.push('quick'));
     await Promise.all([slow, quick]);
     assert.deepEqual(finished, ['quick', 'slow']);
   });
 
   it("rejects with SQLite's message, and refuses writes", async () => {
-    await assert.rejects(readers.query(CompiledQuery.raw('SELECT missing FROM nowhere', [])), /no such table: nowhere/);
-    await assert.rejects(readers.query(CompiledQuery.raw("INSERT INTO notes (text) VALUES ('x')", [])), /readonly|read-only|query_only/i);
-    const rows = await readers.query(CompiledQuery.raw<{ n: number }>('SELECT count(*) AS n FROM notes', []));
+    await assert.rejects(readers.query(query('SELECT missing FROM nowhere')), /no such table: nowhere/);
+    await assert.rejects(readers.query(query("INSERT INTO notes (text) VALUES ('x')")), /readonly|read-only|query_only/i);
+    const rows = await readers.query(query<{ n: number }>('SELECT count(*) AS n FROM notes', []));
     assert.equal(rows[0]?.n, 2, 'nothing was written');
   });
 });
