@@ -9,6 +9,7 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { openInfrastructure } from './infrastructure.ts';
 import { Plans } from './plans/plans.ts';
+import { MonthlyAllowance } from './credits/monthly-allowance.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
 import { schedulerFor, type Scheduler } from './schedules/scheduler.ts';
 
@@ -19,6 +20,8 @@ export interface RunningServer {
   jobs: JobQueue;
   /** Starts the crawls of due schedules; its loop ticks every config.schedulerTickMs, and tests call `tick` with chosen instants. */
   scheduler: Scheduler;
+  /** Tops the credits up each month; ticked with the scheduler. */
+  allowance: MonthlyAllowance;
   /** Where it listens, e.g. http://127.0.0.1:8080 */
   url: string;
   /** Set on the first start of an empty database. */
@@ -51,13 +54,15 @@ export async function startServer(
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const scheduler = schedulerFor(infrastructure);
-    const schedulerLoop = startSchedulerLoop(scheduler, config.schedulerTickMs, log);
+    const allowance = new MonthlyAllowance(database, plans);
+    const schedulerLoop = startSchedulerLoop([allowance, scheduler], config.schedulerTickMs, log);
     return {
       app,
       database,
       plans,
       jobs,
       scheduler,
+      allowance,
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {

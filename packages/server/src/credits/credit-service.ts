@@ -12,18 +12,9 @@ const noSuchWorkspace = (workspaceId: string) =>
  * Credits (DESIGN.md §6): what a workspace can spend, and the ledger of every grant, hold,
  * release and charge. A crawl reserves its `maxPages` on start and settles on its end.
  *
- * The monthly allowance. A new workspace gets its plan's `monthlyCredits` as a grant when it
- * is provisioned (identity/provisioning.ts). Later months are not built yet; when they are:
- * - a daily job (one job row, so it fires once across all processes) finds workspaces whose
- *   allowance for the current period is due — the period being the calendar month in UTC
- *   (simplest to reason about) — and grants each its plan's `monthlyCredits` through `grant`
- *   with the note `monthly allowance YYYY-MM`;
- * - each top-up happens at most once per workspace and period: in the grant's transaction,
- *   after the workspace row lock (as `settle` does), look for a grant row with that note and
- *   skip if there is one, so a rerun or a second process grants nothing;
- * - whether unused credits roll over is a product decision. As built, `grant` adds. If
- *   allowances should not pile up, grant `monthlyCredits − balance` when positive instead
- *   (credits held by running crawls stay theirs); the ledger records either.
+ * The monthly allowance: in each calendar month (UTC) the balance is topped up to the plan's
+ * `monthlyCredits`, once (credits/monthly-allowance.ts; a new workspace's first month at
+ * provisioning).
  */
 export class CreditService {
   readonly #credits: CreditStore;

@@ -53,6 +53,56 @@ export class CreditStore {
   }
 
   /**
+   * A month's allowance, once per workspace and `period` (YYYY-MM): tops the balance up to
+   * `allowance` (credits above it, say an operator's grant, stay; nothing rolls over beyond
+   * it). Answers the credits granted (0 when the balance already covered it), or undefined
+   * when the period had been given already or there is no such workspace. The period's row is
+   * written first, under its primary key, so of two processes trying the same month one
+   * grants and the other finds the row; the workspace's row is locked before its balance is
+   * read, so a reservation cannot slip between the reading and the grant.
+   */
+  async topUp(workspaceId: string, period: string, allowance: number, note: string): Promise<number | undefined> {
+    assertCount('An allowance', allowance, 0);
+    return inTransaction(this.#database, async (transaction) => {
+      const claimed = await transaction.db
+        .insertInto('credit_allowances')
+        .values({ workspace_id: workspaceId, period, granted: 0, created_at: now() })
+        .onConflict((conflict) => conflict.columns(['workspace_id', 'period']).doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
+      const locked = await transaction.db
+        .updateTable('workspaces')
+        .set((eb) => ({ credit_balance: eb.ref('credit_balance') }))
+        .where('id', '=', workspaceId)
+        .returning('credit_balance')
+        .executeTakeFirst();
+      if (!locked) return undefined;
+      const amount = Math.max(0, allowance - Number(locked.credit_balance));
+      if (amount > 0) await new CreditStore(transaction).grant(workspaceId, amount, note);
+      await transaction.db
+        .updateTable('credit_allowances')
+        .set({ granted: amount })
+        .where('workspace_id', '=', workspaceId)
+        .where('period', '=', period)
+        .execute();
+      return amount;
+    });
+  }
+
+  /** Workspaces not yet given `period`'s allowance, with their plan, `limit` at a time. */
+  async withoutAllowance(period: string, limit: number): Promise<{ id: string; plan: string }[]> {
+    return this.#database.db
+      .selectFrom('workspaces')
+      .select(['id', 'plan'])
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('credit_allowances').select('period').whereRef('credit_allowances.workspace_id', '=', 'workspaces.id').where('period', '=', period))),
+      )
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
    * Holds `amount` credits for a crawl if the balance covers them; false (and no change) if
    * not. The check and the subtraction are one conditional UPDATE, so concurrent reservations
    * cannot overspend: PostgreSQL re-checks the condition on the row a concurrent writer left,

@@ -18,6 +18,7 @@ export interface Schema {
   quality_choices: QualityChoiceTable;
   pending_uploads: PendingUploadTable;
   credit_ledger: CreditLedgerTable;
+  credit_allowances: CreditAllowanceTable;
   crawls: CrawlTable;
   crawl_urls: CrawlUrlTable;
   crawl_links: CrawlLinkTable;
@@ -186,6 +187,15 @@ export interface CreditLedgerTable {
   balance_after: number;
   crawl_id: string | null;
   note: string | null;
+  created_at: string;
+}
+
+/** A calendar month's allowance given to a workspace (credits/monthly-allowance.ts). */
+export interface CreditAllowanceTable {
+  workspace_id: string;
+  /** YYYY-MM, UTC. */
+  period: string;
+  granted: number;
   created_at: string;
 }
 

@@ -1,6 +1,7 @@
 import { roleScopes, type Role, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { CreditStore } from '../credits/credit-store.ts';
+import { allowanceNote, allowancePeriod } from '../credits/monthly-allowance.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
@@ -22,11 +23,9 @@ export async function provisionWorkspace(
     const at = now();
     const workspaceId = newId();
     await workspaces.insertWorkspace({ id: workspaceId, name: input.name, plan: input.plan }, at);
-    // The first month's allowance (DESIGN.md §6); later months: see credits/credit-service.ts.
-    const { monthlyCredits } = plans.limits(input.plan);
-    if (monthlyCredits > 0) {
-      await new CreditStore(transaction).grant(workspaceId, monthlyCredits, `Monthly allowance of the ${input.plan} plan`);
-    }
+    // The first month's allowance (DESIGN.md §6); later months come from MonthlyAllowance's ticks.
+    const period = allowancePeriod(new Date(at));
+    await new CreditStore(transaction).topUp(workspaceId, period, plans.limits(input.plan).monthlyCredits, allowanceNote(input.plan, period));
     const userId = await addMember(transaction, { workspaceId, email: input.ownerEmail, role: 'owner' });
     return { workspaceId, userId };
   });

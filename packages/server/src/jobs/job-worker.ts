@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { CreateJobHandlers } from './job-handlers.ts';
 import type { JobQueue } from './job-queue.ts';
 import { openInfrastructure } from '../infrastructure.ts';
+import { MonthlyAllowance } from '../credits/monthly-allowance.ts';
 import { startSchedulerLoop } from '../schedules/scheduler-loop.ts';
 import { schedulerFor, type Scheduler } from '../schedules/scheduler.ts';
 import { jobsRunIn } from './open-job-queue.ts';
@@ -35,7 +36,8 @@ export async function startJobWorker(
   try {
     await startJobConsumers(infrastructure.jobs, infrastructure, createJobHandlers);
     const scheduler = schedulerFor(infrastructure);
-    const schedulerLoop = startSchedulerLoop(scheduler, config.schedulerTickMs, log);
+    const allowance = new MonthlyAllowance(infrastructure.database, infrastructure.plans);
+    const schedulerLoop = startSchedulerLoop([allowance, scheduler], config.schedulerTickMs, log);
     return {
       jobs: infrastructure.jobs,
       scheduler,

@@ -37,7 +37,7 @@ describe('the scheduler loop', () => {
 
   it('ticks with the current time once an interval has passed, never while a tick is under way, and not after stop', async () => {
     const scheduler = heldScheduler();
-    const loop = startSchedulerLoop(scheduler, 15_000, quiet);
+    const loop = startSchedulerLoop([scheduler], 15_000, quiet);
     mock.timers.tick(14_999);
     await settle();
     assert.deepEqual(scheduler.calls, []);
@@ -63,7 +63,7 @@ describe('the scheduler loop', () => {
 
   it('waits on stop for the tick under way', async () => {
     const scheduler = heldScheduler();
-    const loop = startSchedulerLoop(scheduler, 1_000, quiet);
+    const loop = startSchedulerLoop([scheduler], 1_000, quiet);
     mock.timers.tick(1_000);
     await settle();
     let stopped = false;
@@ -84,7 +84,7 @@ describe('the scheduler loop', () => {
         throw new Error('database away');
       },
     };
-    const loop = startSchedulerLoop(scheduler, 1_000, { error: (fields: unknown) => errors.push(fields) });
+    const loop = startSchedulerLoop([scheduler], 1_000, { error: (fields: unknown) => errors.push(fields) });
     for (let i = 0; i < 3; i++) {
       mock.timers.tick(1_000);
       await settle();
@@ -96,7 +96,7 @@ describe('the scheduler loop', () => {
 
   it('starts nothing with an interval of 0', async () => {
     const scheduler = heldScheduler();
-    const loop = startSchedulerLoop(scheduler, 0, quiet);
+    const loop = startSchedulerLoop([scheduler], 0, quiet);
     mock.timers.tick(24 * 60 * 60_000);
     await settle();
     await loop.stop();

@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
-import type { Scheduler } from './scheduler.ts';
+
+/** Work a process does at each tick of the loop with the time: the schedules' Scheduler, the MonthlyAllowance. */
+export interface Ticker {
+  tick(at: Date): Promise<unknown>;
+}
 
 export interface SchedulerLoop {
   /** Stops ticking; resolves once a tick under way has finished. */
@@ -7,26 +11,21 @@ export interface SchedulerLoop {
 }
 
 /**
- * Ticks `scheduler` with the real time every `intervalMs` (LOUPE_SCHEDULER_TICK_MS) until
- * stopped; 0 starts nothing. The next tick is timed from the end of the last, so ticks never
- * overlap, and a failed tick (the database away) is logged and the next one tries again.
+ * Ticks each of `tickers` in turn with the real time every `intervalMs` (LOUPE_SCHEDULER_TICK_MS)
+ * until stopped; 0 starts nothing. The next tick is timed from the end of the last, so ticks never
+ * overlap, and a failed tick (the database away) is logged, the others still run, and the next
+ * tick tries again.
  */
-export function startSchedulerLoop(scheduler: Pick<Scheduler, 'tick'>, intervalMs: number, log: Pick<Logger, 'error'>): SchedulerLoop {
+export function startSchedulerLoop(tickers: readonly Ticker[], intervalMs: number, log: Pick<Logger, 'error'>): SchedulerLoop {
   if (intervalMs === 0) return { stop: async () => {} };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const schedule = () => {
     timer = setTimeout(() => {
-      running = scheduler
-        .tick(new Date())
-        .then(
-          () => {},
-          (error: unknown) => log.error({ err: error }, 'scheduler tick failed'),
-        )
-        .finally(() => {
-          if (!stopped) schedule();
-        });
+      running = tickAll(tickers, new Date(), log).finally(() => {
+        if (!stopped) schedule();
+      });
     }, intervalMs);
     // The loop alone never keeps a process alive.
     timer.unref();
@@ -39,4 +38,10 @@ export function startSchedulerLoop(scheduler: Pick<Scheduler, 'tick'>, intervalM
       await running;
     },
   };
+}
+
+async function tickAll(tickers: readonly Ticker[], at: Date, log: Pick<Logger, 'error'>): Promise<void> {
+  for (const ticker of tickers) {
+    await ticker.tick(at).catch((error: unknown) => log.error({ err: error }, 'scheduler tick failed'));
+  }
 }

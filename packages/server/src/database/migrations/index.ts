@@ -14,6 +14,7 @@ import * as alerts from './0012-alerts.ts';
 import * as searchIndex from './0014-search-index.ts';
 import * as sessions from './0015-sessions.ts';
 import * as hreflangAnnotations from './0016-hreflang-annotations.ts';
+import * as creditAllowances from './0017-credit-allowances.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014-search-index': searchIndex,
   '0015-sessions': sessions,
   '0016-hreflang-annotations': hreflangAnnotations,
+  '0017-credit-allowances': creditAllowances,
 };
