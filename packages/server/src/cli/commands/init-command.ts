@@ -26,7 +26,7 @@ export function registerInitCommand(program: Command): void {
             `${JSON.stringify(bootstrapped ? { initialized: true, workspaceId: bootstrapped.workspaceId, key: bootstrapped.generated ? bootstrapped.key : undefined } : { initialized: false })}\n`,
           );
         } else if (bootstrapped) {
-          announceKey(bootstrapped, (line) => process.stdout.write(`${line}\n`));
+          announceKey(bootstrapped, config.publicUrl, (line) => process.stdout.write(`${line}\n`));
         } else {
           process.stdout.write('Already initialized: nothing to do.\n');
         }
