@@ -83,7 +83,7 @@ export const CrawlEvent = z
       type: z.literal('progress'),
       pagesCrawled: z.number().int(),
       maxPages: z.number().int(),
-      lastUrl: z.string(),
+      lastUrl: z.string().describe("The URL fetched last when the count was written ('' before the first)."),
     }),
   ])
   .meta({ id: 'CrawlEvent' });

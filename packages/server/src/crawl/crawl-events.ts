@@ -24,7 +24,7 @@ export async function* crawlEvents(store: CrawlStore, workspaceId: string, crawl
     if (!row) return;
     if (row.pages_crawled !== pages) {
       pages = row.pages_crawled;
-      yield { type: 'progress', pagesCrawled: pages, maxPages: row.max_pages, lastUrl: '' };
+      yield { type: 'progress', pagesCrawled: pages, maxPages: row.max_pages, lastUrl: row.last_url ?? '' };
     }
     if (row.status !== status) {
       status = row.status;

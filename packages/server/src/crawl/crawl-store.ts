@@ -121,8 +121,13 @@ export class CrawlStore {
     return row?.cancel_requested === 1;
   }
 
-  async setPagesCrawled(id: string, pages: number): Promise<void> {
-    await this.#database.db.updateTable('crawls').set({ pages_crawled: pages }).where('id', '=', id).execute();
+  /** The page count, and the URL fetched last when there is one, for the progress events. */
+  async setPagesCrawled(id: string, pages: number, lastUrl?: string): Promise<void> {
+    await this.#database.db
+      .updateTable('crawls')
+      .set({ pages_crawled: pages, ...(lastUrl !== undefined && { last_url: lastUrl }) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Adds URLs not seen before in this crawl; the unique key makes rediscovery a no-op. */

@@ -101,7 +101,7 @@ export class Crawler {
       await this.#record(row, fetched, options, inScope, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
-        await store.setPagesCrawled(crawlId, pages);
+        await store.setPagesCrawled(crawlId, pages, row.url);
         onProgress({ pagesCrawled: pages, lastUrl: row.url });
       }
     };

@@ -119,7 +119,11 @@ for (const dialect of testDialects()) {
       const reader = (await events).body!.getReader();
       const decoder = new TextDecoder();
       let seen = '';
-      while (!seen.includes('"progress"')) seen += decoder.decode((await reader.read()).value);
+      // Until a whole progress event has arrived (its line ended).
+      while (!/"progress"[^\n]*\n/.test(seen)) seen += decoder.decode((await reader.read()).value);
+      // A progress event names the page fetched last.
+      const progress = seen.split('\n').filter((line) => line.includes('"progress"')).map((line) => JSON.parse(line.slice('data: '.length)));
+      assert.ok(progress[0].lastUrl.startsWith(site.url('/')), JSON.stringify(progress[0]));
       const canceled = await t.request('POST', `/api/v1/crawls/${started.body.id}/cancel`);
       assert.equal(canceled.status, 200);
       while (!seen.includes('"canceled"')) {

@@ -210,6 +210,8 @@ export interface CrawlTable {
   max_pages: number;
   capped: number;
   pages_crawled: Generated<number>;
+  /** The URL fetched last, written with the page count; null before the first. */
+  last_url: string | null;
   credits_reserved: number;
   credits_charged: number | null;
   cancel_requested: Generated<number>;

@@ -15,6 +15,7 @@ import * as searchIndex from './0014-search-index.ts';
 import * as sessions from './0015-sessions.ts';
 import * as hreflangAnnotations from './0016-hreflang-annotations.ts';
 import * as creditAllowances from './0017-credit-allowances.ts';
+import * as crawlLastUrl from './0018-crawl-last-url.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015-sessions': sessions,
   '0016-hreflang-annotations': hreflangAnnotations,
   '0017-credit-allowances': creditAllowances,
+  '0018-crawl-last-url': crawlLastUrl,
 };
