@@ -7,6 +7,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { DeliveryStatus } from './delivery-status.tsx';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -82,13 +83,7 @@ export function DeliveriesLog({ projectId, round }: { projectId: string; round: 
             </table>
           </div>
           {deliveries.error !== null && <ErrorMessage error={deliveries.error} onRetry={deliveries.reload} />}
-          {deliveries.hasMore && (
-            <div className="more-row">
-              <button type="button" className="button" onClick={deliveries.loadMore} disabled={deliveries.loadingMore}>
-                {deliveries.loadingMore ? 'Loading…' : 'Show older deliveries'}
-              </button>
-            </div>
-          )}
+          <LoadMoreButton list={deliveries} label="Show older deliveries" className="more-row" />
         </>
       )}
     </section>

@@ -11,6 +11,7 @@ import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
 import { UploadDropZone } from './upload-drop-zone.tsx';
 import { useCdnAddress } from './use-cdn-address.ts';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 24;
 /** Thumbnails: a 320 px square (a 160 px tile on a 2× screen) in WebP, which every browser shows and encodes fast. */
@@ -89,13 +90,7 @@ export function ProjectImagesPage() {
         </>
       )}
       {images.status === 'done' && images.error !== null && <ErrorMessage error={images.error} onRetry={images.loadMore} />}
-      {images.hasMore && (
-        <p className="load-more">
-          <button type="button" className="button" onClick={images.loadMore} disabled={images.loadingMore}>
-            {images.loadingMore ? 'Loading…' : 'Load more'}
-          </button>
-        </p>
-      )}
+      <LoadMoreButton list={images} label="Load more" className="load-more" />
     </>
   );
 }

@@ -11,6 +11,7 @@ import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import '../schedules/automation.css';
 import './rule-packs.css';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -91,13 +92,7 @@ export function RulePacksPage() {
             </table>
           </div>
           {packs.error !== null && <ErrorMessage error={packs.error} onRetry={packs.reload} />}
-          {packs.hasMore && (
-            <div className="more-row">
-              <button type="button" className="button" onClick={packs.loadMore} disabled={packs.loadingMore}>
-                {packs.loadingMore ? 'Loading…' : 'Show more packs'}
-              </button>
-            </div>
-          )}
+          <LoadMoreButton list={packs} label="Show more packs" className="more-row" />
         </>
       )}
       <ConfirmDialog

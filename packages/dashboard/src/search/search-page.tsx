@@ -13,6 +13,7 @@ import { SearchIndexCard } from './search-index-card.tsx';
 import { SearchSnippet } from './search-snippet.tsx';
 import { useSearchIndex } from './use-search-index.ts';
 import './search.css';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -121,13 +122,7 @@ function SearchResults({ projectId, q, onSearch }: { projectId: string; q: strin
             ))}
           </ol>
           {hits.error !== null && <ErrorMessage error={hits.error} onRetry={hits.reload} />}
-          {hits.hasMore && (
-            <div className="more-row">
-              <button type="button" className="button" onClick={hits.loadMore} disabled={hits.loadingMore}>
-                {hits.loadingMore ? 'Loading…' : 'Show more results'}
-              </button>
-            </div>
-          )}
+          <LoadMoreButton list={hits} label="Show more results" className="more-row" />
         </>
       )}
     </section>

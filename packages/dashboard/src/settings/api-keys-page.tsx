@@ -8,6 +8,7 @@ import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { CreateKeyDialog } from './create-key-dialog.tsx';
 import { formatDateTime, formatDay, hasExpired } from './format-date.ts';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE = 50;
 
@@ -110,13 +111,7 @@ function ApiKeys() {
         </div>
       )}
       {keys.error !== null && keys.status === 'done' && <ErrorMessage error={keys.error} onRetry={keys.loadMore} />}
-      {keys.hasMore && (
-        <p>
-          <button type="button" className="button" onClick={keys.loadMore} disabled={keys.loadingMore}>
-            {keys.loadingMore ? 'Loading…' : 'Show more'}
-          </button>
-        </p>
-      )}
+      <LoadMoreButton list={keys} />
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={keys.reload} />
       <ConfirmDialog
         open={revoking !== null}

@@ -6,6 +6,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { formatDateTime } from './format-date.ts';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE = 50;
 const signed = new Intl.NumberFormat(undefined, { signDisplay: 'exceptZero' });
@@ -56,13 +57,7 @@ export function CreditLedger() {
         </table>
       </div>
       {ledger.error !== null && <ErrorMessage error={ledger.error} onRetry={ledger.loadMore} />}
-      {ledger.hasMore && (
-        <p>
-          <button type="button" className="button" onClick={ledger.loadMore} disabled={ledger.loadingMore}>
-            {ledger.loadingMore ? 'Loading…' : 'Show more'}
-          </button>
-        </p>
-      )}
+      <LoadMoreButton list={ledger} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { MemberRow } from './member-row.tsx';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE = 50;
 
@@ -41,13 +42,7 @@ export function MembersTable() {
         </div>
       )}
       {members.status === 'done' && members.error !== null && <ErrorMessage error={members.error} onRetry={members.loadMore} />}
-      {members.hasMore && (
-        <p>
-          <button type="button" className="button" onClick={members.loadMore} disabled={members.loadingMore}>
-            {members.loadingMore ? 'Loading…' : 'Show more'}
-          </button>
-        </p>
-      )}
+      <LoadMoreButton list={members} />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { formatDateTime } from '../settings/format-date.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE = 50;
 
@@ -64,13 +65,7 @@ export function PendingInvites({ version }: { version: number }) {
         </div>
       )}
       {invites.status === 'done' && invites.error !== null && <ErrorMessage error={invites.error} onRetry={invites.loadMore} />}
-      {invites.hasMore && (
-        <p>
-          <button type="button" className="button" onClick={invites.loadMore} disabled={invites.loadingMore}>
-            {invites.loadingMore ? 'Loading…' : 'Show more'}
-          </button>
-        </p>
-      )}
+      <LoadMoreButton list={invites} />
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this invite?"
