@@ -17,5 +17,6 @@ export type {
 export type { RetryNotice } from './transport.ts';
 export { MAX_RETRY_DELAY_MS, BACKOFF_BASE_MS } from './retry-delay.ts';
 export { isLoupeError } from './is-loupe-error.ts';
+export { errorFromResponse } from './error-from-response.ts';
 export { cdnUrl, type CdnUrlOptions } from './cdn-url.ts';
 export { LoupeError, type ErrorCode, type ValidationDetails } from '@loupe/contract';

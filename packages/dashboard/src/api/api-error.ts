@@ -1,21 +1,4 @@
-import { LoupeError, errorCodes, type ErrorCode } from '@loupe/contract';
-
-/**
- * A failed answer of the dashboard's own endpoints (`/api/session`, `/api/setup`, which are
- * not SDK methods) as the LoupeError the SDK throws for everything else, so one ErrorMessage
- * and one FormField render both.
- */
-export async function errorFromResponse(response: Response): Promise<LoupeError> {
-  const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-  const { error, code, details, ...extra } = body ?? {};
-  const known = errorCodes.includes(code as ErrorCode) ? (code as ErrorCode) : response.status >= 500 ? 'internal_error' : 'validation_failed';
-  const failure = new LoupeError(known, {
-    message: typeof error === 'string' ? error : `The server answered ${response.status}.`,
-    details: details as LoupeError['details'],
-    extra,
-  });
-  return Object.assign(failure, { status: response.status });
-}
+import { LoupeError } from '@loupe/contract';
 
 /** Any thrown value as something with a message to show. */
 export function asLoupeError(error: unknown): LoupeError {

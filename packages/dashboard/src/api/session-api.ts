@@ -1,5 +1,6 @@
 import { CSRF_HEADER, Session, SetupState, sessionPaths, type Setup, type SignIn } from '@loupe/contract';
-import { errorFromResponse } from './api-error.ts';
+// The dashboard's own endpoints (not SDK methods) fail as the LoupeError the SDK throws for the rest.
+import { errorFromResponse } from '@loupe/sdk';
 
 async function call(method: string, path: string, options: { body?: unknown; csrfToken?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };

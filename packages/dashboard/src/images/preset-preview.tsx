@@ -1,6 +1,6 @@
 import type { Image, ImageProject, TransformName, Transforms } from '@loupe/contract';
 import { useEffect, useRef, useState } from 'react';
-import { errorFromResponse } from '../api/api-error.ts';
+import { errorFromResponse } from '@loupe/sdk';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { cdnParams } from './cdn-address.ts';
 import { formatBytes } from './format-bytes.ts';
