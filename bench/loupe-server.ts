@@ -81,7 +81,15 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
     if (Date.now() > deadline) throw new Error(`Loupe did not answer /healthz within 30 s:\n${output}`);
     await sleep(100);
   }
-  const stop = () => stopChild(child, 'SIGTERM');
+  let stopping = false;
+  // A server that dies under a bench leaves only "fetch failed" in the bench: say why it died.
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`Loupe exited (code ${code}, signal ${signal}); its last output:\n${output}`);
+  });
+  const stop = () => {
+    stopping = true;
+    return stopChild(child, 'SIGTERM');
+  };
   cleanups.push(stop);
   return { url, pid: child.pid!, key, workspaceId, env, dataDir, stop };
 }
