@@ -41,6 +41,7 @@ const Env = z
     LOUPE_SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     LOUPE_SMTP_FROM: z.string().min(3).default('Loupe <loupe@localhost>'),
     LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+    LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(1000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
     S3_BUCKET: z.string().optional(),
@@ -115,6 +116,11 @@ export interface Config {
   smtpFrom: string;
   /** The first wait before an alert is retried; each retry waits twice the one before (capped). */
   alertRetryBaseMs: number;
+  /**
+   * On SQLite, the pages a word must be on for a search index build to store its ranked list
+   * (search/sqlite-word-postings.ts): lower, more queries skip FTS5's ranking and the index grows.
+   */
+  searchListMinPages: number;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -163,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.LOUPE_SMTP_URL,
     smtpFrom: e.LOUPE_SMTP_FROM,
     alertRetryBaseMs: e.LOUPE_ALERT_RETRY_BASE_MS,
+    searchListMinPages: e.LOUPE_SEARCH_LIST_MIN_PAGES,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

@@ -2,6 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
 import { PostgresSearchEngine } from './postgres-search-engine.ts';
 import { SqliteSearchEngine } from './sqlite-search-engine.ts';
+import type { WordListsOptions } from './sqlite-word-postings.ts';
 
 /** A page as indexed, its text cleaned by `indexedText`. */
 export interface SearchDocument {
@@ -44,6 +45,12 @@ export interface SearchEngine {
    */
   remove(buildId: string, limit: number): Promise<number>;
   /**
+   * Once a build's documents are all written, before it answers queries: stores what its
+   * queries are ranked by besides the documents (SQLite: its word lists). False when the signal
+   * stopped it first; run again, it goes on where it stopped.
+   */
+  seal(buildId: string, signal: AbortSignal): Promise<boolean>;
+  /**
    * Once a generation has replaced another: brings what the database plans queries by up to
    * date with the documents now there.
    */
@@ -57,7 +64,7 @@ export interface SearchEngine {
   search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined>;
 }
 
-/** The engine of the database's dialect, chosen here only. */
-export function searchEngineFor(database: Database): SearchEngine {
-  return database.kind === 'postgres' ? new PostgresSearchEngine(database) : new SqliteSearchEngine(database);
+/** The engine of the database's dialect, chosen here only; the options are what a build stores (SQLite). */
+export function searchEngineFor(database: Database, options: WordListsOptions = {}): SearchEngine {
+  return database.kind === 'postgres' ? new PostgresSearchEngine(database) : new SqliteSearchEngine(database, options);
 }

@@ -23,5 +23,6 @@ export function searchBuildHandler(builder: SearchIndexBuilder, log: Logger): Jo
 }
 
 export function searchJobHandlers(services: JobServices): Pick<JobHandlers, 'search-index.build'> {
-  return { 'search-index.build': searchBuildHandler(new SearchIndexBuilder(services.database), services.log) };
+  const builder = new SearchIndexBuilder(services.database, { wordLists: { threshold: services.config.searchListMinPages } });
+  return { 'search-index.build': searchBuildHandler(builder, services.log) };
 }

@@ -205,6 +205,27 @@ for (const dialect of testDialects()) {
       assert.equal((await indexState(t, projectId, () => true)).pages, 13);
     });
 
+    it('lets the rest of the process run between two transactions of a build, not only once it ends', async () => {
+      const { projectId } = await projectBetweenVersions();
+      const buildId = await startBuildByHand(t, projectId);
+      let commits = 0;
+      let turned = true;
+      const heldUp: number[] = [];
+      const builder = new SearchIndexBuilder(t.server.database, {
+        charsPerTransaction: 1,
+        afterCommit: async () => {
+          commits++;
+          // What the event loop runs next (a request's I/O would) has run since the last commit.
+          if (!turned) heldUp.push(commits);
+          turned = false;
+          setImmediate(() => (turned = true));
+        },
+      });
+      assert.equal(await builder.run(buildId, never), 'done');
+      assert.equal(commits, 13);
+      assert.deepEqual(heldUp, []);
+    });
+
     it('keeps the previous index answering when a build fails, removes what it wrote, and builds again on request', async () => {
       const { projectId, old, newReportId } = await projectBetweenVersions();
       const buildId = await startBuildByHand(t, projectId);

@@ -1,9 +1,12 @@
 import type { SearchQuery, SearchTerm } from '@loupe/contract';
 import { sql } from 'kysely';
 import type { Database } from '../database/database.ts';
+import { bestDocuments } from './postings-ranking.ts';
 import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
+import { wordKey } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
+import { SqliteWordPostings, type ReadyLists, type WordListsOptions } from './sqlite-word-postings.ts';
 
 /** A generation's rowids are its number times this, plus 0 … this − 1 (migration 0014); written as literals, so SQLite computes in integers. */
 const SPAN = sql.lit(4294967296);
@@ -23,12 +26,29 @@ export function fts5Expression(query: SearchQuery): string {
   return `(${wanted}) NOT (${query.excluded.map(phrase).join(' OR ')})`;
 }
 
-/** FTS5 over the documents, each generation in a rowid range of its own. */
+/** The query's words by key, or undefined when a term is not one word (a phrase): FTS5 alone reads those. */
+function queryWords(query: SearchQuery): { required: string[][]; excluded: string[] } | undefined {
+  const required = query.required.map((group) => group.map((term) => wordKey(term.text)));
+  const excluded = query.excluded.map((term) => wordKey(term.text));
+  if (required.flat().includes(undefined) || excluded.includes(undefined)) return undefined;
+  return { required: required as string[][], excluded: excluded as string[] };
+}
+
+/** A search the word lists cannot answer (no lists yet, a group of rare words only): FTS5 ranks it. */
+const TO_FTS5 = Symbol('to FTS5');
+
+/**
+ * FTS5 over the documents, each generation in a rowid range of its own; a query of single words
+ * whose every group holds a common word is ranked over the generation's word lists instead
+ * (sqlite-word-postings.ts), the same hits in the same order, and FTS5 only makes their snippets.
+ */
 export class SqliteSearchEngine implements SearchEngine {
   readonly #database: Database;
+  readonly #lists: SqliteWordPostings;
 
-  constructor(database: Database) {
+  constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
+    this.#lists = new SqliteWordPostings(database, options);
   }
 
   async add(buildId: string, documents: readonly SearchDocument[]): Promise<void> {
@@ -61,10 +81,65 @@ export class SqliteSearchEngine implements SearchEngine {
     return Number(result.numAffectedRows ?? 0);
   }
 
+  /** Stores the generation's word lists. */
+  seal(buildId: string, signal: AbortSignal): Promise<boolean> {
+    return this.#lists.build(buildId, signal);
+  }
+
   /** FTS5 plans a MATCH the same whatever the documents: nothing to bring up to date. */
   async settle(): Promise<void> {}
 
   async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
+    const words = queryWords(query);
+    if (words) {
+      const answer = await this.#searchLists(projectId, query, words, window);
+      if (answer !== TO_FTS5) return answer;
+    }
+    return this.searchFts5(projectId, query, window);
+  }
+
+  /**
+   * Ranks over the stored lists: a group's words without a list of their own (rarer than the
+   * threshold) are ranked by FTS5 on the spot, an excluded word only looked up.
+   */
+  async #searchLists(
+    projectId: string,
+    query: SearchQuery,
+    words: { required: string[][]; excluded: string[] },
+    window: { offset: number; limit: number },
+  ): Promise<RankedWindow | undefined | typeof TO_FTS5> {
+    const ready = await this.#lists.read(projectId, [...new Set([...words.required.flat(), ...words.excluded])]);
+    if (!ready) return undefined;
+    if (ready.threshold === undefined || !words.required.every((group) => group.some((word) => ready.lists.has(word)))) return TO_FTS5;
+    const groups = await Promise.all(words.required.map((group) => Promise.all(group.map((word) => this.#listOf(ready, word)))));
+    const excluded = await Promise.all(words.excluded.map((word) => ready.lists.get(word)?.ordinals ?? this.#lists.matching(ready.base, word)));
+    const best = bestDocuments({ groups, excluded }, window.offset + window.limit + 1);
+    const shown = best.slice(window.offset, window.offset + window.limit);
+    const rows = await this.#database.read(
+      sql<{ n: number; page_id: string; url: string; title: string | null; snippet: string }>`
+        SELECT hit.key AS n, d.page_id, d.url, d.title, snippet(search_documents, 1, ${MARK_START}, ${MARK_END}, '…', 30) AS snippet
+        FROM json_each(${JSON.stringify(shown.map((hit) => ready.base + hit.ordinal))}) AS hit
+        CROSS JOIN search_documents d
+        WHERE d.search_documents MATCH ${fts5Expression(query)} AND d.rowid = hit.value
+        ORDER BY hit.key
+      `.compile(this.#database.db),
+    );
+    // A rebuild switched and swept the generation away since the lists were read.
+    if (rows.length !== shown.length) return TO_FTS5;
+    return {
+      buildId: ready.buildId,
+      reportId: ready.reportId,
+      hits: rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: row.snippet ?? '', score: shown[i].score })),
+      more: best.length > window.offset + window.limit,
+    };
+  }
+
+  #listOf(ready: ReadyLists, word: string) {
+    return ready.lists.get(word) ?? this.#lists.ranked(ready.base, word);
+  }
+
+  /** The query ranked by FTS5 alone (bm25 of every match); public for the tests that compare. */
+  async searchFts5(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const expression = fts5Expression(query);
     // Ranked first on the index alone, one hit more than the window to tell whether more
     // follow; only the window's hits are read again for their snippet (snippet() reads and

@@ -1,0 +1,63 @@
+/**
+ * A word's matches in one generation of the index: the documents' ordinals in ascending order
+ * and each one's score, stored as varint deltas (a common word's ordinals are a byte apart) and
+ * little-endian float32s.
+ */
+export interface PostingList {
+  ordinals: Uint32Array;
+  scores: Float32Array;
+}
+
+export function encodeOrdinals(ordinals: ArrayLike<number>): Uint8Array {
+  const bytes = new Uint8Array(ordinals.length * 5);
+  let at = 0;
+  let previous = 0;
+  for (let i = 0; i < ordinals.length; i++) {
+    let delta = ordinals[i] - previous;
+    if (delta < 0 || (i > 0 && delta === 0)) throw new RangeError('ordinals must ascend');
+    previous = ordinals[i];
+    while (delta >= 0x80) {
+      bytes[at++] = (delta & 0x7f) | 0x80;
+      delta >>>= 7;
+    }
+    bytes[at++] = delta;
+  }
+  return bytes.slice(0, at);
+}
+
+export function decodeOrdinals(bytes: Uint8Array, count: number): Uint32Array {
+  const ordinals = new Uint32Array(count);
+  let at = 0;
+  let previous = 0;
+  for (let i = 0; i < count; i++) {
+    let delta = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = bytes[at++];
+      delta += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    previous += delta;
+    ordinals[i] = previous;
+  }
+  return ordinals;
+}
+
+export function encodeScores(scores: ArrayLike<number>): Uint8Array {
+  const bytes = new Uint8Array(scores.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < scores.length; i++) view.setFloat32(i * 4, scores[i], true);
+  return bytes;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f;
+
+export function decodeScores(bytes: Uint8Array, count: number): Float32Array {
+  // The stored bytes as they are, where the platform reads them so and they start on a float.
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, count);
+  const scores = new Float32Array(count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < count; i++) scores[i] = view.getFloat32(i * 4, true);
+  return scores;
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeOrdinals, decodeScores, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
+import { bestDocuments } from './postings-ranking.ts';
+
+const list = (entries: Record<number, number>): PostingList => {
+  const ordinals = Object.keys(entries).map(Number).sort((a, b) => a - b);
+  return { ordinals: Uint32Array.from(ordinals), scores: Float32Array.from(ordinals.map((o) => entries[o])) };
+};
+
+describe('posting lists', () => {
+  it('round-trip ordinals from 0 to 2³² − 1 and float32 scores', () => {
+    for (const ordinals of [[], [0], [0, 1, 2], [127, 128, 16_383, 16_384, 2 ** 21, 2 ** 32 - 1]]) {
+      const bytes = encodeOrdinals(ordinals);
+      assert.deepEqual([...decodeOrdinals(bytes, ordinals.length)], ordinals);
+    }
+    assert.equal(encodeOrdinals([0, 1, 2, 3]).length, 4, 'a byte a close ordinal');
+    const scores = [0, 1.5, -2.25, 3.4028234663852886e38];
+    assert.deepEqual([...decodeScores(encodeScores(scores), scores.length)], scores);
+    // Bytes that do not start on a float (a blob inside a larger buffer) read the same.
+    const shifted = new Uint8Array(17);
+    shifted.set(encodeScores(scores), 1);
+    assert.deepEqual([...decodeScores(shifted.subarray(1), scores.length)], scores);
+  });
+
+  it('refuse ordinals out of order', () => {
+    assert.throws(() => encodeOrdinals([3, 2]), RangeError);
+    assert.throws(() => encodeOrdinals([3, 3]), RangeError);
+  });
+});
+
+describe('bestDocuments', () => {
+  it('ranks by summed score, then by ordinal among equal scores', () => {
+    const a = list({ 1: 1, 2: 3, 3: 2, 9: 2 });
+    const b = list({ 2: 1, 3: 2, 9: 2, 10: 5 });
+    assert.deepEqual(bestDocuments({ groups: [[a], [b]], excluded: [] }, 10), [
+      { ordinal: 3, score: 4 },
+      { ordinal: 9, score: 4 },
+      { ordinal: 2, score: 4 },
+    ].sort((x, y) => y.score - x.score || x.ordinal - y.ordinal));
+  });
+
+  it('keeps the best `count` of many, as a full sort would', () => {
+    const entries: Record<number, number> = {};
+    for (let i = 0; i < 5000; i++) entries[i * 3] = (i * 7919) % 101;
+    const all = bestDocuments({ groups: [[list(entries)]], excluded: [] }, 5000);
+    const expected = Object.entries(entries)
+      .map(([ordinal, score]) => ({ ordinal: Number(ordinal), score }))
+      .sort((x, y) => y.score - x.score || x.ordinal - y.ordinal);
+    assert.deepEqual(all, expected);
+    assert.deepEqual(bestDocuments({ groups: [[list(entries)]], excluded: [] }, 11), expected.slice(0, 11));
+  });
+
+  it('matches a group when any of its lists does, once, and sums every list holding the document', () => {
+    const a = list({ 1: 1, 2: 1 });
+    const b = list({ 2: 2, 3: 3 });
+    assert.deepEqual(bestDocuments({ groups: [[a, b]], excluded: [] }, 10), [
+      { ordinal: 2, score: 3 },
+      { ordinal: 3, score: 3 },
+      { ordinal: 1, score: 1 },
+    ]);
+    // The same list in two groups counts twice, as FTS5 counts a phrase written twice.
+    assert.deepEqual(bestDocuments({ groups: [[a], [a]], excluded: [] }, 1), [{ ordinal: 1, score: 2 }]);
+  });
+
+  it('leaves out documents of an excluded word, and answers nothing for no count or no match', () => {
+    const a = list({ 1: 5, 2: 4, 3: 3 });
+    assert.deepEqual(bestDocuments({ groups: [[a]], excluded: [Uint32Array.of(1, 3, 99)] }, 10), [{ ordinal: 2, score: 4 }]);
+    assert.deepEqual(bestDocuments({ groups: [[a]], excluded: [] }, 0), []);
+    assert.deepEqual(bestDocuments({ groups: [[a], [list({ 4: 1 })]], excluded: [] }, 10), []);
+    assert.deepEqual(bestDocuments({ groups: [[list({})]], excluded: [] }, 10), []);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Words as the word lists (sqlite-word-postings.ts) key them: lower case, without diacritics,
+ * ASCII letters and digits only. FTS5's tokenizer (unicode61, remove_diacritics 2) reads such a
+ * word as the same one token, so the list stored under it is what FTS5 matches for it; a word
+ * this cannot vouch for (another script, a ligature) has no key and is searched by FTS5 alone.
+ */
+const KEY = /^[a-z0-9]+$/;
+/** Where unicode61 splits: anything but letters, digits and private-use characters. */
+const SEPARATORS = /[^\p{L}\p{N}\p{Co}]+/u;
+const MARKS = /\p{M}/gu;
+
+/** The key of one word as typed, or undefined when it is not one word the lists can hold. */
+export function wordKey(text: string): string | undefined {
+  const key = text.trim().normalize('NFD').replace(MARKS, '').toLowerCase();
+  return KEY.test(key) ? key : undefined;
+}
+
+/** The distinct keys of a text's words (a word without a key is left out). */
+export function wordKeysOf(text: string): Set<string> {
+  const keys = new Set<string>();
+  for (const word of text.split(SEPARATORS)) {
+    if (word === '') continue;
+    const key = wordKey(word);
+    if (key !== undefined) keys.add(key);
+  }
+  return keys;
+}
