@@ -5,7 +5,7 @@ import { bestDocuments } from './postings-ranking.ts';
 import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
 import { wordKey } from './search-words.ts';
-import { MARK_END, MARK_START } from './snippet-html.ts';
+import { markedSnippet, wantedPhrases } from './text-snippet.ts';
 import { SqliteWordPostings, type ReadyLists, type WordListsOptions } from './sqlite-word-postings.ts';
 
 /** A generation's rowids are its number times this, plus 0 … this − 1 (migration 0014); written as literals, so SQLite computes in integers. */
@@ -40,7 +40,8 @@ const TO_FTS5 = Symbol('to FTS5');
 /**
  * FTS5 over the documents, each generation in a rowid range of its own; a query of single words
  * whose every group holds a common word is ranked over the generation's word lists instead
- * (sqlite-word-postings.ts), the same hits in the same order, and FTS5 only makes their snippets.
+ * (sqlite-word-postings.ts), the same hits in the same order. Snippets are made from the hits'
+ * text (text-snippet.ts), not by FTS5's snippet().
  */
 export class SqliteSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -116,20 +117,20 @@ export class SqliteSearchEngine implements SearchEngine {
     const best = bestDocuments({ groups, excluded }, window.offset + window.limit + 1);
     const shown = best.slice(window.offset, window.offset + window.limit);
     const rows = await this.#database.read(
-      sql<{ n: number; page_id: string; url: string; title: string | null; snippet: string }>`
-        SELECT hit.key AS n, d.page_id, d.url, d.title, snippet(search_documents, 1, ${MARK_START}, ${MARK_END}, '…', 30) AS snippet
+      sql<{ n: number; page_id: string; url: string; title: string | null; body: string }>`
+        SELECT hit.key AS n, d.page_id, d.url, d.title, d.body
         FROM json_each(${JSON.stringify(shown.map((hit) => ready.base + hit.ordinal))}) AS hit
-        CROSS JOIN search_documents d
-        WHERE d.search_documents MATCH ${fts5Expression(query)} AND d.rowid = hit.value
+        CROSS JOIN search_documents d WHERE d.rowid = hit.value
         ORDER BY hit.key
       `.compile(this.#database.db),
     );
     // A rebuild switched and swept the generation away since the lists were read.
     if (rows.length !== shown.length) return TO_FTS5;
+    const phrases = wantedPhrases(query);
     return {
       buildId: ready.buildId,
       reportId: ready.reportId,
-      hits: rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: row.snippet ?? '', score: shown[i].score })),
+      hits: rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: markedSnippet(row.body, phrases), score: shown[i].score })),
       more: best.length > window.offset + window.limit,
     };
   }
@@ -142,13 +143,13 @@ export class SqliteSearchEngine implements SearchEngine {
   async searchFts5(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const expression = fts5Expression(query);
     // Ranked first on the index alone, one hit more than the window to tell whether more
-    // follow; only the window's hits are read again for their snippet (snippet() reads and
-    // tokenizes the text, too dear for every match). CROSS JOIN keeps SQLite from turning
+    // follow; only the window's hits are read again, for their text to make snippets of.
+    // CROSS JOIN keeps SQLite from turning
     // either join around: FTS5 gets the generation's rowid range as bounds to seek by (with a
     // plain JOIN it reads the matches of every project's generation, then drops the others'),
     // and the second read seeks by rowid. It runs on a reader thread (Database.read): ranking
     // the matches of a common word takes tens of milliseconds, which the event loop would wait.
-    const ranked = sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
+    const ranked = sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; body: string | null; score: number }>`
       WITH current AS (
         SELECT b.id, b.report_id, g.number * ${SPAN} AS low, g.number * ${SPAN} + ${LAST} AS high
         FROM search_builds b JOIN search_generations g ON g.build_id = b.id
@@ -164,22 +165,21 @@ export class SqliteSearchEngine implements SearchEngine {
       numbered AS (
         SELECT rid, rank, row_number() OVER (ORDER BY rank, rid) AS n FROM top
       )
-      SELECT 0 AS n, current.id AS build_id, current.report_id, NULL AS page_id, NULL AS url, NULL AS title, NULL AS snippet, NULL AS score
+      SELECT 0 AS n, current.id AS build_id, current.report_id, NULL AS page_id, NULL AS url, NULL AS title, NULL AS body, NULL AS score
       FROM current
       UNION ALL
-      SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title,
-        CASE WHEN numbered.n <= ${window.limit} THEN snippet(search_documents, 1, ${MARK_START}, ${MARK_END}, '…', 30) END,
-        -numbered.rank
+      SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title, CASE WHEN numbered.n <= ${window.limit} THEN d.body END, -numbered.rank
       FROM numbered CROSS JOIN search_documents d
-      WHERE d.search_documents MATCH ${expression} AND d.rowid = numbered.rid
+      WHERE d.rowid = numbered.rid
       ORDER BY 1
     `;
     const rows = await this.#database.read(ranked.compile(this.#database.db));
+    const phrases = wantedPhrases(query);
     return rankedWindow(rows, window.limit, (row) => ({
       pageId: row.page_id,
       url: row.url,
       title: row.title,
-      markedSnippet: row.snippet ?? '',
+      markedSnippet: markedSnippet(row.body ?? '', phrases),
       score: row.score,
     }));
   }

@@ -8,6 +8,12 @@ import { wordKeysOf } from './search-words.ts';
 const SPAN = 4294967296;
 
 /**
+ * A rowid bound as an integer. node:sqlite binds every JavaScript number as a real, and FTS5
+ * compares its rowid with a real wrongly: `rowid = 2.0` matched the row of rowid 1.
+ */
+const rowid = (value: number) => sql`CAST(${value} AS INTEGER)`;
+
+/**
  * The fewest matches a word needs for a list of its own. Below it FTS5 ranks a word's matches
  * in under a millisecond; above it, a list saves that much and more (a word on most of 50,000
  * pages: 40 ms).
@@ -125,7 +131,7 @@ export class SqliteWordPostings {
     const rows = await this.#database.read(
       sql<{ ordinal: number; score: number | null }>`
         SELECT rowid - ${base} AS ordinal, ${ranked ? sql`-rank` : sql`NULL`} AS score FROM search_documents
-        WHERE search_documents MATCH ${`"${word}"`} AND rowid BETWEEN ${base} AND ${base + SPAN - 1}
+        WHERE search_documents MATCH ${`"${word}"`} AND rowid BETWEEN ${rowid(base)} AND ${rowid(base + SPAN - 1)}
         ORDER BY rowid
       `.compile(this.#database.db),
     );
@@ -139,7 +145,7 @@ export class SqliteWordPostings {
     if (rows.length === 0) return undefined;
     const base = rows[0].number * SPAN;
     const [last] = await this.#database.read(
-      sql<{ last: number | null }>`SELECT max(rowid) AS last FROM search_documents WHERE rowid BETWEEN ${base} AND ${base + SPAN - 1}`.compile(this.#database.db),
+      sql<{ last: number | null }>`SELECT max(rowid) AS last FROM search_documents WHERE rowid BETWEEN ${rowid(base)} AND ${rowid(base + SPAN - 1)}`.compile(this.#database.db),
     );
     return { base, documents: last?.last === null || last?.last === undefined ? 0 : last.last - base + 1 };
   }
