@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import type { ReaderProcedure } from './reader-procedure.ts';
 import type { Schema } from './schema.ts';
 
 /**
@@ -20,6 +21,11 @@ export interface Database {
    * committed, never inside a transaction, even when called on one's Database.
    */
   read<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
+  /**
+   * SQLite only: runs a reader procedure (reader-procedure.ts) on a reader thread. For code that
+   * is SQLite's alone (its search engine); absent on PostgreSQL.
+   */
+  readonly onReader?: <Input, Output>(procedure: ReaderProcedure<Input, Output>, input: Input) => Promise<Output>;
   /** True when `error` is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /** Answers once the database takes queries (for /readyz). */

@@ -18,6 +18,7 @@ export function openSqliteDatabase(file: string): Database {
     kind: 'sqlite',
     db,
     read: (query) => readers.query(query),
+    onReader: (procedure, input) => readers.run(procedure, input),
     isUniqueViolation(error) {
       const errcode = (error as { errcode?: number } | null)?.errcode;
       return errcode === SQLITE_CONSTRAINT_UNIQUE || errcode === SQLITE_CONSTRAINT_PRIMARYKEY;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery } from 'kysely';
+import { FAILING, MISSING, NOTES_LONGER_THAN } from './sqlite-readers-fixture.ts';
 import { SqliteReaders } from './sqlite-readers.ts';
 
 /** A query whose rows are of type Row. */
@@ -70,5 +71,14 @@ describe('SQLite reader threads', () => {
     await assert.rejects(readers.query(query("INSERT INTO notes (text) VALUES ('x')")), /readonly|read-only|query_only/i);
     const rows = await readers.query(query<{ n: number }>('SELECT count(*) AS n FROM notes', []));
     assert.equal(rows[0]?.n, 2, 'nothing was written');
+  });
+
+  it("runs a procedure with the thread's connection and answers its result, or its error", async () => {
+    const answer = await readers.run(NOTES_LONGER_THAN, { length: 5 });
+    assert.deepEqual(answer.texts, ['second']);
+    assert.deepEqual([...answer.bytes], [2]);
+    await assert.rejects(readers.run(FAILING, null), /the procedure failed/);
+    await assert.rejects(readers.run(MISSING, null), /has no reader procedure noSuchProcedure/);
+    assert.deepEqual((await readers.run(NOTES_LONGER_THAN, { length: 0 })).texts, ['first', 'second'], 'the thread goes on after a failure');
   });
 });

@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { SQLInputValue } from 'node:sqlite';
 import type { CompiledQuery } from 'kysely';
+import type { ReaderProcedure } from './reader-procedure.ts';
 import type { ReadAnswer, ReadRequest } from './sqlite-reader-thread.ts';
 
 interface Reader {
   worker: Worker;
-  pending: Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>;
+  pending: Map<number, { resolve: (answer: unknown) => void; reject: (error: Error) => void }>;
 }
 
 /**
@@ -29,15 +30,24 @@ export class SqliteReaders {
 
   /** The rows of a read-only query; never part of a transaction. */
   query<Row>(compiled: CompiledQuery<Row>): Promise<Row[]> {
+    return this.#post((id) => ({ id, sql: compiled.sql, parameters: compiled.parameters as SQLInputValue[] })) as Promise<Row[]>;
+  }
+
+  /** What a procedure answers, run on a reader thread with its connection; never part of a transaction. */
+  run<Input, Output>(procedure: ReaderProcedure<Input, Output>, input: Input): Promise<Output> {
+    return this.#post((id) => ({ id, module: procedure.module, name: procedure.name, input })) as Promise<Output>;
+  }
+
+  #post(request: (id: number) => ReadRequest): Promise<unknown> {
     const readers = (this.#readers ??= Array.from({ length: this.#size }, () => this.#start()));
     // The reader with the fewest reads waiting: a slow one does not hold up the next read.
     const reader = readers.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
     const id = this.#nextId++;
-    return new Promise<Row[]>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       // A thread waited on keeps the process alive; an idle one does not.
       if (reader.pending.size === 0) reader.worker.ref();
-      reader.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-      reader.worker.postMessage({ id, sql: compiled.sql, parameters: compiled.parameters as SQLInputValue[] } satisfies ReadRequest);
+      reader.pending.set(id, { resolve, reject });
+      reader.worker.postMessage(request(id));
     });
   }
 
@@ -56,6 +66,7 @@ export class SqliteReaders {
       reader.pending.delete(answer.id);
       if (reader.pending.size === 0) worker.unref();
       if ('rows' in answer) waiting.resolve(answer.rows);
+      else if ('result' in answer) waiting.resolve(answer.result);
       else waiting.reject(Object.assign(new Error(answer.error.message), { errcode: answer.error.errcode }));
     });
     // A thread that dies fails the reads it held and is replaced (unless the pool is closing).
