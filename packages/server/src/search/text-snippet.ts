@@ -27,22 +27,33 @@ export function stemOf(word: string): string {
 
 /** What a snippet marks: the wanted terms of the query (an excluded one is in no hit). */
 export function wantedPhrases(query: SearchQuery): StemmedPhrase[] {
-  return query.required.flat().map((term) => tokensOf(term.text).map(({ start, end }) => stemOf(term.text.slice(start, end))));
+  return query.required.flat().map((term) => {
+    const tokens = tokensOf(term.text);
+    return Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
+  });
 }
 
-interface Token {
-  start: number;
-  end: number;
+/** Where each token starts and ends, in arrays rather than an object a token: a page has a thousand. */
+interface Tokens {
+  starts: Int32Array;
+  ends: Int32Array;
+  count: number;
 }
+
+/** ASCII letters and digits: 1. */
+const ASCII_TOKEN_CHARACTERS = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
 
 function isTokenCharacter(code: number, text: string, at: number): boolean {
-  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  if (code < 128) return ASCII_TOKEN_CHARACTERS[code] === 1;
   return NON_ASCII_TOKEN_CHARACTER.test(String.fromCodePoint(text.codePointAt(at) ?? code));
 }
 
 /** The text's tokens as unicode61 splits it. */
-function tokensOf(text: string): Token[] {
-  const tokens: Token[] = [];
+function tokensOf(text: string): Tokens {
+  const capacity = (text.length >> 1) + 1;
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  let count = 0;
   let start = -1;
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
@@ -50,12 +61,16 @@ function tokensOf(text: string): Token[] {
     const inside = code >= 0xdc00 && code <= 0xdfff ? start >= 0 : isTokenCharacter(code, text, at);
     if (inside && start < 0) start = at;
     else if (!inside && start >= 0) {
-      tokens.push({ start, end: at });
+      starts[count] = start;
+      ends[count++] = at;
       start = -1;
     }
   }
-  if (start >= 0) tokens.push({ start, end: text.length });
-  return tokens;
+  if (start >= 0) {
+    starts[count] = start;
+    ends[count++] = text.length;
+  }
+  return { starts, ends, count };
 }
 
 interface Match {
@@ -65,30 +80,31 @@ interface Match {
   phrase: number;
 }
 
+const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
+
 /**
  * Where the phrases stand in the tokens. A token is stemmed only when its first two letters
  * are those of a wanted stem (Porter keeps a word's first two letters), so a page costs one
  * pass over its characters and a few stems.
  */
-function matchesIn(text: string, tokens: Token[], phrases: StemmedPhrase[]): Match[] {
+function matchesIn(text: string, tokens: Tokens, phrases: StemmedPhrase[]): Match[] {
   const stems = phrases.flat();
   const heads = new Set(stems.filter((stem) => stem.length >= 2).map((stem) => stem.charCodeAt(0) * 256 + stem.charCodeAt(1)));
   const initials = new Set(stems.filter((stem) => stem.length === 1).map((stem) => stem.charCodeAt(0)));
-  const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
-  const stemmed: (string | undefined)[] = tokens.map(({ start, end }) => {
+  const stemmed = new Map<number, string>();
+  for (let i = 0; i < tokens.count; i++) {
+    const [start, end] = [tokens.starts[i], tokens.ends[i]];
     const first = text.charCodeAt(start);
     const second = end - start > 1 ? text.charCodeAt(start + 1) : 0;
-    if (first < 128 && second < 128) {
-      const initial = lower(first);
-      if (!initials.has(initial) && !heads.has(initial * 256 + lower(second))) return undefined;
-    }
-    return stemOf(text.slice(start, end));
-  });
+    if (first < 128 && second < 128 && !initials.has(lower(first)) && !heads.has(lower(first) * 256 + lower(second))) continue;
+    stemmed.set(i, stemOf(text.slice(start, end)));
+  }
   const matches: Match[] = [];
-  for (let at = 0; at < tokens.length; at++) {
-    if (stemmed[at] === undefined) continue;
+  for (const [at, stem] of stemmed) {
     phrases.forEach((phrase, index) => {
-      if (phrase.length > 0 && phrase.every((stem, k) => stemmed[at + k] === stem)) matches.push({ from: at, to: at + phrase.length, phrase: index });
+      if (phrase.length > 0 && phrase[0] === stem && phrase.every((wanted, k) => stemmed.get(at + k) === wanted)) {
+        matches.push({ from: at, to: at + phrase.length, phrase: index });
+      }
     });
   }
   return matches;
@@ -124,16 +140,17 @@ function bestWindow(matches: Match[], tokenCount: number): { from: number; to: n
 /** About SNIPPET_TOKENS tokens of the text around its best matches, the matches between MARK_START and MARK_END. */
 export function markedSnippet(text: string, phrases: StemmedPhrase[]): string {
   const tokens = tokensOf(text);
-  if (tokens.length === 0) return '';
+  if (tokens.count === 0) return '';
+  const { starts, ends } = tokens;
   const matches = matchesIn(text, tokens, phrases);
-  const window = bestWindow(matches, tokens.length);
+  const window = bestWindow(matches, tokens.count);
   let out = window.from > 0 ? ELLIPSIS : '';
-  let at = tokens[window.from].start;
+  let at = starts[window.from];
   for (const match of matches) {
-    if (match.from < window.from || match.to > window.to || tokens[match.from].start < at) continue;
-    out += text.slice(at, tokens[match.from].start) + MARK_START + text.slice(tokens[match.from].start, tokens[match.to - 1].end) + MARK_END;
-    at = tokens[match.to - 1].end;
+    if (match.from < window.from || match.to > window.to || starts[match.from] < at) continue;
+    out += text.slice(at, starts[match.from]) + MARK_START + text.slice(starts[match.from], ends[match.to - 1]) + MARK_END;
+    at = ends[match.to - 1];
   }
-  out += text.slice(at, tokens[window.to - 1].end);
-  return window.to < tokens.length ? out + ELLIPSIS : out;
+  out += text.slice(at, ends[window.to - 1]);
+  return window.to < tokens.count ? out + ELLIPSIS : out;
 }
