@@ -11,6 +11,7 @@
  *   BENCH_DIALECTS  sqlite, postgres or both (default both; postgres needs DATABASE_URL)
  *   DATABASE_URL    a PostgreSQL server the bench may create a database on (and drop it after),
  *                   e.g. postgres://postgres@127.0.0.1:5432/test
+ *   LOUPE_SEARCH_LIST_MIN_PAGES  passed on to the server (SQLite's word lists; its default unset)
  *
  * For each dialect: a fresh data dir (SQLite) or a fresh database (PostgreSQL: created beside
  * DATABASE_URL's, so the server's migrations, job queue schema and all are the bench's own);
@@ -47,7 +48,10 @@
  * costs under that load, the floor under the search figures. Latencies are printed for all
  * queries and by band of word frequency.
  */
+import { statSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
 import { cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, wholeNumberSetting } from './bench-kit.ts';
@@ -65,6 +69,7 @@ const SETTINGS = {
   warmSet: wholeNumberSetting('BENCH_WARM_SET', 20_000, 100, 100_000),
   dialects: (process.env.BENCH_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()),
   databaseUrl: process.env.DATABASE_URL || undefined,
+  listMinPages: process.env.LOUPE_SEARCH_LIST_MIN_PAGES || undefined,
 };
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -253,6 +258,18 @@ interface Figures {
   rss?: number;
 }
 
+/** SQLite: the word lists the build stored (search/sqlite-word-postings.ts), and the database file's size. */
+function wordListsOf(loupe: Loupe): string {
+  const file = join(loupe.dataDir, 'loupe.db');
+  const database = new DatabaseSync(file, { readOnly: true });
+  try {
+    const lists = database.prepare('SELECT count(*) AS words, coalesce(sum(matches), 0) AS matches, coalesce(sum(length(ordinals) + length(scores)), 0) AS bytes FROM search_word_postings').get() as { words: number; matches: number; bytes: number };
+    return `word lists: ${lists.words} words, ${lists.matches} matches, ${fixed(lists.bytes / 1024 / 1024, 0)} MB; database file ${fixed(statSync(file).size / 1024 / 1024, 0)} MB`;
+  } finally {
+    database.close();
+  }
+}
+
 async function buildIndex(loupe: Loupe, projectId: string) {
   const t0 = performance.now();
   const started = await loupeApi(loupe, 'POST', `/api/v1/projects/${projectId}/search-index`);
@@ -321,7 +338,8 @@ async function load(
 
 async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
-  const loupe = await startLoupe({ label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl });
+  const env = SETTINGS.listMinPages ? { LOUPE_SEARCH_LIST_MIN_PAGES: SETTINGS.listMinPages } : undefined;
+  const loupe = await startLoupe({ label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env });
   const project = await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' });
   const generate = pageGenerator(42);
   const t0 = performance.now();
@@ -329,6 +347,7 @@ async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`  crawl written in ${fixed((performance.now() - t0) / 1000, 1)} s (${fixed(textBytes / 1024 / 1024, 0)} MB of text, ${fixed(textBytes / SETTINGS.pages / 1024, 1)} KB a page)`);
   const built = await buildIndex(loupe, project.id);
   console.log(`  index built: ${fixed(built.seconds, 1)} s (server: ${fixed(built.serverSeconds, 1)} s), ${built.pages} pages`);
+  if (dialect === 'sqlite') console.log(`  ${wordListsOf(loupe)}`);
   // Far more distinct queries than the cold runs send; the warm mix draws from the first ones.
   const queries = distinctQueries(200_000, pageGenerator(42)(0));
   const sent = new Set<string>();
