@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LIST_THRESHOLD } from './search/sqlite-word-postings.ts';
 
 const flagWithDefault = (fallback: 'true' | 'false') =>
   z
@@ -41,7 +42,7 @@ const Env = z
     LOUPE_SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     LOUPE_SMTP_FROM: z.string().min(3).default('Loupe <loupe@localhost>'),
     LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
-    LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(1000),
+    LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(LIST_THRESHOLD),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
     S3_BUCKET: z.string().optional(),
