@@ -52,6 +52,12 @@ function snippetParts(query: SearchQuery) {
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
+  /**
+   * Queries read their own snapshot meanwhile, so a transaction may be longer, and fewer commits
+   * wait for the WAL to reach the disk (at 50,000 pages: 209 s in 256 KB transactions, 224 s in
+   * 64 KB ones).
+   */
+  readonly charsPerTransaction = 256 * 1024;
 
   constructor(database: Database) {
     this.#database = database;

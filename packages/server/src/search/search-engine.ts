@@ -37,6 +37,8 @@ export interface RankedWindow {
  * values, never as query text.
  */
 export interface SearchEngine {
+  /** About how much text a build writes per transaction. */
+  readonly charsPerTransaction: number;
   /** Adds documents to a build's generation (in the transaction of the Database it was made with). */
   add(buildId: string, documents: readonly SearchDocument[]): Promise<void>;
   /**

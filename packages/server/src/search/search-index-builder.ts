@@ -11,11 +11,7 @@ import { indexedText } from './snippet-html.ts';
 export interface BuilderOptions {
   /** Pages read (and decompressed) at a time. */
   pagesPerRead?: number;
-  /**
-   * Characters of text written per transaction: on SQLite, queries wait for the one connection
-   * while a transaction holds it, so each stays short (64 KB of text, the default, takes FTS5 some
-   * 15 ms; 50,000 pages of 4 KB took 60 ms a transaction at 256 KB).
-   */
+  /** Characters of text written per transaction; the engine's own by default (SearchEngine.charsPerTransaction). */
   charsPerTransaction?: number;
   /** Called after each transaction of documents commits (tests look at the index then). */
   afterCommit?: () => Promise<void>;
@@ -55,7 +51,7 @@ export class SearchIndexBuilder {
     this.#builds = new SearchBuildStore(database);
     this.#pages = new StoredPageStore(database);
     this.#pagesPerRead = options.pagesPerRead ?? 100;
-    this.#charsPerTransaction = options.charsPerTransaction ?? 64 * 1024;
+    this.#charsPerTransaction = options.charsPerTransaction ?? searchEngineFor(database).charsPerTransaction;
     this.#afterCommit = options.afterCommit ?? (async () => {});
     this.#wordLists = options.wordLists ?? {};
   }
