@@ -20,9 +20,19 @@ const MARKS = /\p{M}/gu;
 /** A term as FTS5 matches it: the stems of its words in order (one for a word, more for a phrase). */
 export type StemmedPhrase = string[];
 
+/** Stems of words met lately: a page says its common words many times, and pages share them. */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 50_000;
+
 /** The stem FTS5 indexes a word under. */
 export function stemOf(word: string): string {
-  return stemmer(word.normalize('NFD').replace(MARKS, '').toLowerCase());
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stem = stemmer(word.normalize('NFD').replace(MARKS, '').toLowerCase());
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 /** What a snippet marks: the wanted terms of the query (an excluded one is in no hit). */
@@ -43,9 +53,8 @@ interface Tokens {
 /** ASCII letters and digits: 1. */
 const ASCII_TOKEN_CHARACTERS = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
 
-function isTokenCharacter(code: number, text: string, at: number): boolean {
-  if (code < 128) return ASCII_TOKEN_CHARACTERS[code] === 1;
-  return NON_ASCII_TOKEN_CHARACTER.test(String.fromCodePoint(text.codePointAt(at) ?? code));
+function isNonAsciiTokenCharacter(text: string, at: number): boolean {
+  return NON_ASCII_TOKEN_CHARACTER.test(String.fromCodePoint(text.codePointAt(at) ?? 0));
 }
 
 /** The text's tokens as unicode61 splits it. */
@@ -58,7 +67,8 @@ function tokensOf(text: string): Tokens {
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
     // A low surrogate goes with its high one, whatever it is.
-    const inside = code >= 0xdc00 && code <= 0xdfff ? start >= 0 : isTokenCharacter(code, text, at);
+    const inside =
+      code < 128 ? ASCII_TOKEN_CHARACTERS[code] === 1 : code >= 0xdc00 && code <= 0xdfff ? start >= 0 : isNonAsciiTokenCharacter(text, at);
     if (inside && start < 0) start = at;
     else if (!inside && start >= 0) {
       starts[count] = start;
@@ -88,15 +98,22 @@ const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
  * pass over its characters and a few stems.
  */
 function matchesIn(text: string, tokens: Tokens, phrases: StemmedPhrase[]): Match[] {
-  const stems = phrases.flat();
-  const heads = new Set(stems.filter((stem) => stem.length >= 2).map((stem) => stem.charCodeAt(0) * 256 + stem.charCodeAt(1)));
-  const initials = new Set(stems.filter((stem) => stem.length === 1).map((stem) => stem.charCodeAt(0)));
+  // Which ASCII tokens can match, by their first two characters (lower case): a table of
+  // 128 × 128, where a stem of one character marks every second character.
+  const wanted = new Uint8Array(128 * 128);
+  for (const stem of phrases.flat()) {
+    const first = stem.charCodeAt(0);
+    if (first >= 128) continue;
+    if (stem.length === 1) wanted.fill(1, first * 128, first * 128 + 128);
+    else if (stem.charCodeAt(1) < 128) wanted[first * 128 + stem.charCodeAt(1)] = 1;
+  }
   const stemmed = new Map<number, string>();
   for (let i = 0; i < tokens.count; i++) {
-    const [start, end] = [tokens.starts[i], tokens.ends[i]];
+    const start = tokens.starts[i];
+    const end = tokens.ends[i];
     const first = text.charCodeAt(start);
     const second = end - start > 1 ? text.charCodeAt(start + 1) : 0;
-    if (first < 128 && second < 128 && !initials.has(lower(first)) && !heads.has(lower(first) * 256 + lower(second))) continue;
+    if (first < 128 && second < 128 && wanted[lower(first) * 128 + lower(second)] === 0) continue;
     stemmed.set(i, stemOf(text.slice(start, end)));
   }
   const matches: Match[] = [];
