@@ -9,9 +9,14 @@ const KEY = /^[a-z0-9]+$/;
 const SEPARATORS = /[^\p{L}\p{N}\p{Co}]+/u;
 const MARKS = /\p{M}/gu;
 
+/** A word as unicode61 with remove_diacritics folds it before stemming: diacritics gone, lower case. */
+export function foldedWord(word: string): string {
+  return word.normalize('NFD').replace(MARKS, '').toLowerCase();
+}
+
 /** The key of one word as typed, or undefined when it is not one word the lists can hold. */
 export function wordKey(text: string): string | undefined {
-  const key = text.trim().normalize('NFD').replace(MARKS, '').toLowerCase();
+  const key = foldedWord(text.trim());
   return KEY.test(key) ? key : undefined;
 }
 

@@ -45,6 +45,7 @@ export const RANK_WORD = readerProcedure<{ base: number; word: string }, { match
   import.meta.url,
   'rankWord',
 );
+export const GENERATION = readerProcedure<{ buildId: string }, { base: number; documents: number } | undefined>(import.meta.url, 'generation');
 export const CANDIDATE_WORDS = readerProcedure<{ base: number; documents: number; threshold: number; sampled: number }, string[]>(
   import.meta.url,
   'candidateWords',
@@ -161,6 +162,17 @@ export function searchByFts5(database: DatabaseSync, input: { projectId: string;
     markedSnippet: markedSnippet(row.body ?? '', phrases),
     score: row.score,
   }));
+}
+
+/** A build's generation: its first rowid, and how many documents it holds (its ordinals run from 0 to that − 1). */
+export function generation(database: DatabaseSync, input: { buildId: string }): { base: number; documents: number } | undefined {
+  const row = prepared(database, 'SELECT number FROM search_generations WHERE build_id = ?').get(input.buildId) as { number: number } | undefined;
+  if (!row) return undefined;
+  const base = row.number * SPAN;
+  const { last } = prepared(database, 'SELECT max(rowid) AS last FROM search_documents WHERE rowid BETWEEN ? AND ?').get(rowid(base), rowid(base + SPAN - 1)) as {
+    last: number | null;
+  };
+  return { base, documents: last === null ? 0 : last - base + 1 };
 }
 
 /** A word's list for a build to store: its matches in the generation with FTS5's bm25, encoded. */

@@ -2,16 +2,7 @@ import { sql } from 'kysely';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import { onReader, type ReaderProcedure } from '../database/reader-procedure.ts';
-import { CANDIDATE_WORDS, RANK_WORD } from './sqlite-search-reads.ts';
-
-/** A generation's rowids are its number times this, plus its ordinals (migration 0014). */
-const SPAN = 4294967296;
-
-/**
- * A rowid bound as an integer. node:sqlite binds every JavaScript number as a real, and FTS5
- * compares its rowid with a real wrongly: `rowid = 2.0` matched the row of rowid 1.
- */
-const rowid = (value: number) => sql`CAST(${value} AS INTEGER)`;
+import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
 
 /**
  * The fewest matches a word needs for a list of its own. Below it FTS5 ranks a word's matches
@@ -63,7 +54,7 @@ export class SqliteWordPostings {
   async build(buildId: string, signal: AbortSignal): Promise<boolean> {
     const done = await sql`SELECT 1 FROM search_word_lists WHERE build_id = ${buildId}`.execute(this.#database.db);
     if (done.rows.length > 0) return true;
-    const generation = await this.#generation(buildId);
+    const generation = await this.#onReader(GENERATION, { buildId });
     if (!generation) return true;
     const { base, documents } = generation;
     const stored = new Set(
@@ -85,15 +76,5 @@ export class SqliteWordPostings {
       VALUES (${buildId}, ${documents}, ${this.#threshold}, ${words}, ${now()})
       ON CONFLICT (build_id) DO NOTHING`.execute(this.#database.db);
     return true;
-  }
-
-  async #generation(buildId: string): Promise<{ base: number; documents: number } | undefined> {
-    const { rows } = await sql<{ number: number }>`SELECT number FROM search_generations WHERE build_id = ${buildId}`.execute(this.#database.db);
-    if (rows.length === 0) return undefined;
-    const base = rows[0].number * SPAN;
-    const [last] = await this.#database.read(
-      sql<{ last: number | null }>`SELECT max(rowid) AS last FROM search_documents WHERE rowid BETWEEN ${rowid(base)} AND ${rowid(base + SPAN - 1)}`.compile(this.#database.db),
-    );
-    return { base, documents: last?.last === null || last?.last === undefined ? 0 : last.last - base + 1 };
   }
 }

@@ -1,5 +1,6 @@
 import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
+import { foldedWord } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
 
 /**
@@ -15,7 +16,6 @@ import { MARK_END, MARK_START } from './snippet-html.ts';
 const SNIPPET_TOKENS = 30;
 const ELLIPSIS = '…';
 const NON_ASCII_TOKEN_CHARACTER = /[\p{L}\p{N}\p{Co}\p{M}]/u;
-const MARKS = /\p{M}/gu;
 
 /** A term as FTS5 matches it: the stems of its words in order (one for a word, more for a phrase). */
 export type StemmedPhrase = string[];
@@ -29,7 +29,7 @@ export function stemOf(word: string): string {
   let stem = stems.get(word);
   if (stem === undefined) {
     if (stems.size >= STEMS_KEPT) stems.clear();
-    stem = stemmer(word.normalize('NFD').replace(MARKS, '').toLowerCase());
+    stem = stemmer(foldedWord(word));
     stems.set(word, stem);
   }
   return stem;
