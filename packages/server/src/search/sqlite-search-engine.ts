@@ -4,12 +4,12 @@ import type { Database } from '../database/database.ts';
 import { onReader } from '../database/reader-procedure.ts';
 import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
 import { wordKey } from './search-words.ts';
-import { SEARCH_BY_FTS5, SEARCH_BY_LISTS } from './sqlite-search-reads.ts';
+import { SEARCH_BY_FTS5, SEARCH_BY_LISTS, SPAN as GENERATION_SPAN } from './sqlite-search-reads.ts';
 import { SqliteWordPostings, type WordListsOptions } from './sqlite-word-postings.ts';
 
 /** A generation's rowids are its number times this, plus 0 … this − 1 (migration 0014); written as literals, so SQLite computes in integers. */
-const SPAN = sql.lit(4294967296);
-const LAST = sql.lit(4294967295);
+const SPAN = sql.lit(GENERATION_SPAN);
+const LAST = sql.lit(GENERATION_SPAN - 1);
 
 /** The query's words by key, or undefined when a term is not one word (a phrase): FTS5 alone reads those. */
 function queryWords(query: SearchQuery): { required: string[][]; excluded: string[] } | undefined {

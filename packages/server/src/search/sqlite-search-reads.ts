@@ -17,7 +17,7 @@ import { markedSnippet, wantedPhrases } from './text-snippet.ts';
  */
 
 /** A generation's rowids are its number times this, plus its ordinals (migration 0014). */
-const SPAN = 4294967296;
+export const SPAN = 4294967296;
 
 /** One hit window, made for `limit` hits. */
 export interface SearchWindow {
