@@ -2,12 +2,10 @@ import { AlertDeliveryStatus, type AlertDelivery, type FiredCondition } from '@l
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
-import { LoadingState } from '../components/loading-state.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { DeliveryStatus } from './delivery-status.tsx';
-import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -42,50 +40,32 @@ export function DeliveriesLog({ projectId, round }: { projectId: string; round: 
           </select>
         </div>
       </div>
-      {deliveries.status === 'loading' && <LoadingState label="Loading deliveries" />}
-      {deliveries.status === 'failed' && <ErrorMessage error={deliveries.error} onRetry={deliveries.reload} />}
-      {deliveries.status === 'done' && deliveries.items.length === 0 && (
-        <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>Alerts sent to the channels, tests included, are listed here.</EmptyState>
-      )}
-      {deliveries.status === 'done' && deliveries.items.length > 0 && (
-        <>
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Alert</th>
-                  <th scope="col">Outcome</th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.items.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <td>
-                      <time dateTime={delivery.createdAt}>{new Date(delivery.createdAt).toLocaleString()}</time>
-                    </td>
-                    <td className="wrap-anywhere">
-                      {delivery.channel.type === 'webhook' ? 'Webhook' : 'Email'} <span className="muted small">{delivery.channel.target}</span>
-                    </td>
-                    <td>
-                      <AlertSummary delivery={delivery} />
-                    </td>
-                    <td>
-                      <DeliveryStatus delivery={delivery} />
-                      <div className="muted small">
-                        {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {deliveries.error !== null && <ErrorMessage error={deliveries.error} onRetry={deliveries.reload} />}
-          <LoadMoreButton list={deliveries} label="Show older deliveries" className="more-row" />
-        </>
-      )}
+      <PagedTable
+        list={deliveries}
+        loadingLabel="Loading deliveries"
+        empty={<EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>Alerts sent to the channels, tests included, are listed here.</EmptyState>}
+        columns={['When', 'Channel', 'Alert', 'Outcome']}
+        row={(delivery) => (
+          <tr key={delivery.id}>
+            <td>
+              <time dateTime={delivery.createdAt}>{new Date(delivery.createdAt).toLocaleString()}</time>
+            </td>
+            <td className="wrap-anywhere">
+              {delivery.channel.type === 'webhook' ? 'Webhook' : 'Email'} <span className="muted small">{delivery.channel.target}</span>
+            </td>
+            <td>
+              <AlertSummary delivery={delivery} />
+            </td>
+            <td>
+              <DeliveryStatus delivery={delivery} />
+              <div className="muted small">
+                {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}
+              </div>
+            </td>
+          </tr>
+        )}
+        more={{ label: 'Show older deliveries', className: 'more-row' }}
+      />
     </section>
   );
 }

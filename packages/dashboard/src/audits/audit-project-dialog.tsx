@@ -1,6 +1,7 @@
 import type { AuditProject } from '@loupe/contract';
 import { fieldErrorsOf, onlyFieldErrors } from '../api/api-error.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogFormActions } from '../components/dialog-form-actions.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useSubmit } from '../components/use-submit.ts';
@@ -56,14 +57,7 @@ export function AuditProjectDialog({ open, project, onClose, onSaved }: AuditPro
           <CrawlOptionsFields prefix={PREFIX} initial={project?.crawlDefaults} blankMeans="server default" error={form.error} />
         </fieldset>
         {form.error !== null && !onlyFieldErrors(form.error, fieldNames(form.error)) && <ErrorMessage error={form.error} hideFieldErrors />}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={close} disabled={form.busy}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {form.busy ? 'Saving…' : project ? 'Save' : 'Create'}
-          </button>
-        </div>
+        <DialogFormActions busy={form.busy} submitLabel={project ? 'Save' : 'Create'} busyLabel="Saving…" onCancel={close} cancelDisabled={form.busy} />
       </form>
     </Dialog>
   );

@@ -274,6 +274,27 @@ describe('team and settings in a browser', () => {
     await fresh.close();
   });
 
+  it('after a failed "show more", Try again reads the list again and every key can still be shown', async () => {
+    for (let n = 1; n <= 55; n++) {
+      assert.equal((await t.request('POST', '/api/v1/keys', { body: { name: `Batch key ${n}` } })).status, 201);
+    }
+    const listed = await t.request('GET', '/api/v1/keys?limit=100');
+    const total = (listed.body as unknown[]).length;
+    const fresh = await browser.context.newPage();
+    await open(fresh, 'settings/keys', 'API keys');
+    let refused = 0;
+    await fresh.route(/\/api\/v1\/keys\?.*cursor=/, (route) => (refused++ === 0 ? route.abort() : route.continue()));
+    await fresh.getByRole('button', { name: 'Show more' }).click();
+    await fresh.getByRole('alert').waitFor();
+    await fresh.getByRole('button', { name: 'Try again' }).click();
+    await fresh.getByRole('alert').waitFor({ state: 'detached' });
+    await fresh.getByRole('button', { name: 'Show more' }).click();
+    await fresh.getByRole('button', { name: 'Show more' }).waitFor({ state: 'detached' });
+    // Every key's row, and the header row.
+    assert.equal(await fresh.getByRole('row').count(), total + 1);
+    await fresh.close();
+  });
+
   it('fits a phone: the team and settings screens are no wider than a 390 px screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [path, heading] of [['team', 'Members'], ['settings/keys', 'API keys'], ['settings/billing', 'Credit ledger'], ['settings', 'General']] as const) {

@@ -6,6 +6,7 @@ import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { SaveActions } from '../components/save-actions.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
@@ -114,14 +115,7 @@ function DescribeForm({ image, onSaved }: { image: Image; onSaved: () => void })
         hint="What the image shows, for people who cannot see it."
       />
       <FormField label="Tags" name="tags" defaultValue={image.tags.join(', ')} error={form.error} hint="Separated by commas." />
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={form.busy}>
-          {form.busy ? 'Saving…' : 'Save'}
-        </button>
-        <span role="status" className="muted">
-          {saved && !form.busy ? 'Saved' : ''}
-        </span>
-      </div>
+      <SaveActions busy={form.busy} saved={saved} label="Save" />
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import type { ImageProject } from '@loupe/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { onlyFieldErrors } from '../api/api-error.ts';
 import { useQuery } from '../api/use-query.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogForm } from '../components/dialog-form.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
@@ -94,18 +94,9 @@ function NewProjectDialog({ open, onClose, onCreated }: { open: boolean; onClose
   };
   return (
     <Dialog open={open} title="New image project" onClose={close}>
-      <form onSubmit={form.onSubmit} noValidate>
-        {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['name'])} />}
+      <DialogForm form={form} fieldNames={['name']} submitLabel="Create" busyLabel="Creating…" onCancel={close}>
         <FormField label="Name" name="name" required autoFocus error={form.error} />
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {form.busy ? 'Creating…' : 'Create'}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

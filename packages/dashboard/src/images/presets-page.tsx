@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { actionsColumn, DataTable } from '../components/data-table.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
-import { LoadingState } from '../components/loading-state.tsx';
+import { LoadedList, queriedList } from '../components/loaded-list.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { cdnParams } from './cdn-address.ts';
 import { useImageProject } from './project-context.ts';
@@ -32,51 +32,40 @@ export function PresetsPage() {
         <h2>Presets</h2>
         {newPreset}
       </div>
-      {presets.status === 'loading' && <LoadingState label="Loading presets" />}
-      {presets.status === 'failed' && <ErrorMessage error={presets.error} onRetry={presets.reload} />}
-      {presets.status === 'done' && presets.data.length === 0 && (
-        <EmptyState title="No presets yet" action={newPreset}>
-          A preset names a set of transforms; a CDN URL applies it with <code>?t=&lt;name&gt;</code>.
-        </EmptyState>
-      )}
-      {presets.status === 'done' && presets.data.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Transforms</th>
-                <th scope="col">Changed</th>
+      <LoadedList
+        list={queriedList(presets)}
+        loadingLabel="Loading presets"
+        empty={
+          <EmptyState title="No presets yet" action={newPreset}>
+            A preset names a set of transforms; a CDN URL applies it with <code>?t=&lt;name&gt;</code>.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <DataTable
+            columns={['Name', 'Transforms', 'Changed', can('images:write') && actionsColumn]}
+            items={items}
+            row={(preset) => (
+              <tr key={preset.id}>
+                <td>
+                  <Link to={`${base}/presets/${preset.id}`}>{preset.name}</Link>
+                </td>
+                <td>
+                  <code className="query">{canonicalQuery(cdnParams({ transforms: preset.transforms }))}</code>
+                </td>
+                <td>{new Date(preset.updatedAt).toLocaleDateString()}</td>
                 {can('images:write') && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <td>
+                    <button type="button" className="button small" onClick={() => setDeleting(preset)} aria-label={`Delete ${preset.name}`}>
+                      Delete
+                    </button>
+                  </td>
                 )}
               </tr>
-            </thead>
-            <tbody>
-              {presets.data.map((preset) => (
-                <tr key={preset.id}>
-                  <td>
-                    <Link to={`${base}/presets/${preset.id}`}>{preset.name}</Link>
-                  </td>
-                  <td>
-                    <code className="query">{canonicalQuery(cdnParams({ transforms: preset.transforms }))}</code>
-                  </td>
-                  <td>{new Date(preset.updatedAt).toLocaleDateString()}</td>
-                  {can('images:write') && (
-                    <td>
-                      <button type="button" className="button small" onClick={() => setDeleting(preset)} aria-label={`Delete ${preset.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            )}
+          />
+        )}
+      </LoadedList>
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete the preset ${deleting?.name ?? ''}?`}

@@ -6,6 +6,7 @@ import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { SaveActions } from '../components/save-actions.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { formatBytes } from './format-bytes.ts';
@@ -66,14 +67,7 @@ function RenameForm() {
       <h3>Name</h3>
       {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['name'])} />}
       <FormField label="Project name" name="name" defaultValue={project.name} required error={form.error} />
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={form.busy}>
-          {form.busy ? 'Saving…' : 'Rename'}
-        </button>
-        <span role="status" className="muted">
-          {saved && !form.busy ? 'Renamed' : ''}
-        </span>
-      </div>
+      <SaveActions busy={form.busy} saved={saved} label="Rename" savedLabel="Renamed" />
     </form>
   );
 }
@@ -105,14 +99,7 @@ function DomainForm() {
       </p>
       {shown !== null && <ErrorMessage error={shown} hideFieldErrors={onlyFieldErrors(shown, ['customDomain'])} />}
       <FormField label="Domain" name="customDomain" defaultValue={project.customDomain ?? ''} placeholder="images.example.com" error={shown} />
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={form.busy}>
-          {form.busy ? 'Saving…' : 'Save domain'}
-        </button>
-        <span role="status" className="muted">
-          {saved && !form.busy ? 'Saved' : ''}
-        </span>
-      </div>
+      <SaveActions busy={form.busy} saved={saved} label="Save domain" />
     </form>
   );
 }

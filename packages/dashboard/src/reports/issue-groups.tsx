@@ -1,6 +1,7 @@
 import type { Report } from '@loupe/contract';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
+import { FindingSamples } from './finding-samples.tsx';
 import { categoryLabel, counted, points, severities, severityLabels } from './report-labels.ts';
 
 type Issue = Report['issues'][number];
@@ -101,15 +102,7 @@ function IssueItem({ issue, pageHref, onShowPages }: { issue: Issue; pageHref: (
                     {example.pageId ? <Link to={pageHref(example.pageId)}>{example.url}</Link> : <span>{example.url}</span>}
                     {example.count > 1 && <span className="muted"> ×{example.count}</span>}
                     {example.detail && <span className="muted"> — {example.detail}</span>}
-                    {example.samples.length > 0 && (
-                      <ul className="samples">
-                        {example.samples.map((sample, index) => (
-                          <li key={index}>
-                            <code>{sample}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
+                    <FindingSamples samples={example.samples} />
                   </li>
                 ))}
               </ul>

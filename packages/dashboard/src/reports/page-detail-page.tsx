@@ -6,6 +6,7 @@ import { ErrorMessage } from '../components/error-message.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { FindingSamples } from './finding-samples.tsx';
 import { categoryLabel, counted, severities, severityLabels } from './report-labels.ts';
 import './reports.css';
 
@@ -121,15 +122,7 @@ function PageDetail({ page }: { page: ReportPageDetail }) {
                       <p>
                         <strong>Fix:</strong> {finding.fix}
                       </p>
-                      {finding.samples.length > 0 && (
-                        <ul className="samples">
-                          {finding.samples.map((sample, index) => (
-                            <li key={index}>
-                              <code>{sample}</code>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
+                      <FindingSamples samples={finding.samples} />
                     </li>
                   ))}
                 </ul>

@@ -3,15 +3,14 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { actionsColumn } from '../components/data-table.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
-import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import '../schedules/automation.css';
 import './rule-packs.css';
-import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -45,56 +44,36 @@ export function RulePacksPage() {
           )}
         </p>
       )}
-      {packs.status === 'loading' && <LoadingState label="Loading rule packs" />}
-      {packs.status === 'failed' && <ErrorMessage error={packs.error} onRetry={packs.reload} />}
-      {packs.status === 'done' && packs.items.length === 0 && (
-        <EmptyState title="No rule packs yet" action={newPack}>
-          A rule pack holds checks of your own, written as JSON: a CSS selector, a header, a status, text or a metric, and the message to show.
-        </EmptyState>
-      )}
-      {packs.status === 'done' && packs.items.length > 0 && (
-        <>
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Rules</th>
-                  <th scope="col">Changed</th>
-                  {writable && (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {packs.items.map((pack) => (
-                  <tr key={pack.id}>
-                    <td>
-                      <Link to={`/w/${workspace.id}/rules/${pack.id}`}>{pack.name}</Link>
-                      {pack.description && <div className="muted small">{pack.description}</div>}
-                    </td>
-                    <td>{pack.ruleCount}</td>
-                    <td>
-                      <time dateTime={pack.updatedAt}>{new Date(pack.updatedAt).toLocaleString()}</time>
-                    </td>
-                    {writable && (
-                      <td className="row-buttons">
-                        <button type="button" className="button" onClick={() => setDeleting(pack)} aria-label={`Delete ${pack.name}`}>
-                          Delete
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {packs.error !== null && <ErrorMessage error={packs.error} onRetry={packs.reload} />}
-          <LoadMoreButton list={packs} label="Show more packs" className="more-row" />
-        </>
-      )}
+      <PagedTable
+        list={packs}
+        loadingLabel="Loading rule packs"
+        empty={
+          <EmptyState title="No rule packs yet" action={newPack}>
+            A rule pack holds checks of your own, written as JSON: a CSS selector, a header, a status, text or a metric, and the message to show.
+          </EmptyState>
+        }
+        columns={['Name', 'Rules', 'Changed', writable && actionsColumn]}
+        row={(pack) => (
+          <tr key={pack.id}>
+            <td>
+              <Link to={`/w/${workspace.id}/rules/${pack.id}`}>{pack.name}</Link>
+              {pack.description && <div className="muted small">{pack.description}</div>}
+            </td>
+            <td>{pack.ruleCount}</td>
+            <td>
+              <time dateTime={pack.updatedAt}>{new Date(pack.updatedAt).toLocaleString()}</time>
+            </td>
+            {writable && (
+              <td className="row-buttons">
+                <button type="button" className="button" onClick={() => setDeleting(pack)} aria-label={`Delete ${pack.name}`}>
+                  Delete
+                </button>
+              </td>
+            )}
+          </tr>
+        )}
+        more={{ label: 'Show more packs', className: 'more-row' }}
+      />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting?.name ?? 'the pack'}?`}

@@ -2,6 +2,7 @@ import type { Schedule, UpdateSchedule } from '@loupe/contract';
 import { useId } from 'react';
 import { onlyFieldErrors } from '../api/api-error.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogFormActions } from '../components/dialog-form-actions.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { PlanAwareError } from '../components/plan-aware-error.tsx';
 import { useSubmit } from '../components/use-submit.ts';
@@ -104,14 +105,7 @@ export function ScheduleDialog({
         <label className="check-row">
           <input type="checkbox" name="enabled" defaultChecked={schedule?.enabled ?? true} /> Enabled
         </label>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {form.busy ? 'Saving…' : schedule ? 'Save' : 'Create schedule'}
-          </button>
-        </div>
+        <DialogFormActions busy={form.busy} submitLabel={schedule ? 'Save' : 'Create schedule'} busyLabel="Saving…" onCancel={close} />
       </form>
     </Dialog>
   );

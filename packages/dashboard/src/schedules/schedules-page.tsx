@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { actionsColumn, DataTable } from '../components/data-table.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
-import { LoadingState } from '../components/loading-state.tsx';
+import { LoadedList, queriedList } from '../components/loaded-list.tsx';
 import { PlanAwareError } from '../components/plan-aware-error.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { fromNow, inZone } from './format-run-time.ts';
@@ -53,71 +53,60 @@ function ScheduleList({ projectId }: { projectId: string }) {
 
   return (
     <section aria-label="Schedules">
-      {schedules.status === 'loading' && <LoadingState label="Loading schedules" />}
-      {schedules.status === 'failed' && <ErrorMessage error={schedules.error} onRetry={schedules.reload} />}
-      {schedules.status === 'done' && schedules.data.length === 0 && (
-        <EmptyState title="No schedules yet" action={newSchedule}>
-          A schedule crawls the site regularly, so the score trend and alerts stay current.
-        </EmptyState>
-      )}
-      {schedules.status === 'done' && schedules.data.length > 0 && (
-        <>
-          {writable && <div className="section-actions">{newSchedule}</div>}
-          {toggleError !== null && <PlanAwareError error={toggleError} feature="Scheduled crawls" />}
-          <div className="table-scroll">
-            <table className="schedules-table">
-              <thead>
-                <tr>
-                  <th scope="col">Cron</th>
-                  <th scope="col">Time zone</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col">Last run</th>
+      <LoadedList
+        list={queriedList(schedules)}
+        loadingLabel="Loading schedules"
+        empty={
+          <EmptyState title="No schedules yet" action={newSchedule}>
+            A schedule crawls the site regularly, so the score trend and alerts stay current.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <>
+            {writable && <div className="section-actions">{newSchedule}</div>}
+            {toggleError !== null && <PlanAwareError error={toggleError} feature="Scheduled crawls" />}
+            <DataTable
+              className="schedules-table"
+              columns={['Cron', 'Time zone', 'Next run', 'Last run', writable && actionsColumn]}
+              items={items}
+              row={(schedule) => (
+                <tr key={schedule.id}>
+                  <td>
+                    <code>{schedule.cron}</code>
+                  </td>
+                  <td>{schedule.timezone}</td>
+                  <td>
+                    {schedule.nextRunAt ? (
+                      <time dateTime={schedule.nextRunAt} title={schedule.nextRunAt}>
+                        {inZone(schedule.nextRunAt, schedule.timezone)} <span className="muted">({fromNow(schedule.nextRunAt)})</span>
+                      </time>
+                    ) : (
+                      <span className="badge muted-badge">Paused</span>
+                    )}
+                  </td>
+                  <td>
+                    <LastRun run={schedule.lastRun} timezone={schedule.timezone} />
+                  </td>
                   {writable && (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
+                    <td className="row-buttons">
+                      <button type="button" className="button" onClick={() => setEditing({ mode: 'edit', schedule })} aria-label={`Edit ${schedule.cron}`}>
+                        Edit
+                      </button>
+                      <button type="button" className="button" onClick={() => void toggle(schedule)}>
+                        {schedule.enabled ? 'Pause' : 'Resume'}
+                      </button>
+                      <button type="button" className="button" onClick={() => setDeleting(schedule)} aria-label={`Delete ${schedule.cron}`}>
+                        Delete
+                      </button>
+                    </td>
                   )}
                 </tr>
-              </thead>
-              <tbody>
-                {schedules.data.map((schedule) => (
-                  <tr key={schedule.id}>
-                    <td>
-                      <code>{schedule.cron}</code>
-                    </td>
-                    <td>{schedule.timezone}</td>
-                    <td>
-                      {schedule.nextRunAt ? (
-                        <time dateTime={schedule.nextRunAt} title={schedule.nextRunAt}>
-                          {inZone(schedule.nextRunAt, schedule.timezone)} <span className="muted">({fromNow(schedule.nextRunAt)})</span>
-                        </time>
-                      ) : (
-                        <span className="badge muted-badge">Paused</span>
-                      )}
-                    </td>
-                    <td>
-                      <LastRun run={schedule.lastRun} timezone={schedule.timezone} />
-                    </td>
-                    {writable && (
-                      <td className="row-buttons">
-                        <button type="button" className="button" onClick={() => setEditing({ mode: 'edit', schedule })} aria-label={`Edit ${schedule.cron}`}>
-                          Edit
-                        </button>
-                        <button type="button" className="button" onClick={() => void toggle(schedule)}>
-                          {schedule.enabled ? 'Pause' : 'Resume'}
-                        </button>
-                        <button type="button" className="button" onClick={() => setDeleting(schedule)} aria-label={`Delete ${schedule.cron}`}>
-                          Delete
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
+              )}
+            />
+          </>
+        )}
+      </LoadedList>
       {editing && (
         <ScheduleDialog
           open

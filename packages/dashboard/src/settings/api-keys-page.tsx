@@ -1,14 +1,13 @@
 import type { ApiKey } from '@loupe/contract';
 import { useState } from 'react';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { actionsColumn } from '../components/data-table.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
-import { LoadingState } from '../components/loading-state.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { CreateKeyDialog } from './create-key-dialog.tsx';
 import { formatDateTime, formatDay, hasExpired } from './format-date.ts';
-import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE = 50;
 
@@ -53,65 +52,45 @@ function ApiKeys() {
       <p className="muted">
         For scripts, the CLI and MCP clients: send a key as <code>Authorization: Bearer loupe_…</code>. Loupe keeps only a hash of each secret.
       </p>
-      {keys.status === 'loading' && <LoadingState label="Loading API keys" />}
-      {keys.status === 'failed' && <ErrorMessage error={keys.error} onRetry={keys.reload} />}
-      {keys.status === 'done' && keys.items.length === 0 && (
-        <EmptyState title="No API keys yet" action={create}>
-          Create one to call the API from a script or the CLI.
-        </EmptyState>
-      )}
-      {keys.status === 'done' && keys.items.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.items.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>
-                    <ul className="scope-badges">
-                      {key.scopes.map((scope) => (
-                        <li key={scope} className="badge">
-                          {scope}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>
-                    {key.expiresAt === null ? 'Never' : formatDay(key.expiresAt)}
-                    {hasExpired(key.expiresAt) && <span className="badge expired">expired</span>}
-                  </td>
-                  <td>{formatDay(key.createdAt)}</td>
-                  <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
-                  <td>
-                    <button type="button" className="button" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {keys.error !== null && keys.status === 'done' && <ErrorMessage error={keys.error} onRetry={keys.loadMore} />}
-      <LoadMoreButton list={keys} />
+      <PagedTable
+        list={keys}
+        loadingLabel="Loading API keys"
+        empty={
+          <EmptyState title="No API keys yet" action={create}>
+            Create one to call the API from a script or the CLI.
+          </EmptyState>
+        }
+        caption="API keys"
+        columns={['Name', 'Key', 'Scopes', 'Expires', 'Created', 'Last used', actionsColumn]}
+        row={(key) => (
+          <tr key={key.id}>
+            <th scope="row">{key.name}</th>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>
+              <ul className="scope-badges">
+                {key.scopes.map((scope) => (
+                  <li key={scope} className="badge">
+                    {scope}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td>
+              {key.expiresAt === null ? 'Never' : formatDay(key.expiresAt)}
+              {hasExpired(key.expiresAt) && <span className="badge expired">expired</span>}
+            </td>
+            <td>{formatDay(key.createdAt)}</td>
+            <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
+            <td>
+              <button type="button" className="button" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                Revoke
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={keys.reload} />
       <ConfirmDialog
         open={revoking !== null}

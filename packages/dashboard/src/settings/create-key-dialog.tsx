@@ -1,9 +1,9 @@
 import { roleScopes, type CreatedApiKey, type Scope } from '@loupe/contract';
 import { useId, useState } from 'react';
-import { fieldErrorsOf, onlyFieldErrors } from '../api/api-error.ts';
+import { fieldErrorsOf } from '../api/api-error.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { DialogForm } from '../components/dialog-form.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
@@ -86,8 +86,7 @@ export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; o
 
   return (
     <Dialog open={open} title="Create an API key" onClose={close}>
-      <form onSubmit={form.onSubmit} noValidate>
-        {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, FIELDS)} />}
+      <DialogForm form={form} fieldNames={FIELDS} submitLabel="Create key" busyLabel="Creating…" onCancel={close}>
         <FormField label="Name" name="name" required maxLength={100} autoFocus hint="What uses it, e.g. “CI deploys”." error={form.error} />
         <fieldset className="scope-fieldset" aria-describedby={scopeErrors.length > 0 ? `${scopesId}-error` : undefined}>
           <legend>Scopes</legend>
@@ -118,15 +117,7 @@ export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; o
           hint="The key stops working at the end of this day. Leave it empty for a key that does not expire."
           error={form.error}
         />
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {form.busy ? 'Creating…' : 'Create key'}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

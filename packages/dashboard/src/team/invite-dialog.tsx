@@ -1,9 +1,8 @@
 import { roles, type CreatedInvite, type Role } from '@loupe/contract';
 import { useId, useState } from 'react';
-import { onlyFieldErrors } from '../api/api-error.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { DialogForm } from '../components/dialog-form.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { formatDateTime } from '../settings/format-date.ts';
@@ -61,8 +60,7 @@ export function InviteDialog({ open, onClose, onCreated }: { open: boolean; onCl
 
   return (
     <Dialog open={open} title="Invite someone" onClose={close}>
-      <form onSubmit={form.onSubmit} noValidate>
-        {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, FIELDS)} />}
+      <DialogForm form={form} fieldNames={FIELDS} submitLabel="Create invite" busyLabel="Inviting…" onCancel={close}>
         <FormField label="Email" name="email" type="email" autoComplete="off" required autoFocus error={form.error} />
         <SelectField label="Role" name="role" defaultValue="member" error={form.error} hint={workspace.role === 'owner' ? undefined : 'Only an owner can invite an owner.'}>
           {roles
@@ -84,15 +82,7 @@ export function InviteDialog({ open, onClose, onCreated }: { open: boolean; onCl
           hint="1 to 30 days."
           error={form.error}
         />
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {form.busy ? 'Inviting…' : 'Create invite'}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

@@ -1,13 +1,12 @@
 import type { Invite } from '@loupe/contract';
 import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { actionsColumn } from '../components/data-table.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
-import { LoadingState } from '../components/loading-state.tsx';
+import { PagedTable } from '../components/paged-table.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { formatDateTime } from '../settings/format-date.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
-import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE = 50;
 
@@ -24,48 +23,28 @@ export function PendingInvites({ version }: { version: number }) {
   return (
     <section className="team-section" aria-labelledby="invites-heading">
       <h2 id="invites-heading">Pending invites</h2>
-      {invites.status === 'loading' && <LoadingState label="Loading invites" />}
-      {invites.status === 'failed' && <ErrorMessage error={invites.error} onRetry={invites.reload} />}
-      {invites.status === 'done' && invites.items.length === 0 && (
-        <EmptyState title="No pending invites">Invite someone to give them a link that adds them to this workspace.</EmptyState>
-      )}
-      {invites.status === 'done' && invites.items.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">Pending invites</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Sent</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invites.items.map((invite) => (
-                <tr key={invite.id}>
-                  <td>{invite.email}</td>
-                  <td>
-                    <span className="badge">{invite.role}</span>
-                  </td>
-                  <td>{formatDateTime(invite.expiresAt)}</td>
-                  <td>{formatDateTime(invite.createdAt)}</td>
-                  <td>
-                    <button type="button" className="button" onClick={() => setRevoking(invite)} aria-label={`Revoke the invite of ${invite.email}`}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {invites.status === 'done' && invites.error !== null && <ErrorMessage error={invites.error} onRetry={invites.loadMore} />}
-      <LoadMoreButton list={invites} />
+      <PagedTable
+        list={invites}
+        loadingLabel="Loading invites"
+        empty={<EmptyState title="No pending invites">Invite someone to give them a link that adds them to this workspace.</EmptyState>}
+        caption="Pending invites"
+        columns={['Email', 'Role', 'Expires', 'Sent', actionsColumn]}
+        row={(invite) => (
+          <tr key={invite.id}>
+            <td>{invite.email}</td>
+            <td>
+              <span className="badge">{invite.role}</span>
+            </td>
+            <td>{formatDateTime(invite.expiresAt)}</td>
+            <td>{formatDateTime(invite.createdAt)}</td>
+            <td>
+              <button type="button" className="button" onClick={() => setRevoking(invite)} aria-label={`Revoke the invite of ${invite.email}`}>
+                Revoke
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this invite?"
