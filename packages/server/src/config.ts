@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { LIST_THRESHOLD } from './search/sqlite-word-postings.ts';
+import { LIST_THRESHOLD } from './search/word-list-threshold.ts';
 
 const flagWithDefault = (fallback: 'true' | 'false') =>
   z

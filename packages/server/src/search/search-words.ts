@@ -1,3 +1,5 @@
+import { tokensOf } from './unicode61-tokens.ts';
+
 /**
  * Words as the word lists (sqlite-word-postings.ts) key them: lower case, without diacritics,
  * ASCII letters and digits only. FTS5's tokenizer (unicode61, remove_diacritics 2) reads such a
@@ -5,8 +7,6 @@
  * this cannot vouch for (another script, a ligature) has no key and is searched by FTS5 alone.
  */
 const KEY = /^[a-z0-9]+$/;
-/** Where unicode61 splits: anything but letters, digits and private-use characters. */
-const SEPARATORS = /[^\p{L}\p{N}\p{Co}]+/u;
 const MARKS = /\p{M}/gu;
 
 /** A word as unicode61 with remove_diacritics folds it before stemming: diacritics gone, lower case. */
@@ -23,9 +23,9 @@ export function wordKey(text: string): string | undefined {
 /** The distinct keys of a text's words (a word without a key is left out). */
 export function wordKeysOf(text: string): Set<string> {
   const keys = new Set<string>();
-  for (const word of text.split(SEPARATORS)) {
-    if (word === '') continue;
-    const key = wordKey(word);
+  const { starts, ends, count } = tokensOf(text);
+  for (let i = 0; i < count; i++) {
+    const key = wordKey(text.slice(starts[i], ends[i]));
     if (key !== undefined) keys.add(key);
   }
   return keys;

@@ -3,15 +3,7 @@ import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import { onReader, type ReaderProcedure } from '../database/reader-procedure.ts';
 import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
-
-/**
- * The fewest matches a word needs for a list of its own. Below it FTS5 ranks a word's matches
- * in a fraction of a millisecond. At 50,000 pages of the search bench, lists of the words on
- * 100 pages or more held 23 million matches in 112 MB and answered 669 cold queries a second
- * at 20 clients (p50 28 ms); on 1,000 or more, 16 million in 82 MB and 457 (p50 40 ms), the
- * rarer words' queries then ranked by FTS5 the slowest.
- */
-export const LIST_THRESHOLD = 100;
+import { LIST_THRESHOLD } from './word-list-threshold.ts';
 
 /**
  * How many documents' words are counted to find the common ones, spread evenly: enough that a

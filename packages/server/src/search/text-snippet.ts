@@ -2,6 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
 import { foldedWord } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
+import { tokensOf, type Tokens } from './unicode61-tokens.ts';
 
 /**
  * Snippets made here from a page's text rather than by FTS5's snippet(), which tokenizes the
@@ -15,7 +16,6 @@ import { MARK_END, MARK_START } from './snippet-html.ts';
 /** Tokens a snippet holds, as snippet(…, 30) was asked for. */
 const SNIPPET_TOKENS = 30;
 const ELLIPSIS = '…';
-const NON_ASCII_TOKEN_CHARACTER = /[\p{L}\p{N}\p{Co}\p{M}]/u;
 
 /** A term as FTS5 matches it: the stems of its words in order (one for a word, more for a phrase). */
 export type StemmedPhrase = string[];
@@ -41,46 +41,6 @@ export function wantedPhrases(query: SearchQuery): StemmedPhrase[] {
     const tokens = tokensOf(term.text);
     return Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
   });
-}
-
-/** Where each token starts and ends, in arrays rather than an object a token: a page has a thousand. */
-interface Tokens {
-  starts: Int32Array;
-  ends: Int32Array;
-  count: number;
-}
-
-/** ASCII letters and digits: 1. */
-const ASCII_TOKEN_CHARACTERS = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
-
-function isNonAsciiTokenCharacter(text: string, at: number): boolean {
-  return NON_ASCII_TOKEN_CHARACTER.test(String.fromCodePoint(text.codePointAt(at) ?? 0));
-}
-
-/** The text's tokens as unicode61 splits it. */
-function tokensOf(text: string): Tokens {
-  const capacity = (text.length >> 1) + 1;
-  const starts = new Int32Array(capacity);
-  const ends = new Int32Array(capacity);
-  let count = 0;
-  let start = -1;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    // A low surrogate goes with its high one, whatever it is.
-    const inside =
-      code < 128 ? ASCII_TOKEN_CHARACTERS[code] === 1 : code >= 0xdc00 && code <= 0xdfff ? start >= 0 : isNonAsciiTokenCharacter(text, at);
-    if (inside && start < 0) start = at;
-    else if (!inside && start >= 0) {
-      starts[count] = start;
-      ends[count++] = at;
-      start = -1;
-    }
-  }
-  if (start >= 0) {
-    starts[count] = start;
-    ends[count++] = text.length;
-  }
-  return { starts, ends, count };
 }
 
 interface Match {
