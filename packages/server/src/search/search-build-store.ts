@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import { compiledOnce } from '../database/compiled-query.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { SearchBuildTable } from '../database/schema.ts';
 
@@ -7,9 +8,20 @@ export type SearchBuildRow = Selectable<SearchBuildTable>;
 /** The builds of projects' search indexes (their documents are the engines' business). */
 export class SearchBuildStore {
   readonly #database: Database;
+  /** Every search runs it first: compiled once (database/compiled-query.ts). */
+  readonly #readyBuild;
 
   constructor(database: Database) {
     this.#database = database;
+    this.#readyBuild = compiledOnce(() =>
+      database.db
+        .selectFrom('audit_projects as p')
+        .leftJoin('search_builds as b', (join) => join.onRef('b.project_id', '=', 'p.id').on('b.state', '=', sql.lit('ready')))
+        .select('b.id')
+        .where('p.workspace_id', '=', '')
+        .where('p.id', '=', '')
+        .compile(),
+    );
   }
 
   /** The project's newest report (ids are time-ordered). */
@@ -48,13 +60,7 @@ export class SearchBuildStore {
    * query: a search asks both before anything else, and each round trip counts under load.
    */
   async readyBuild(workspaceId: string, projectId: string): Promise<{ buildId: string | null } | undefined> {
-    const row = await this.#database.db
-      .selectFrom('audit_projects as p')
-      .leftJoin('search_builds as b', (join) => join.onRef('b.project_id', '=', 'p.id').on('b.state', '=', 'ready'))
-      .select('b.id')
-      .where('p.workspace_id', '=', workspaceId)
-      .where('p.id', '=', projectId)
-      .executeTakeFirst();
+    const [row] = (await this.#database.db.executeQuery(this.#readyBuild(workspaceId, projectId))).rows;
     return row && { buildId: row.id };
   }
 
