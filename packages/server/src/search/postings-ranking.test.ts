@@ -63,6 +63,25 @@ describe('bestDocuments', () => {
     assert.deepEqual(bestDocuments({ groups: [[a], [a]], excluded: [] }, 1), [{ ordinal: 1, score: 2 }]);
   });
 
+  it('leaves out the documents of every excluded word from a one-word query', () => {
+    const a = list({ 1: 5, 2: 4, 3: 3, 7: 2, 8: 1 });
+    assert.deepEqual(bestDocuments({ groups: [[a]], excluded: [Uint32Array.of(0, 2), Uint32Array.of(3, 4, 8, 50)] }, 10), [
+      { ordinal: 1, score: 5 },
+      { ordinal: 7, score: 2 },
+    ]);
+  });
+
+  it('starts every query from nothing, after a larger one', () => {
+    const big = list({ 1: 1, 4000: 9 });
+    const other = list({ 1: 2, 4000: 9 });
+    assert.deepEqual(bestDocuments({ groups: [[big], [other]], excluded: [] }, 1), [{ ordinal: 4000, score: 18 }]);
+    const small = list({ 1: 1, 2: 1 });
+    assert.deepEqual(bestDocuments({ groups: [[small], [small]], excluded: [] }, 10), [
+      { ordinal: 1, score: 2 },
+      { ordinal: 2, score: 2 },
+    ]);
+  });
+
   it('leaves out documents of an excluded word, and answers nothing for no count or no match', () => {
     const a = list({ 1: 5, 2: 4, 3: 3 });
     assert.deepEqual(bestDocuments({ groups: [[a]], excluded: [Uint32Array.of(1, 3, 99)] }, 10), [{ ordinal: 2, score: 4 }]);

@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SearchQuery } from '@loupe/contract';
+import { LRUCache } from 'lru-cache';
 import { readerProcedure } from '../database/reader-procedure.ts';
 import { fts5Expression } from './fts5-expression.ts';
 import { decodeOrdinals, decodeScores, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
@@ -94,6 +95,30 @@ function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked
   return rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: markedSnippet(row.body, phrases), score: ranked[i].score }));
 }
 
+/**
+ * Lists read lately, decoded, on this reader thread: a few common words make most queries, and
+ * a generation's lists never change (a rebuild stores its own, under its build id), so an entry
+ * is never stale, only unused, and ages out.
+ */
+const decodedLists = new LRUCache<string, PostingList>({
+  maxSize: 24 * 1024 * 1024,
+  sizeCalculation: (list) => list.ordinals.byteLength + list.scores.byteLength + 64,
+});
+
+/** A word's stored list in a build's generation; undefined when it has none (fewer pages than the threshold). */
+function storedList(database: DatabaseSync, buildId: string, word: string): PostingList | undefined {
+  const key = `${buildId} ${word}`;
+  let list = decodedLists.get(key);
+  if (list) return list;
+  const row = prepared(database, 'SELECT matches, ordinals, scores FROM search_word_postings WHERE build_id = ? AND word = ?').get(buildId, word) as
+    | { matches: number; ordinals: Uint8Array; scores: Uint8Array }
+    | undefined;
+  if (!row) return undefined;
+  list = { ordinals: decodeOrdinals(row.ordinals, row.matches), scores: decodeScores(row.scores, row.matches) };
+  decodedLists.set(key, list);
+  return list;
+}
+
 export function searchByLists(database: DatabaseSync, input: ListSearchInput): ListSearchResult {
   const { projectId, query, words, window } = input;
   return inOneSnapshot(database, () => {
@@ -107,10 +132,9 @@ export function searchByLists(database: DatabaseSync, input: ListSearchInput): L
     if (current.threshold === null) return { kind: 'fts5' };
     const base = current.number * SPAN;
     const stored = new Map<string, PostingList>();
-    const read = prepared(database, 'SELECT matches, ordinals, scores FROM search_word_postings WHERE build_id = ? AND word = ?');
     for (const word of new Set([...words.required.flat(), ...words.excluded])) {
-      const row = read.get(current.id, word) as { matches: number; ordinals: Uint8Array; scores: Uint8Array } | undefined;
-      if (row) stored.set(word, { ordinals: decodeOrdinals(row.ordinals, row.matches), scores: decodeScores(row.scores, row.matches) });
+      const list = storedList(database, current.id, word);
+      if (list) stored.set(word, list);
     }
     // A group of words without lists is rarer than the threshold: FTS5 ranks its few matches.
     if (!words.required.every((group) => group.some((word) => stored.has(word)))) return { kind: 'fts5' };
