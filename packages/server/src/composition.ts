@@ -24,6 +24,7 @@ import type { Handlers } from './http/handlers.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { ApiKeyService } from './identity/api-key-service.ts';
 import { ApiKeyStore } from './identity/api-key-store.ts';
+import { KeyCache } from './identity/key-cache.ts';
 import { Authenticator } from './identity/authenticator.ts';
 import { keyHandlers } from './identity/key-handlers.ts';
 import { WorkspaceStore } from './identity/workspace-store.ts';
@@ -85,11 +86,12 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     publicUrl: config.publicUrl,
   });
   const uploadSlots = new UploadSlotService({ database, projects, images, blobs, publicUrl: config.publicUrl });
-  const keys = new ApiKeyService(new ApiKeyStore(database));
+  const keyCache = new KeyCache();
+  const keys = new ApiKeyService(new ApiKeyStore(database), keyCache.forgetAll);
   const credits = new CreditService(database, plans);
   const sessions = new SessionService(database);
   const authenticator = new Authenticator(
-    new ApiKeyStore(database),
+    { store: new ApiKeyStore(database), cache: keyCache },
     new WorkspaceStore(database),
     (error) => log.warn({ err: error }, 'could not record key use'),
     sessions,
@@ -131,7 +133,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...reportHandlers(reports),
     ...diffHandlers(new DiffService(database)),
     ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks)),
-    ...teamHandlers(new TeamService(database, plans), new MemberService(database), new InviteService(database, config.publicUrl)),
+    ...teamHandlers(new TeamService(database, plans), new MemberService(database, keyCache.forgetAll), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),
     ...searchHandlers(

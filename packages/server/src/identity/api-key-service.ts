@@ -2,14 +2,17 @@ import { LoupeError, type ApiKey, type CreateApiKey, type CreatedApiKey, type Pa
 import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { ApiKeyStore } from './api-key-store.ts';
+import type { KeysChanged } from './key-cache.ts';
 import { generateKeySecret, hashKeySecret, keyPrefix } from './key-secret.ts';
 import type { Principal } from './principal.ts';
 
 export class ApiKeyService {
   readonly #keys: ApiKeyStore;
+  readonly #keysChanged: KeysChanged;
 
-  constructor(keys: ApiKeyStore) {
+  constructor(keys: ApiKeyStore, keysChanged: KeysChanged) {
     this.#keys = keys;
+    this.#keysChanged = keysChanged;
   }
 
   list(principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<ApiKey>> {
@@ -53,6 +56,7 @@ export class ApiKeyService {
 
   async delete(principal: Principal, keyId: string): Promise<{ deleted: true }> {
     if (!(await this.#keys.delete(principal.workspaceId, keyId))) throw new LoupeError('not_found');
+    this.#keysChanged();
     return { deleted: true };
   }
 }

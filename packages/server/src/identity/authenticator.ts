@@ -1,6 +1,7 @@
 import { LoupeError, roleScopes, type OperationDefinition, type Role, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { ApiKeyStore } from './api-key-store.ts';
+import type { KeyCache } from './key-cache.ts';
 import { hashKeySecret } from './key-secret.ts';
 import type { Principal } from './principal.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
@@ -40,12 +41,19 @@ export interface SessionVerifier {
  */
 export class Authenticator {
   readonly #keys: ApiKeyStore;
+  readonly #cache: KeyCache;
   readonly #workspaces: WorkspaceStore;
   readonly #onTouchError: (error: unknown) => void;
   readonly #sessions: SessionVerifier | undefined;
 
-  constructor(keys: ApiKeyStore, workspaces: WorkspaceStore, onTouchError: (error: unknown) => void, sessions?: SessionVerifier) {
-    this.#keys = keys;
+  constructor(
+    keys: { store: ApiKeyStore; cache: KeyCache },
+    workspaces: WorkspaceStore,
+    onTouchError: (error: unknown) => void,
+    sessions?: SessionVerifier,
+  ) {
+    this.#keys = keys.store;
+    this.#cache = keys.cache;
     this.#workspaces = workspaces;
     this.#onTouchError = onTouchError;
     this.#sessions = sessions;
@@ -58,7 +66,7 @@ export class Authenticator {
     }
     const secret = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization ?? '')?.[1];
     if (!secret) throw new LoupeError('unauthorized', { message: 'Send an API key as `Authorization: Bearer <key>`.' });
-    const key = await this.#keys.findByHash(hashKeySecret(secret));
+    const key = await this.#cache.find(hashKeySecret(secret), (hash) => this.#keys.findByHash(hash));
     if (!key) throw new LoupeError('unauthorized', { message: 'This API key is not valid or has been revoked.' });
     const at = now();
     if (key.expiresAt !== null && key.expiresAt <= at) {
@@ -75,6 +83,8 @@ export class Authenticator {
     requireScopes(operation, scopes, `this key (role ${role})`);
 
     if (key.lastUsedAt === null || Date.parse(at) - Date.parse(key.lastUsedAt) > TOUCH_INTERVAL_MS) {
+      // The cached key too, or every request it serves would write the time again.
+      key.lastUsedAt = at;
       this.#keys.touch(key.id, at).catch(this.#onTouchError);
     }
     return { userId: key.userId, workspaceId, role, scopes, keyId: key.id, sessionId: null };

@@ -1,6 +1,7 @@
 import { LoupeError, type Member, type Page, type Role } from '@loupe/contract';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
+import type { KeysChanged } from '../identity/key-cache.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { MemberStore } from './member-store.ts';
 
@@ -15,10 +16,12 @@ const lastOwner = () => new LoupeError('last_owner');
 export class MemberService {
   readonly #database: Database;
   readonly #members: MemberStore;
+  readonly #keysChanged: KeysChanged;
 
-  constructor(database: Database) {
+  constructor(database: Database, keysChanged: KeysChanged) {
     this.#database = database;
     this.#members = new MemberStore(database);
+    this.#keysChanged = keysChanged;
   }
 
   list(principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<Member>> {
@@ -37,7 +40,7 @@ export class MemberService {
       }
       await members.setRole(principal.workspaceId, userId, role);
       return { ...target, role };
-    });
+    }).finally(this.#keysChanged);
   }
 
   /** Removes a member, or lets any member leave; their keys of this workspace go with them. */
@@ -58,7 +61,7 @@ export class MemberService {
       }
       await members.remove(principal.workspaceId, userId);
       return { deleted: true as const };
-    });
+    }).finally(this.#keysChanged);
   }
 
   /**

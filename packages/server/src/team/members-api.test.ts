@@ -257,6 +257,8 @@ for (const dialect of testDialects()) {
       it('lets an admin remove a member: gone from the list, their key of this workspace revoked', async () => {
         const admin = await addTestMember(t, ws.workspaceId, 'admin');
         const member = await addTestMember(t, ws.workspaceId, 'member');
+        // Used first, so the server has read the key: the removal must still hold at once.
+        assertStatus(await t.request('GET', '/api/images/projects', { key: member.key }), 200);
         const answer = await remove(member.userId, admin.key);
         assertStatus(answer, 200);
         assert.deepEqual(answer.body, { deleted: true });

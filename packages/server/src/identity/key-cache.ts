@@ -1,0 +1,44 @@
+import { LRUCache } from 'lru-cache';
+import type { StoredKey } from './api-key-store.ts';
+
+/**
+ * How long a key read for one request serves the next ones. Every API request looks its key up:
+ * on PostgreSQL that round trip was a third of what a trivial authenticated GET cost the server
+ * and the database (bench/search.ts, its floor). A change made in this process is seen at once
+ * (forgetAll); one made by another process (a second server, `loupe` on the command line) is
+ * seen within this long.
+ */
+export const KEY_CACHE_MS = 2_000;
+
+/** Told when keys or memberships change, so that no request acts on what they were. */
+export type KeysChanged = () => void;
+
+/**
+ * The keys authentication read lately, by the hash of their secret. Unknown secrets are not
+ * kept (a guesser would fill the cache), only keys that exist, for KEY_CACHE_MS.
+ */
+export class KeyCache {
+  readonly #keys: LRUCache<string, StoredKey>;
+  /** Counts the changes: a lookup that was under way when one came answers its request but is not kept. */
+  #changes = 0;
+
+  /** `clock` in milliseconds: tests move it. */
+  constructor(clock: { now(): number } = performance) {
+    this.#keys = new LRUCache({ max: 10_000, ttl: KEY_CACHE_MS, ttlResolution: 0, perf: clock });
+  }
+
+  async find(secretHash: string, read: (secretHash: string) => Promise<StoredKey | undefined>): Promise<StoredKey | undefined> {
+    const kept = this.#keys.get(secretHash);
+    if (kept) return kept;
+    const changes = this.#changes;
+    const key = await read(secretHash);
+    if (key && changes === this.#changes) this.#keys.set(secretHash, key);
+    return key;
+  }
+
+  /** A key was deleted, or a member's role changed or their membership ended. */
+  readonly forgetAll: KeysChanged = () => {
+    this.#changes++;
+    this.#keys.clear();
+  };
+}
