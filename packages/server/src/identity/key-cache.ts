@@ -5,7 +5,7 @@ import type { StoredKey } from './api-key-store.ts';
  * How long a key read for one request serves the next ones. Every API request looks its key up:
  * on PostgreSQL that round trip was a third of what a trivial authenticated GET cost the server
  * and the database (bench/search.ts, its floor). A change made in this process is seen at once
- * (forgetAll); one made by another process (a second server, `loupe` on the command line) is
+ * (forgetAll); one made by another server process (several share a PostgreSQL database) is
  * seen within this long.
  */
 export const KEY_CACHE_MS = 2_000;
