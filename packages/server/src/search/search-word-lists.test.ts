@@ -48,12 +48,14 @@ const LISTED = [
 describe('search word lists (sqlite)', () => {
   let t: TestServer;
   let site: TestSite;
+  /** The site's pages, read at each request: a test changes them before crawling again. */
+  const pages = shop();
   let projectId: string;
   let fts5: SqliteSearchEngine;
 
   before(async () => {
     t = await startTestServer('sqlite', { crawlAllowPrivate: true, searchListMinPages: 5 });
-    site = await startTestSite({ pages: shop() });
+    site = await startTestSite({ pages });
     projectId = await createProject(t, site);
     await crawlProject(t, projectId);
     await buildProjectIndex(t, projectId);
@@ -137,6 +139,20 @@ describe('search word lists (sqlite)', () => {
     assert.deepEqual((await lists()).map((row) => row.words), [words]);
     const answer = await engine.search(projectId, query('copper cabin'), { offset: 0, limit: 50 });
     assert.deepEqual(answer?.hits.map((hit) => hit.pageId), expected?.hits.map((hit) => hit.pageId));
+  });
+
+  it('answers from the lists of the generation a rebuild switched to, not from lists read before', async () => {
+    const copper = async () => (await t.request('GET', `${searchPath(projectId, 'copper')}&limit=100`)).body.map((hit: { pageId: string }) => hit.pageId);
+    const earlier = await copper();
+    const items = Object.keys(pages).filter((path) => path.startsWith('/item'));
+    for (const path of items.slice(0, 20)) pages[path] = (pages[path] as string).replaceAll('copper', 'brass');
+    await crawlProject(t, projectId);
+    await buildProjectIndex(t, projectId);
+    const later = await copper();
+    const expected = await fts5.searchFts5(projectId, query('copper'), { offset: 0, limit: 100 });
+    assert.ok(expected);
+    assert.deepEqual(later, expected.hits.map((hit) => hit.pageId));
+    assert.ok(later.length > 0 && later.length < earlier.length, `${later.length} hits after, ${earlier.length} before`);
   });
 
   it('removes a build’s lists with its project', async () => {

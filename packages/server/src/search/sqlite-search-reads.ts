@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SearchQuery } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
@@ -98,10 +99,11 @@ function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked
 /**
  * Lists read lately, decoded, on this reader thread: a few common words make most queries, and
  * a generation's lists never change (a rebuild stores its own, under its build id), so an entry
- * is never stale, only unused, and ages out.
+ * is never stale, only unused, and ages out. There is a reader thread a core (SqliteReaders):
+ * they share 64 MB, at least 4 MB each.
  */
 const decodedLists = new LRUCache<string, PostingList>({
-  maxSize: 24 * 1024 * 1024,
+  maxSize: Math.max(4, Math.floor(64 / availableParallelism())) * 1024 * 1024,
   sizeCalculation: (list) => list.ordinals.byteLength + list.scores.byteLength + 64,
 });
 
