@@ -44,8 +44,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, numberSetting, printTable, quantile, readClockTicks, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
 import sharp from 'sharp';
+import { startLoupe, type Loupe } from './loupe-server.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEST_IMAGES = fileURLToPath(new URL('../packages/server/testdata/images/', import.meta.url));
 const CONNECTIONS = 50;
 const BIG = { width: 4000, height: 3000, name: 'big.jpg' };
@@ -95,64 +95,13 @@ const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}Ã
 // ---------------------------------------------------------------------------------------
 // Loupe as a child process, and its API.
 
-interface LoupeChild {
-  url: string;
-  pid: number;
-  key: string;
-  /** The last lines it wrote (warnings and errors: LOG_LEVEL=warn). */
-  output(): string;
-  stop(): Promise<void>;
-}
-
-async function startLoupe(dataDir: string, label: string): Promise<LoupeChild> {
-  const port = await freePort();
-  const key = `loupe_${randomBytes(24).toString('base64url')}`;
-  // Only the variables set here: an operator's DATABASE_URL, S3_* or LOUPE_* would change what is measured.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)),
-  );
-  Object.assign(env, {
-    LOUPE_DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOUPE_BOOTSTRAP_KEY: key,
-    LOG_LEVEL: 'warn',
-    // As `npm start` runs it (package.json): see the README on glibc's malloc arenas.
-    MALLOC_ARENA_MAX: '2',
-    ...SETTINGS.serverEnv,
+/** Loupe as `npm start` runs it, on a data dir of its own. */
+function startCdnLoupe(label: string): Promise<Loupe> {
+  return startLoupe({
+    label: `cdn-${label}`,
+    env: SETTINGS.serverEnv,
+    nodeFlags: SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-${label}-${Date.now()}.cpuprofile`] : [],
   });
-  const nodeArgs = SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-${label}-${Date.now()}.cpuprofile`] : [];
-  const child = track(
-    spawn(process.execPath, [...nodeArgs, join(ROOT, 'packages/server/src/cli.ts'), 'serve'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Loupe (${label}) exited at start:\n${output}`);
-    const up = await fetch(`${url}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) {
-      await stopChild(child, 'SIGKILL');
-      throw new Error(`Loupe (${label}) did not answer /healthz within 30 s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  const stop = () => stopChild(child, 'SIGTERM');
-  cleanups.push(stop);
-  return { url, pid: child.pid!, key, output: () => output, stop };
 }
 
 class Api {
@@ -511,7 +460,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const loupe = await startLoupe(join(temp, 'loupe-a'), 'a');
+    const loupe = await startCdnLoupe('a');
     const api = new Api(loupe.url, loupe.key);
     const project = (await api.json('POST', '/api/images/projects', { name: 'CDN bench' }, 201)) as { id: string; slug: string };
     const uploaded = await api.upload(project.id, BIG.name, big, BIG.name);
@@ -721,7 +670,7 @@ async function mixedLoad(temp: string, big: Buffer): Promise<Summary> {
   console.log(`   each client loops: 50% warm hit, 40% cold variant (random source, width and format among ${SETTINGS.mixedFormats.join(', ')};`);
   console.log('   webp/jpeg up to 1600 wide, png up to 800, avif and jxl up to 480), 10% upload (test images to 20 rotating paths,');
   console.log('   replacing and purging). Server RSS is read from /proc/<pid>/status every second.');
-  const loupe = await startLoupe(join(temp, 'loupe-b'), 'b');
+  const loupe = await startCdnLoupe('b');
   const api = new Api(loupe.url, loupe.key);
   const project = (await api.json('POST', '/api/images/projects', { name: 'Mixed' }, 201)) as { id: string; slug: string };
   const files = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'hubble_deep_field.jpg', 'rocket.jpg'];

@@ -42,18 +42,17 @@
  * site, not the crawler, was the limit can be told apart.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedSite, TINY_PNG, type GeneratedSite } from '../packages/server/src/testing/fixture-sites.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../packages/server/src/testing/test-site.ts';
-import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track, wholeNumberSetting } from './bench-kit.ts';
+import { cleanups, cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track, wholeNumberSetting } from './bench-kit.ts';
+import { startLoupe, type Loupe } from './loupe-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LOUPE_CLI = join(ROOT, 'packages/server/src/cli.ts');
 const LINKINATOR_CLI = join(ROOT, 'node_modules/linkinator/build/src/cli.js');
 const GNU_TIME = '/usr/bin/time';
 const SAMPLE_MS = 250;
@@ -222,91 +221,17 @@ interface Result {
   detail: string;
 }
 
-interface LoupeChild {
-  url: string;
-  pid: number;
-  key: string;
-  workspaceId: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/**
- * The `start` script of package.json, taken apart: `NAME=value` words before `node` are its
- * environment, `--flags` after it are Node's. The bench runs the server exactly so.
- */
-function readStartScript(): { env: Record<string, string>; nodeFlags: string[] } {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const words = script.split(/\s+/);
-  const nodeAt = words.indexOf('node');
-  if (nodeAt < 0) throw new Error(`package.json start script does not run node: ${script}`);
-  const env = Object.fromEntries(words.slice(0, nodeAt).map((word) => word.split('=') as [string, string]));
-  const nodeFlags = words.slice(nodeAt + 1).filter((word) => word.startsWith('--'));
-  return { env, nodeFlags };
-}
-const START_SCRIPT = readStartScript();
-
-async function startLoupe(label: string, credits: number): Promise<LoupeChild> {
-  const dataDir = await mkdtemp(join(tmpdir(), `loupe-bench-crawl-${label}-`));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  const key = `loupe_${randomBytes(24).toString('base64url')}`;
-  // Only the variables set here: an operator's DATABASE_URL, S3_* or LOUPE_* would change what is measured.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)),
-  );
-  Object.assign(env, {
-    LOUPE_DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOUPE_BOOTSTRAP_KEY: key,
-    LOUPE_CRAWL_ALLOW_PRIVATE: '1',
-    LOG_LEVEL: 'warn',
-    // As `npm start` runs it: its environment (glibc's malloc arenas) and Node flags (V8's young generation).
-    ...START_SCRIPT.env,
-    ...SETTINGS.serverEnv,
+/** Loupe on its own data dir, as `npm start` runs it, on the business plan with credits for the crawl. */
+function startCrawlingLoupe(label: string, credits: number): Promise<Loupe> {
+  return startLoupe({
+    label: `crawl-${label}`,
+    env: { LOUPE_CRAWL_ALLOW_PRIVATE: '1', ...SETTINGS.serverEnv },
+    nodeFlags: SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`] : [],
+    setUp: (workspaceId) => [
+      ['admin', 'set-plan', '--workspace', workspaceId, '--plan', 'business', '--json'],
+      ['admin', 'grant-credits', '--workspace', workspaceId, '--amount', String(credits), '--note', 'bench:crawl', '--json'],
+    ],
   });
-  // The data dir as working directory: no `.env` of the repo is read.
-  const cli = async (...args: string[]) => {
-    const answer = await run(process.execPath, [LOUPE_CLI, ...args], { env, cwd: dataDir });
-    if (answer.code !== 0) throw new Error(`loupe ${args.join(' ')} exited with ${answer.code}:\n${answer.stderr}${answer.stdout}`);
-    return answer.stdout;
-  };
-  const init = JSON.parse(await cli('init', '--json')) as { initialized: boolean; workspaceId?: string };
-  if (!init.initialized || !init.workspaceId) throw new Error(`loupe init did not bootstrap a fresh data dir: ${JSON.stringify(init)}`);
-  const workspaceId = init.workspaceId;
-  await cli('admin', 'set-plan', '--workspace', workspaceId, '--plan', 'business', '--json');
-  await cli('admin', 'grant-credits', '--workspace', workspaceId, '--amount', String(credits), '--note', 'bench:crawl', '--json');
-
-  const nodeArgs = [
-    ...START_SCRIPT.nodeFlags,
-    ...(SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`] : []),
-  ];
-  const child = track(spawn(process.execPath, [...nodeArgs, LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Loupe (${label}) exited at start:\n${output}`);
-    const up = await fetch(`${url}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) {
-      await stopChild(child, 'SIGKILL');
-      throw new Error(`Loupe (${label}) did not answer /healthz within 30 s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  const stop = () => stopChild(child, 'SIGTERM');
-  cleanups.push(stop);
-  return { url, pid: child.pid!, key, workspaceId, output: () => output, stop };
 }
 
 interface CrawlRow {
@@ -325,7 +250,7 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
   const { site, generated } = bench;
   // Room for the pages the generator adds to its N (the orphan, the defects' targets).
   const maxPages = generated.pageCount + 100;
-  const loupe = await startLoupe(label, maxPages);
+  const loupe = await startCrawlingLoupe(label, maxPages);
   const headers = { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId };
   const api = async <T>(method: string, path: string, status: number, body?: unknown): Promise<T> => {
     const response = await fetch(loupe.url + path, {
