@@ -1,5 +1,6 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { StatementCache } from './statement-cache.ts';
 
 /**
  * Kysely's SqliteDialect speaks the better-sqlite3 interface; this adapts `node:sqlite`'s
@@ -29,27 +30,17 @@ class NodeSqliteStatement implements SqliteStatement {
   }
 }
 
-/** Prepared statements are reused: preparing costs more than running for the short queries we make. */
-const STATEMENT_CACHE_SIZE = 256;
-
 class NodeSqliteDatabase implements SqliteDatabase {
   readonly #database: DatabaseSync;
-  readonly #statements = new Map<string, NodeSqliteStatement>();
+  readonly #statements: StatementCache<NodeSqliteStatement>;
 
   constructor(database: DatabaseSync) {
     this.#database = database;
+    this.#statements = new StatementCache((sql) => new NodeSqliteStatement(database.prepare(sql)));
   }
 
   prepare(sql: string): SqliteStatement {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = new NodeSqliteStatement(this.#database.prepare(sql));
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
-        this.#statements.delete(this.#statements.keys().next().value as string);
-      }
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+    return this.#statements.get(sql);
   }
 
   close(): void {

@@ -1,6 +1,7 @@
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReaderProcedureFunction } from './reader-procedure.ts';
+import { statementsOf } from './statement-cache.ts';
 
 /**
  * One read-only connection to the SQLite file on a thread of its own (SqliteReaders): it runs
@@ -17,17 +18,12 @@ if (port) {
   const database = new DatabaseSync((workerData as { file: string }).file, { timeout: 5000 });
   // Reads only: a query that would write fails here instead of racing the writer's connection.
   database.exec('PRAGMA query_only = ON;');
-  const statements = new Map<string, StatementSync>();
+  const statements = statementsOf(database);
   const modules = new Map<string, Promise<Record<string, unknown>>>();
 
   const answer = async (request: ReadRequest): Promise<ReadAnswer> => {
     if ('sql' in request) {
-      let statement = statements.get(request.sql);
-      if (!statement) {
-        statement = database.prepare(request.sql);
-        statements.set(request.sql, statement);
-      }
-      return { id: request.id, rows: statement.all(...request.parameters) };
+      return { id: request.id, rows: statements.get(request.sql).all(...request.parameters) };
     }
     let loading = modules.get(request.module);
     if (!loading) {

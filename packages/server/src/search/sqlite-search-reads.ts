@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { SearchQuery } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
 import { readerProcedure } from '../database/reader-procedure.ts';
+import { statementsOf } from '../database/statement-cache.ts';
 import { fts5Expression } from './fts5-expression.ts';
 import { decodeOrdinals, decodeScores, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
 import { bestDocuments } from './postings-ranking.ts';
@@ -53,15 +54,7 @@ export const CANDIDATE_WORDS = readerProcedure<{ base: number; documents: number
   'candidateWords',
 );
 
-const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
-
-function prepared(database: DatabaseSync, text: string): StatementSync {
-  let cache = statements.get(database);
-  if (!cache) statements.set(database, (cache = new Map()));
-  let statement = cache.get(text);
-  if (!statement) cache.set(text, (statement = database.prepare(text)));
-  return statement;
-}
+const prepared = (database: DatabaseSync, text: string) => statementsOf(database).get(text);
 
 /** node:sqlite binds a JavaScript number as a real, and FTS5 compares its rowid with a real wrongly (`rowid = 2.0` matched rowid 1). */
 const rowid = (value: number) => BigInt(value);
