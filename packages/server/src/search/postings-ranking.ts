@@ -1,3 +1,4 @@
+import { BestOf, type RankedOrdinal } from './best-of.ts';
 import type { PostingList } from './posting-list.ts';
 
 /** A search over word lists: every group must match, a group where any of its lists does; the excluded match nothing. */
@@ -5,11 +6,6 @@ export interface ListQuery {
   groups: PostingList[][];
   /** Ordinals of the documents holding an excluded word. */
   excluded: Uint32Array[];
-}
-
-export interface RankedOrdinal {
-  ordinal: number;
-  score: number;
 }
 
 /**
@@ -101,71 +97,3 @@ function accumulators(size: number): typeof kept {
 }
 
 const postings = (group: PostingList[]) => group.reduce((sum, list) => sum + list.ordinals.length, 0);
-
-/** The `count` best of what is offered, in a binary heap whose root is the worst kept. */
-class BestOf {
-  readonly #ordinals: Uint32Array;
-  readonly #scores: Float64Array;
-  #size = 0;
-
-  constructor(count: number) {
-    this.#ordinals = new Uint32Array(count);
-    this.#scores = new Float64Array(count);
-  }
-
-  offer(ordinal: number, score: number): void {
-    const capacity = this.#ordinals.length;
-    if (this.#size < capacity) {
-      this.#place(this.#size++, ordinal, score);
-      this.#up(this.#size - 1);
-    } else if (ranksBefore(score, ordinal, this.#scores[0], this.#ordinals[0])) {
-      this.#place(0, ordinal, score);
-      this.#down(0);
-    }
-  }
-
-  inOrder(): RankedOrdinal[] {
-    const kept = Array.from({ length: this.#size }, (_, i) => ({ ordinal: this.#ordinals[i], score: this.#scores[i] }));
-    return kept.sort((a, b) => (ranksBefore(a.score, a.ordinal, b.score, b.ordinal) ? -1 : 1));
-  }
-
-  #place(at: number, ordinal: number, score: number): void {
-    this.#ordinals[at] = ordinal;
-    this.#scores[at] = score;
-  }
-
-  #worse(a: number, b: number): boolean {
-    return ranksBefore(this.#scores[b], this.#ordinals[b], this.#scores[a], this.#ordinals[a]);
-  }
-
-  #swap(a: number, b: number): void {
-    const [ordinal, score] = [this.#ordinals[a], this.#scores[a]];
-    this.#place(a, this.#ordinals[b], this.#scores[b]);
-    this.#place(b, ordinal, score);
-  }
-
-  #up(at: number): void {
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!this.#worse(at, parent)) return;
-      this.#swap(at, parent);
-      at = parent;
-    }
-  }
-
-  #down(at: number): void {
-    for (;;) {
-      const [left, right] = [2 * at + 1, 2 * at + 2];
-      let worst = at;
-      if (left < this.#size && this.#worse(left, worst)) worst = left;
-      if (right < this.#size && this.#worse(right, worst)) worst = right;
-      if (worst === at) return;
-      this.#swap(at, worst);
-      at = worst;
-    }
-  }
-}
-
-function ranksBefore(score: number, ordinal: number, otherScore: number, otherOrdinal: number): boolean {
-  return score > otherScore || (score === otherScore && ordinal < otherOrdinal);
-}
