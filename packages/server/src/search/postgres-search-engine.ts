@@ -1,54 +1,14 @@
-import type { SearchQuery, SearchTerm } from '@loupe/contract';
-import { sql, type RawBuilder } from 'kysely';
+import type { SearchQuery } from '@loupe/contract';
+import { sql } from 'kysely';
 import type { Database } from '../database/database.ts';
 import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
-import { MARK_END, MARK_START, withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
-
-type TsQuery = RawBuilder<unknown>;
-
-/** As the tsvector column of migration 0014 is made. */
-const CONFIG = sql`'english'::regconfig`;
-
-/**
- * Each term goes through phraseto_tsquery as a bound value, so PostgreSQL's parser splits and
- * stems it as it did the pages (a word of a stop list, such as "the", matches everything and
- * is left out), and nothing typed is ever read as tsquery syntax.
- */
-const termQuery = (term: SearchTerm): TsQuery => sql`phraseto_tsquery(${CONFIG}, ${term.text})`;
-const anyOf = (terms: readonly SearchTerm[]): TsQuery =>
-  terms.length === 1 ? termQuery(terms[0]) : sql`(${sql.join(terms.map(termQuery), sql` || `)})`;
-
-/** What ranks and highlights: the wanted terms (an excluded word is in no hit). */
-const wantedQuery = (query: SearchQuery): TsQuery => sql`(${sql.join(query.required.map(anyOf), sql` && `)})`;
-
-/** What a hit must match: every group, and none of the exclusions. */
-function matchQuery(query: SearchQuery): TsQuery {
-  return query.excluded.length === 0 ? wantedQuery(query) : sql`(${wantedQuery(query)} && !!${anyOf(query.excluded)})`;
-}
-
-/** One fragment of about 30 words around the best match. */
-const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=15, MaxFragments=1`;
-
-/**
- * ts_headline parses the whole text it is given (≈ 0.7 ms for a page of 700 words, most of a
- * query's time), so it gets the words around the first match instead. The tsvector knows that
- * match's position: its text's words are counted from the title's last position (`||` shifts
- * the body's positions so), and the index of that word in the text split at spaces is at most
- * the position and rarely much less (the parser counts a hyphenated word and its parts, three
- * positions for one word), hence the words from 0.8 times the position to the position, 30
- * more each side. A window that misses the match (a page of many hyphenated words) falls back
- * to the whole text; a match in the title alone shows the text's start.
- */
-function snippetParts(query: SearchQuery) {
-  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${wantedQuery(query)}, ${HEADLINE_OPTIONS})`;
-  const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
-  return {
-    near: headline(words(sql`greatest(1, floor(hit.at * 0.8)::int - 30)`, sql`hit.at + 30`)),
-    start: headline(words(sql`1`, sql`60`)),
-    whole: headline(sql`d.body`),
-  };
-}
+import { PostgresListSearch } from './postgres-list-search.ts';
+import { PostgresQueryTerms } from './postgres-query-terms.ts';
+import { CONFIG, matchQuery, snippetParts, wantedQuery } from './postgres-tsquery.ts';
+import { PostgresWordPostings } from './postgres-word-postings.ts';
+import type { WordListsOptions } from './sqlite-word-postings.ts';
+import { MARK_START, withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -59,31 +19,47 @@ export class PostgresSearchEngine implements SearchEngine {
    */
   readonly charsPerTransaction = 256 * 1024;
 
-  constructor(database: Database) {
+  readonly #postings: PostgresWordPostings;
+  readonly #lists: PostgresListSearch;
+
+  constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
+    this.#postings = new PostgresWordPostings(database, options);
+    this.#lists = new PostgresListSearch(database, this.#postings, new PostgresQueryTerms(database));
   }
 
   async add(buildId: string, documents: readonly SearchDocument[]): Promise<void> {
     if (documents.length === 0) return;
     // PostgreSQL's parser reads "<script>" in a text as a tag and drops its word; the stored
     // text carries stand-ins for < and > (the tsvector is generated from it), put back on reading.
+    // Ordinals follow on from the generation's last (one build writes a generation, a batch at a time).
     await sql`
-      INSERT INTO search_documents (build_id, page_id, url, title, body)
-      SELECT ${buildId}, page_id, url, title, body
+      INSERT INTO search_documents (build_id, ordinal, page_id, url, title, body)
+      SELECT ${buildId}, next.ordinal + page.n - 1, page_id, url, title, body
       FROM unnest(${documents.map((d) => d.pageId)}::text[], ${documents.map((d) => d.url)}::text[],
         ${documents.map((d) => (d.title === null ? null : withoutAngleBrackets(d.title)))}::text[],
-        ${documents.map((d) => withoutAngleBrackets(d.body))}::text[]) AS page(page_id, url, title, body)
+        ${documents.map((d) => withoutAngleBrackets(d.body))}::text[]) WITH ORDINALITY AS page(page_id, url, title, body, n)
+      CROSS JOIN (SELECT coalesce(max(ordinal) + 1, 0) AS ordinal FROM search_documents WHERE build_id = ${buildId}) next
     `.execute(this.#database.db);
   }
 
   /**
    * The whole generation in one statement, whatever the limit: readers keep their snapshot
-   * (MVCC), so nothing waits on it as on SQLite's one connection; no index leads with build_id
-   * (see the migration), so it is one pass over the table rather than one per batch.
+   * (MVCC), so nothing waits on it as on SQLite's one connection. Its word lists go too (a
+   * failed build's, kept to tell the index's state, would otherwise stay).
    */
   async remove(buildId: string): Promise<number> {
-    const result = await sql`DELETE FROM search_documents WHERE build_id = ${buildId}`.execute(this.#database.db);
+    const db = this.#database.db;
+    const result = await sql`DELETE FROM search_documents WHERE build_id = ${buildId}`.execute(db);
+    await sql`DELETE FROM search_word_lists WHERE build_id = ${buildId}`.execute(db);
+    await sql`DELETE FROM search_word_postings WHERE build_id = ${buildId}`.execute(db);
+    await sql`DELETE FROM search_list_blocks WHERE build_id = ${buildId}`.execute(db);
     return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** Stores the generation's word lists. */
+  seal(buildId: string, signal: AbortSignal): Promise<boolean> {
+    return this.#postings.build(buildId, signal);
   }
 
   /**
@@ -93,18 +69,20 @@ export class PostgresSearchEngine implements SearchEngine {
    * reads faster. Autovacuum catches up in its own time (never where it is off); ANALYZE reads
    * a sample of 30,000 rows at most, a second or two of the job.
    */
-  /** PostgreSQL ranks each query in SQL: a build stores nothing besides its documents. */
-  async seal(): Promise<boolean> {
-    return true;
-  }
-
   async settle(): Promise<void> {
     await sql`ANALYZE search_documents`.execute(this.#database.db);
   }
 
-  async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
+  /** Over the ready build's word lists where they can answer, else ranked in SQL. */
+  async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined> {
+    const listed = readyBuildId === undefined ? undefined : await this.#lists.search(readyBuildId, query, window);
+    return listed ?? this.searchBySql(projectId, query, window);
+  }
+
+  /** ts_rank over every match of the project's ready generation; public for the tests that compare. */
+  async searchBySql(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const wantedText = query.required.flat().map((term) => term.text).join(' ');
-    const parts = snippetParts(query);
+    const parts = snippetParts(query, sql`hit.at`);
     // One hit more than the window is ranked, to tell whether more follow; ts_headline runs on
     // the window's hits only. The first row names the build that answered, hits or not.
     //

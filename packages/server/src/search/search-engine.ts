@@ -61,12 +61,13 @@ export interface SearchEngine {
    * Hits `offset` to `offset + limit` of the project's ready generation, best first. One
    * statement reads which generation is ready and its documents, so a query never straddles a
    * switch; it tells which build answered, with or without hits. Undefined when the project
-   * has no ready build.
+   * has no ready build. `readyBuildId`, the build the caller just read as ready, lets an engine
+   * answer from what it keeps of that build (PostgreSQL's word lists), so long as it still is.
    */
-  search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined>;
+  search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined>;
 }
 
-/** The engine of the database's dialect, chosen here only; the options are what a build stores (SQLite). */
+/** The engine of the database's dialect, chosen here only; the options are what a build stores (its word lists). */
 export function searchEngineFor(database: Database, options: WordListsOptions = {}): SearchEngine {
-  return database.kind === 'postgres' ? new PostgresSearchEngine(database) : new SqliteSearchEngine(database, options);
+  return database.kind === 'postgres' ? new PostgresSearchEngine(database, options) : new SqliteSearchEngine(database, options);
 }

@@ -96,9 +96,9 @@ export class SearchService {
     return answer.page;
   }
 
-  async #rank(projectId: string, question: { query: SearchQuery; offset: number; limit: number }): Promise<SearchAnswer> {
+  async #rank(projectId: string, question: { buildId: string; query: SearchQuery; offset: number; limit: number }): Promise<SearchAnswer> {
     const { query, offset, limit } = question;
-    const ranked = await this.#engine.search(projectId, query, { offset, limit });
+    const ranked = await this.#engine.search(projectId, query, { offset, limit }, question.buildId);
     if (!ranked) throw notBuilt();
     const more = ranked.more && offset + limit < MAX_HITS;
     const items = ranked.hits.map((hit) => ({

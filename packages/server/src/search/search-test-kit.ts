@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { setTimeout as pause } from 'node:timers/promises';
-import type { SearchHit, SearchIndexState } from '@loupe/contract';
+import { parseSearchQuery, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
-import type { TestServer } from '../testing/test-server.ts';
+import { nextPage, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
 import type { TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
 
@@ -74,4 +74,24 @@ export async function startBuildByHand(t: TestServer, projectId: string): Promis
   const at = now();
   assert.ok(await store.insertBuilding({ id, project_id: projectId, report_id: report.id, crawl_id: report.crawl_id, started_at: at, updated_at: at }));
   return id;
+}
+
+/** A query as the API parses it, for tests that call an engine directly. */
+export function parsedQuery(text: string): SearchQuery {
+  const parsed = parseSearchQuery(text);
+  assert.ok(parsed.ok, text);
+  return parsed.query;
+}
+
+/** The page ids of every hit of a query, page after page by the Link header, to the ranking's end. */
+export async function pagedHitIds(t: TestServer, projectId: string, q: string, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let path: string | null = `${searchPath(projectId, q)}&limit=${limit}`;
+  while (path) {
+    const answer: HttpAnswer = await t.request('GET', path);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    ids.push(...answer.body.map((hit: SearchHit) => hit.pageId));
+    path = nextPage(answer) ?? null;
+  }
+  return ids;
 }

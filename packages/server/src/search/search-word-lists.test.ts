@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchQuery, type SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
 import { fillerHtml, htmlPage } from '../testing/html-page.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../testing/test-site.ts';
 import { SqliteSearchEngine } from './sqlite-search-engine.ts';
-import { buildProjectIndex, crawlProject, createProject, searchPath } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
 
 /** Pages of one shared vocabulary (each word on most pages), a few with words of their own. */
 function shop(): Record<string, PageSpec> {
@@ -20,12 +19,6 @@ function shop(): Record<string, PageSpec> {
   });
   return pages;
 }
-
-const query = (text: string): SearchQuery => {
-  const parsed = parseSearchQuery(text);
-  assert.ok(parsed.ok, text);
-  return parsed.query;
-};
 
 /** Queries the word lists answer, or help answer (a rare word ranked on the spot, an exclusion looked up). */
 const LISTED = [
@@ -108,14 +101,7 @@ describe('search word lists (sqlite)', () => {
 
   it('pages through the ranking as FTS5 does, to its end', async () => {
     const expected = await fts5.searchFts5(projectId, query('basket'), { offset: 0, limit: 100 });
-    const paged: string[] = [];
-    let path: string | null = `${searchPath(projectId, 'basket')}&limit=7`;
-    while (path) {
-      const answer: HttpAnswer = await t.request('GET', path);
-      assert.equal(answer.status, 200);
-      paged.push(...answer.body.map((hit: { pageId: string }) => hit.pageId));
-      path = nextPage(answer) ?? null;
-    }
+    const paged = await pagedHitIds(t, projectId, 'basket', 7);
     assert.ok(paged.length > 14);
     assert.deepEqual(paged, expected?.hits.map((hit) => hit.pageId));
   });

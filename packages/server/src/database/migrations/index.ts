@@ -17,6 +17,7 @@ import * as hreflangAnnotations from './0016-hreflang-annotations.ts';
 import * as creditAllowances from './0017-credit-allowances.ts';
 import * as crawlLastUrl from './0018-crawl-last-url.ts';
 import * as searchWordPostings from './0019-search-word-postings.ts';
+import * as postgresWordPostings from './0020-postgres-word-postings.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017-credit-allowances': creditAllowances,
   '0018-crawl-last-url': crawlLastUrl,
   '0019-search-word-postings': searchWordPostings,
+  '0020-postgres-word-postings': postgresWordPostings,
 };

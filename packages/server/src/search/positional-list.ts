@@ -1,0 +1,97 @@
+import { decodeOrdinals, encodeOrdinals } from './posting-list.ts';
+
+/**
+ * A lexeme's matches in a generation with where each one is: ordinals ascending; the positions
+ * of match i are `entries[starts[i]]` to `entries[starts[i + 1] - 1]`, tsvector WordEntryPos
+ * values (the weight in the top two bits), ascending as the tsvector keeps them.
+ */
+export interface PositionalList {
+  ordinals: Uint32Array;
+  starts: Uint32Array;
+  entries: Uint16Array;
+}
+
+/** A list under construction, a match at a time in ascending ordinal order. */
+export class PositionalListWriter {
+  readonly #ordinals: number[] = [];
+  readonly #positions: number[] = [];
+
+  add(ordinal: number, entries: ArrayLike<number>): void {
+    this.#ordinals.push(ordinal);
+    this.#positions.push(entries.length);
+    let previous = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const position = entries[i] & 0x3fff;
+      this.#positions.push(((position - previous) << 2) | (entries[i] >> 14));
+      previous = position;
+    }
+  }
+
+  get matches(): number {
+    return this.#ordinals.length;
+  }
+
+  /** Ordinals as varint deltas; positions as varints: a match's count, then each position's distance from the one before (from 0) times four, plus its weight. */
+  encode(): { ordinals: Uint8Array; positions: Uint8Array } {
+    return { ordinals: encodeOrdinals(this.#ordinals), positions: encodeVarints(this.#positions) };
+  }
+}
+
+function encodeVarints(values: readonly number[]): Uint8Array {
+  const bytes = new Uint8Array(values.length * 3);
+  let at = 0;
+  for (let value of values) {
+    while (value >= 0x80) {
+      bytes[at++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    bytes[at++] = value;
+  }
+  return bytes.slice(0, at);
+}
+
+/** One list from its blocks' stored parts, in block order (ordinals already absolute). */
+export function decodePositionalList(blocks: readonly { matches: number; ordinals: Uint8Array; positions: Uint8Array }[]): PositionalList {
+  const total = blocks.reduce((sum, block) => sum + block.matches, 0);
+  const ordinals = new Uint32Array(total);
+  const starts = new Uint32Array(total + 1);
+  let entries = new Uint16Array(total * 2);
+  let match = 0;
+  let entry = 0;
+  for (const block of blocks) {
+    ordinals.set(decodeOrdinals(block.ordinals, block.matches), match);
+    const bytes = block.positions;
+    let at = 0;
+    const next = () => {
+      let value = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = bytes[at++];
+        value |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte & 0x80);
+      return value;
+    };
+    for (let i = 0; i < block.matches; i++) {
+      const count = next();
+      starts[match++] = entry;
+      if (entry + count > entries.length) {
+        const grown = new Uint16Array(Math.max(entries.length * 2, entry + count));
+        grown.set(entries);
+        entries = grown;
+      }
+      let position = 0;
+      for (let p = 0; p < count; p++) {
+        const value = next();
+        position += value >> 2;
+        entries[entry++] = ((value & 3) << 14) | position;
+      }
+    }
+  }
+  starts[total] = entry;
+  return { ordinals, starts, entries: entries.slice(0, entry) };
+}
+
+/** Bytes held by a decoded list (for a cache's bound). */
+export const sizeOfList = (list: PositionalList) => list.ordinals.byteLength + list.starts.byteLength + list.entries.byteLength + 64;

@@ -1,0 +1,187 @@
+import { BestOf } from './best-of.ts';
+import type { PositionalList } from './positional-list.ts';
+import { compareLexemes, tsRank } from './ts-rank.ts';
+
+/**
+ * A term as PostgreSQL reads it (phraseto_tsquery): its lexemes, each with its distance from the
+ * first (`'a' <-> 'b' <2> 'c'` is a at p, b at p + 1, c at p + 3). A word is one lexeme at 0.
+ */
+export interface LexemePhrase {
+  lexemes: string[];
+  offsets: number[];
+}
+
+/** A query as the SQL of postgres-search-engine.ts asks it, terms that are only stop words left out. */
+export interface PositionalQuery {
+  /** Every group must match; a group matches where one of its terms does. */
+  groups: LexemePhrase[][];
+  /** A document where one of these matches is no hit. */
+  excluded: LexemePhrase[];
+}
+
+/** What ranking reads of each document of the generation, by ordinal. */
+export interface GenerationStats {
+  /** Its count of positions (ts_rank's length). */
+  lengths: Uint32Array;
+  /** Its title's last position (0: no title); the text's positions follow. */
+  titleEnds: Uint16Array;
+}
+
+export interface RankedMatch {
+  ordinal: number;
+  score: number;
+  /**
+   * The first position of a wanted lexeme in the document's text, counted from the text's
+   * start (1: its first word); null when they are in the title alone. Where its snippet is.
+   */
+  textAt: number | null;
+}
+
+/**
+ * The best `count` matches of the query over the lists of its lexemes, ranked by ts_rank(…, 1)
+ * as PostgreSQL computes it (ts-rank.ts), highest first, then by ordinal (the page ids' order).
+ * Document at a time: the group with the fewest matches names the candidates in ordinal order,
+ * and every list is walked forward once.
+ */
+export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, PositionalList>, stats: GenerationStats, count: number): RankedMatch[] {
+  if (count <= 0 || query.groups.length === 0) return [];
+  const lexemes = [...new Set([...query.groups.flat(), ...query.excluded].flatMap((term) => term.lexemes))];
+  const cursor = new Cursors(lexemes.map((lexeme) => required(lists, lexeme)));
+  const slot = new Map(lexemes.map((lexeme, i) => [lexeme, i]));
+  const compile = (term: LexemePhrase) => ({ slots: term.lexemes.map((lexeme) => slot.get(lexeme)!), offsets: term.offsets });
+  const groups = query.groups.map((group) => group.map(compile));
+  const excluded = query.excluded.map(compile);
+  // ts_rank's items: the wanted lexemes, distinct, in PostgreSQL's order of them.
+  const items = [...new Set(query.groups.flat().flatMap((term) => term.lexemes))].sort(compareLexemes).map((lexeme) => slot.get(lexeme)!);
+  // The top operator: AND between groups, or a phrase alone; else OR (or one word).
+  const conjunctive = query.groups.length > 1 || (query.groups[0].length === 1 && query.groups[0][0].lexemes.length > 1);
+
+  const matches = (term: CompiledTerm, ordinal: number) => term.slots.every((s) => cursor.seek(s, ordinal)) && cursor.phraseAt(term);
+  const best = new BestOf(count);
+  const positions: (Uint16Array | undefined)[] = new Array(items.length);
+  for (const ordinal of candidates(groups, cursor.lists)) {
+    if (!groups.every((group) => group.some((term) => matches(term, ordinal)))) continue;
+    if (excluded.some((term) => matches(term, ordinal))) continue;
+    for (let i = 0; i < items.length; i++) positions[i] = cursor.seek(items[i], ordinal) ? cursor.positions(items[i]) : undefined;
+    best.offer(ordinal, tsRank(positions, conjunctive, stats.lengths[ordinal]));
+  }
+  return best.inOrder().map(({ ordinal, score }) => ({ ordinal, score, textAt: textAt(items.map((i) => cursor.lists[i]), ordinal, stats.titleEnds[ordinal]) }));
+}
+
+interface CompiledTerm {
+  slots: number[];
+  offsets: number[];
+}
+
+function required(lists: ReadonlyMap<string, PositionalList>, lexeme: string): PositionalList {
+  const list = lists.get(lexeme);
+  if (!list) throw new Error(`no list for the lexeme "${lexeme}"`);
+  return list;
+}
+
+/** A forward-only place in each list. */
+class Cursors {
+  readonly lists: PositionalList[];
+  readonly #at: Int32Array;
+
+  constructor(lists: PositionalList[]) {
+    this.lists = lists;
+    this.#at = new Int32Array(lists.length);
+  }
+
+  /** Moves list `s` to the first match at or after `ordinal`; whether it is that document's. */
+  seek(s: number, ordinal: number): boolean {
+    const ordinals = this.lists[s].ordinals;
+    let at = this.#at[s];
+    if (at < ordinals.length && ordinals[at] < ordinal) {
+      // Galloping: a rare word's candidates skip far in a common word's list.
+      let step = 1;
+      while (at + step < ordinals.length && ordinals[at + step] < ordinal) step *= 2;
+      let low = at + (step >> 1);
+      let high = Math.min(at + step, ordinals.length);
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (ordinals[middle] < ordinal) low = middle + 1;
+        else high = middle;
+      }
+      at = low;
+      this.#at[s] = at;
+    }
+    return at < ordinals.length && ordinals[at] === ordinal;
+  }
+
+  /** The positions of list `s`'s current match. */
+  positions(s: number): Uint16Array {
+    const list = this.lists[s];
+    const at = this.#at[s];
+    return list.entries.subarray(list.starts[at], list.starts[at + 1]);
+  }
+
+  /** Whether the term's lexemes (each at the document, sought before) stand at its distances. */
+  phraseAt(term: CompiledTerm): boolean {
+    if (term.slots.length === 1) return true;
+    const first = this.positions(term.slots[0]);
+    for (let p = 0; p < first.length; p++) {
+      const start = first[p] & 0x3fff;
+      let all = true;
+      for (let j = 1; j < term.slots.length && all; j++) all = holds(this.positions(term.slots[j]), start + term.offsets[j]);
+      if (all) return true;
+    }
+    return false;
+  }
+}
+
+function holds(entries: Uint16Array, position: number): boolean {
+  for (let i = 0; i < entries.length; i++) {
+    const at = entries[i] & 0x3fff;
+    if (at === position) return true;
+    if (at > position) return false;
+  }
+  return false;
+}
+
+/**
+ * The ordinals that can match, ascending and each once: those of the group with the fewest
+ * postings, where a term is named by its rarest lexeme (a phrase is nowhere its words are not).
+ */
+function* candidates(groups: CompiledTerm[][], lists: PositionalList[]): Generator<number> {
+  const rarest = (term: CompiledTerm) => term.slots.reduce((a, b) => (lists[b].ordinals.length < lists[a].ordinals.length ? b : a));
+  const size = (group: CompiledTerm[]) => group.reduce((sum, term) => sum + lists[rarest(term)].ordinals.length, 0);
+  const driver = groups.reduce((fewest, group) => (size(group) < size(fewest) ? group : fewest));
+  const heads = [...new Set(driver.map(rarest))].map((s) => ({ ordinals: lists[s].ordinals, at: 0 }));
+  for (;;) {
+    let next = Number.POSITIVE_INFINITY;
+    for (const head of heads) if (head.at < head.ordinals.length && head.ordinals[head.at] < next) next = head.ordinals[head.at];
+    if (next === Number.POSITIVE_INFINITY) return;
+    for (const head of heads) if (head.at < head.ordinals.length && head.ordinals[head.at] === next) head.at++;
+    yield next;
+  }
+}
+
+/** The first position of the lists' lexemes past the title, counted from the text's start. */
+function textAt(lists: PositionalList[], ordinal: number, titleEnd: number): number | null {
+  let first = Number.POSITIVE_INFINITY;
+  for (const list of lists) {
+    const at = indexOf(list.ordinals, ordinal);
+    if (at < 0) continue;
+    for (let e = list.starts[at]; e < list.starts[at + 1]; e++) {
+      const position = list.entries[e] & 0x3fff;
+      if (position > titleEnd) {
+        first = Math.min(first, position);
+        break;
+      }
+    }
+  }
+  return first === Number.POSITIVE_INFINITY ? null : first - titleEnd;
+}
+
+function indexOf(ordinals: Uint32Array, ordinal: number): number {
+  let low = 0;
+  let high = ordinals.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (ordinals[middle] < ordinal) low = middle + 1;
+    else high = middle;
+  }
+  return low < ordinals.length && ordinals[low] === ordinal ? low : -1;
+}

@@ -1,0 +1,88 @@
+import type { SearchQuery } from '@loupe/contract';
+import { sql } from 'kysely';
+import type { Database } from '../database/database.ts';
+import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
+import type { PostgresQueryTerms, ReadTerm } from './postgres-query-terms.ts';
+import { snippetParts } from './postgres-tsquery.ts';
+import type { PostgresWordPostings } from './postgres-word-postings.ts';
+import type { RankedWindow } from './search-engine.ts';
+import { MARK_START, withAngleBrackets } from './snippet-html.ts';
+
+const isPhrase = (reading: ReadTerm | undefined): reading is LexemePhrase => typeof reading === 'object';
+
+/**
+ * A query ranked over a build's word lists (postgres-word-postings.ts) rather than by ts_rank
+ * over every match: the same hits in the same order with the same scores, computed as
+ * PostgreSQL computes them (positional-ranking.ts). Only the window's hits are read from the
+ * documents, with their snippets by ts_headline near the first match, as the SQL ranking makes
+ * them. It declines (undefined) where the lists cannot answer: a build without lists, a term
+ * PostgreSQL reads as more than a phrase, a lexeme without a list (on fewer pages than the
+ * threshold), a query of stop words alone, or a build no longer ready by the time its hits are
+ * read.
+ */
+export class PostgresListSearch {
+  readonly #database: Database;
+  readonly #postings: PostgresWordPostings;
+  readonly #terms: PostgresQueryTerms;
+
+  constructor(database: Database, postings: PostgresWordPostings, terms: PostgresQueryTerms) {
+    this.#database = database;
+    this.#postings = postings;
+    this.#terms = terms;
+  }
+
+  async search(buildId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
+    const build = await this.#postings.lists(buildId);
+    if (!build) return undefined;
+    const readings = await this.#terms.read([...query.required.flat(), ...query.excluded]);
+    if ([...readings.values()].includes('other')) return undefined;
+    // A term of stop words alone is left out of the tsquery (phraseto_tsquery gives nothing), and so is a group of them.
+    const groups = query.required.map((group) => group.map((term) => readings.get(term.text)).filter(isPhrase)).filter((group) => group.length > 0);
+    if (groups.length === 0) return undefined;
+    const excluded = query.excluded.map((term) => readings.get(term.text)).filter(isPhrase);
+    const lexemes = [...new Set([...groups.flat(), ...excluded].flatMap((term) => term.lexemes))];
+    const found = await this.#postings.listsOf(buildId, lexemes);
+    const lists = new Map<string, NonNullable<ReturnType<typeof found.get>>>();
+    for (const [lexeme, list] of found) {
+      if (!list) return undefined;
+      lists.set(lexeme, list);
+    }
+    const best = bestMatches({ groups, excluded }, lists, build.stats, window.offset + window.limit + 1);
+    const shown = best.slice(window.offset, window.offset + window.limit);
+    const more = best.length > window.offset + window.limit;
+    if (shown.length === 0) return { buildId, reportId: build.reportId, hits: [], more };
+    const parts = snippetParts(query, sql`h.at`);
+    // The build must still be the ready one: a rebuild that switched meanwhile removes its documents.
+    const { rows } = await sql<{ page_id: string; url: string; title: string | null; snippet: string }>`
+      SELECT d.page_id, d.url, d.title,
+        CASE WHEN h.at IS NULL THEN ${parts.start} WHEN strpos(near.snippet, ${MARK_START}) > 0 THEN near.snippet ELSE ${parts.whole} END AS snippet
+      FROM search_builds b
+      CROSS JOIN unnest(${shown.map((hit) => hit.ordinal)}::int[], ${shown.map((hit) => hit.textAt)}::int[]) WITH ORDINALITY AS h(ordinal, at, n)
+      JOIN search_documents d ON d.build_id = b.id AND d.ordinal = h.ordinal
+      CROSS JOIN LATERAL (SELECT CASE WHEN h.at IS NULL THEN NULL ELSE ${parts.near} END AS snippet OFFSET 0) near
+      WHERE b.id = ${buildId} AND b.state = 'ready'
+      ORDER BY h.n
+    `.execute(this.#database.db);
+    if (rows.length < shown.length) return undefined;
+    const hits = rows.map((row, i) => ({
+      pageId: row.page_id,
+      url: row.url,
+      title: row.title === null ? null : withAngleBrackets(row.title),
+      markedSnippet: row.snippet,
+      score: asFloat4(shown[i].score),
+    }));
+    return { buildId, reportId: build.reportId, hits, more };
+  }
+}
+
+/**
+ * A score as the SQL ranking answers it: ts_rank's real, which PostgreSQL writes with the
+ * fewest digits that read back as the same real, and node-pg reads as a double.
+ */
+function asFloat4(score: number): number {
+  for (let digits = 1; digits < 9; digits++) {
+    const shortest = Number(score.toPrecision(digits));
+    if (Math.fround(shortest) === score) return shortest;
+  }
+  return Number(score.toPrecision(9));
+}

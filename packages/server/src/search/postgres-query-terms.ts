@@ -1,0 +1,81 @@
+import type { SearchTerm } from '@loupe/contract';
+import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../database/database.ts';
+import type { LexemePhrase } from './positional-ranking.ts';
+
+/** A term as PostgreSQL reads it: its lexemes; 'stop words' when it has none; 'other' when it is not a plain phrase. */
+export type ReadTerm = LexemePhrase | 'stop words' | 'other';
+
+/**
+ * What phraseto_tsquery('english', …) makes of the terms people type, kept per process: the
+ * configuration never changes, so neither does a term's reading, and the same words come back
+ * query after query.
+ */
+export class PostgresQueryTerms {
+  readonly #database: Database;
+  readonly #read = new LRUCache<string, ReadTerm>({ max: 50_000 });
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  /** Each term's reading, those not kept asked in one statement. */
+  async read(terms: readonly SearchTerm[]): Promise<Map<string, ReadTerm>> {
+    const readings = new Map<string, ReadTerm>();
+    const unknown: string[] = [];
+    for (const { text } of terms) {
+      const kept = this.#read.get(text);
+      if (kept) readings.set(text, kept);
+      else if (!unknown.includes(text)) unknown.push(text);
+    }
+    if (unknown.length > 0) {
+      const { rows } = await sql<{ term: string; query: string }>`
+        SELECT t.term, phraseto_tsquery('english'::regconfig, t.term)::text AS query FROM unnest(${unknown}::text[]) AS t(term)
+      `.execute(this.#database.db);
+      for (const row of rows) {
+        const reading = parsePhraseQuery(row.query);
+        this.#read.set(row.term, reading);
+        readings.set(row.term, reading);
+      }
+    }
+    return readings;
+  }
+}
+
+/**
+ * Reads phraseto_tsquery's text (`'big-deal' <-> 'big' <-> 'deal' <2> 'cat'`: lexemes quoted as
+ * tsqueryout writes them, a quote and a backslash doubled). Anything but lexemes joined by
+ * distances is 'other'.
+ */
+export function parsePhraseQuery(text: string): ReadTerm {
+  if (text.trim() === '') return 'stop words';
+  const lexemes: string[] = [];
+  const offsets: number[] = [];
+  let at = 0;
+  let offset = 0;
+  for (;;) {
+    while (text[at] === ' ') at++;
+    if (text[at] !== "'") return 'other';
+    let lexeme = '';
+    at++;
+    for (;;) {
+      if (at >= text.length) return 'other';
+      if ((text[at] === "'" && text[at + 1] === "'") || text[at] === '\\') {
+        lexeme += text[at + 1];
+        at += 2;
+      } else if (text[at] === "'") {
+        at++;
+        break;
+      } else lexeme += text[at++];
+    }
+    lexemes.push(lexeme);
+    offsets.push(offset);
+    while (text[at] === ' ') at++;
+    if (at >= text.length) return { lexemes, offsets };
+    const distance = /^<(-|\d+)>/.exec(text.slice(at, at + 8));
+    if (!distance) return 'other';
+    offset += distance[1] === '-' ? 1 : Number(distance[1]);
+    at += distance[0].length;
+  }
+}

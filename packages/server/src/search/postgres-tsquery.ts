@@ -1,0 +1,48 @@
+import type { SearchQuery, SearchTerm } from '@loupe/contract';
+import { sql, type RawBuilder } from 'kysely';
+import { MARK_END, MARK_START } from './snippet-html.ts';
+
+type TsQuery = RawBuilder<unknown>;
+
+/** As the tsvector column of migration 0014 is made. */
+export const CONFIG = sql`'english'::regconfig`;
+
+/**
+ * Each term goes through phraseto_tsquery as a bound value, so PostgreSQL's parser splits and
+ * stems it as it did the pages (a word of a stop list, such as "the", matches everything and
+ * is left out), and nothing typed is ever read as tsquery syntax.
+ */
+const termQuery = (term: SearchTerm): TsQuery => sql`phraseto_tsquery(${CONFIG}, ${term.text})`;
+const anyOf = (terms: readonly SearchTerm[]): TsQuery =>
+  terms.length === 1 ? termQuery(terms[0]) : sql`(${sql.join(terms.map(termQuery), sql` || `)})`;
+
+/** What ranks and highlights: the wanted terms (an excluded word is in no hit). */
+export const wantedQuery = (query: SearchQuery): TsQuery => sql`(${sql.join(query.required.map(anyOf), sql` && `)})`;
+
+/** What a hit must match: every group, and none of the exclusions. */
+export function matchQuery(query: SearchQuery): TsQuery {
+  return query.excluded.length === 0 ? wantedQuery(query) : sql`(${wantedQuery(query)} && !!${anyOf(query.excluded)})`;
+}
+
+/** One fragment of about 30 words around the best match. */
+const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=15, MaxFragments=1`;
+
+/**
+ * ts_headline parses the whole text it is given (≈ 0.7 ms for a page of 700 words, most of a
+ * query's time), so it gets the words around the first match instead. The tsvector knows that
+ * match's position: its text's words are counted from the title's last position (`||` shifts
+ * the body's positions so), and the index of that word in the text split at spaces is at most
+ * the position and rarely much less (the parser counts a hyphenated word and its parts, three
+ * positions for one word), hence the words from 0.8 times the position to the position, 30
+ * more each side. A window that misses the match (a page of many hyphenated words) falls back
+ * to the whole text; a match in the title alone shows the text's start.
+ */
+export function snippetParts(query: SearchQuery, at: RawBuilder<unknown>) {
+  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${wantedQuery(query)}, ${HEADLINE_OPTIONS})`;
+  const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
+  return {
+    near: headline(words(sql`greatest(1, floor(${at} * 0.8)::int - 30)`, sql`${at} + 30`)),
+    start: headline(words(sql`1`, sql`60`)),
+    whole: headline(sql`d.body`),
+  };
+}

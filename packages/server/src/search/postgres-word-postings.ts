@@ -1,0 +1,164 @@
+import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { now } from '../clock.ts';
+import { inTransaction, type Database } from '../database/database.ts';
+import { decodePositionalList, PositionalListWriter, sizeOfList, type PositionalList } from './positional-list.ts';
+import type { GenerationStats } from './positional-ranking.ts';
+import { forEachLexeme } from './tsvector-text.ts';
+import type { WordListsOptions } from './sqlite-word-postings.ts';
+import { LIST_THRESHOLD } from './word-list-threshold.ts';
+
+/** Documents a block of lists covers: what a build holds in memory at once (some 3 million matches at most). */
+export const BLOCK = 8192;
+
+/** Documents read (as tsvector text) per statement while the lists are made. */
+const READ = 500;
+
+/** A build's lists at hand: what ranking reads of every document. */
+export interface BuildLists {
+  reportId: string;
+  threshold: number;
+  stats: GenerationStats;
+}
+
+/**
+ * The word lists of PostgreSQL's generations (migration 0020): made once a build's documents
+ * are written, before it answers, from the documents' own tsvectors; read by queries, which
+ * rank them as ts_rank would (positional-ranking.ts). A generation's lists never change (a
+ * rebuild writes its own under its build id), so what is read is kept, decoded, until it is
+ * not used: 64 MB of lists per process.
+ */
+export class PostgresWordPostings {
+  readonly #database: Database;
+  readonly #threshold: number;
+  readonly #builds: LRUCache<string, BuildLists | false>;
+  readonly #lists: LRUCache<string, PositionalList | false>;
+
+  constructor(database: Database, options: WordListsOptions = {}) {
+    this.#database = database;
+    this.#threshold = options.threshold ?? LIST_THRESHOLD;
+    this.#builds = new LRUCache<string, BuildLists | false>({ max: 64, fetchMethod: (buildId) => this.#readBuild(buildId) });
+    this.#lists = new LRUCache<string, PositionalList | false>({
+      maxSize: 64 * 1024 * 1024,
+      sizeCalculation: (list) => (list ? sizeOfList(list) : 64),
+      fetchMethod: (key) => this.#readList(key),
+    });
+  }
+
+  /** The build's lists, or undefined when it has none (built before them, or not sealed yet). */
+  async lists(buildId: string): Promise<BuildLists | undefined> {
+    return (await this.#builds.fetch(buildId)) || undefined;
+  }
+
+  /** The lexemes' lists in the build; a lexeme on fewer documents than the threshold has none. */
+  async listsOf(buildId: string, lexemes: readonly string[]): Promise<Map<string, PositionalList | undefined>> {
+    const lists = await Promise.all(lexemes.map((lexeme) => this.#lists.fetch(`${buildId} ${lexeme}`)));
+    return new Map(lexemes.map((lexeme, i) => [lexeme, lists[i] || undefined]));
+  }
+
+  async #readBuild(buildId: string): Promise<BuildLists | false> {
+    const { rows } = await sql<{ documents: number; threshold: number; report_id: string }>`
+      SELECT l.documents, l.threshold, b.report_id FROM search_word_lists l JOIN search_builds b ON b.id = l.build_id
+      WHERE l.build_id = ${buildId}`.execute(this.#database.db);
+    if (rows.length === 0) return false;
+    const blocks = await sql<{ lengths: Uint8Array; title_ends: Uint8Array }>`
+      SELECT lengths, title_ends FROM search_list_blocks WHERE build_id = ${buildId} ORDER BY block`.execute(this.#database.db);
+    const documents = rows[0].documents;
+    const stats = { lengths: new Uint32Array(documents), titleEnds: new Uint16Array(documents) };
+    let at = 0;
+    for (const block of blocks.rows) {
+      const lengths = littleEndian(block.lengths, Uint32Array);
+      stats.lengths.set(lengths, at);
+      stats.titleEnds.set(littleEndian(block.title_ends, Uint16Array), at);
+      at += lengths.length;
+    }
+    return { reportId: rows[0].report_id, threshold: rows[0].threshold, stats };
+  }
+
+  async #readList(key: string): Promise<PositionalList | false> {
+    const space = key.indexOf(' ');
+    const { rows } = await sql<{ matches: number; ordinals: Uint8Array; positions: Uint8Array }>`
+      SELECT matches, ordinals, positions FROM search_word_postings
+      WHERE build_id = ${key.slice(0, space)} AND word = ${key.slice(space + 1)} ORDER BY block`.execute(this.#database.db);
+    return rows.length === 0 ? false : decodePositionalList(rows);
+  }
+
+  /**
+   * Makes the build's lists, once its documents are all written: the lexemes on `threshold`
+   * documents or more (ts_stat), then a block of documents at a time, their tsvectors read in
+   * ordinal order and each listed lexeme's matches stored with the block's document stats, in
+   * one transaction a block. False when the signal stopped it; run again, it goes on after the
+   * last block stored.
+   */
+  async build(buildId: string, signal: AbortSignal): Promise<boolean> {
+    const db = this.#database.db;
+    const done = await sql`SELECT 1 FROM search_word_lists WHERE build_id = ${buildId}`.execute(db);
+    if (done.rows.length > 0) return true;
+    const { rows: counted } = await sql<{ documents: number | null }>`
+      SELECT max(ordinal) + 1 AS documents FROM search_documents WHERE build_id = ${buildId}`.execute(db);
+    const documents = counted[0]?.documents ?? 0;
+    const { rows: listed } = await sql<{ word: string }>`
+      SELECT word FROM ts_stat(format('SELECT document FROM search_documents WHERE build_id = %L', ${buildId}::text))
+      WHERE ndoc >= ${this.#threshold}`.execute(db);
+    const words = new Set(listed.map((row) => row.word));
+    const { rows: stored } = await sql<{ next: number | null }>`
+      SELECT max(block) + 1 AS next FROM search_list_blocks WHERE build_id = ${buildId}`.execute(db);
+    for (let block = stored[0]?.next ?? 0; block * BLOCK < documents; block++) {
+      if (signal.aborted) return false;
+      await this.#writeBlock(buildId, block, Math.min(BLOCK, documents - block * BLOCK), words);
+    }
+    await sql`INSERT INTO search_word_lists (build_id, documents, threshold, words, finished_at)
+      VALUES (${buildId}, ${documents}, ${this.#threshold}, ${words.size}, ${now()})
+      ON CONFLICT (build_id) DO NOTHING`.execute(db);
+    return true;
+  }
+
+  async #writeBlock(buildId: string, block: number, size: number, words: ReadonlySet<string>): Promise<void> {
+    const first = block * BLOCK;
+    const lengths = new Uint32Array(size);
+    const titleEnds = new Uint16Array(size);
+    const writers = new Map<string, PositionalListWriter>();
+    for (let from = first; from < first + size; from += READ) {
+      const { rows } = await sql<{ ordinal: number; document: string }>`
+        SELECT ordinal, document::text AS document FROM search_documents
+        WHERE build_id = ${buildId} AND ordinal >= ${from} AND ordinal < ${Math.min(from + READ, first + size)} ORDER BY ordinal`.execute(this.#database.db);
+      for (const row of rows) {
+        let length = 0;
+        let titleEnd = 0;
+        forEachLexeme(row.document, (lexeme, positions) => {
+          length += Math.max(1, positions.length);
+          for (const entry of positions) if (entry >> 14 === 3) titleEnd = Math.max(titleEnd, entry & 0x3fff);
+          if (!words.has(lexeme)) return;
+          let writer = writers.get(lexeme);
+          if (!writer) writers.set(lexeme, (writer = new PositionalListWriter()));
+          writer.add(row.ordinal, positions);
+        });
+        lengths[row.ordinal - first] = length;
+        titleEnds[row.ordinal - first] = titleEnd;
+      }
+    }
+    const encoded = [...writers].map(([word, writer]) => ({ word, matches: writer.matches, ...writer.encode() }));
+    await inTransaction(this.#database, async ({ db }) => {
+      for (let start = 0; start < encoded.length; start += 1000) {
+        const rows = encoded.slice(start, start + 1000);
+        await sql`INSERT INTO search_word_postings (build_id, word, block, matches, ordinals, positions)
+          SELECT ${buildId}, w.word, ${block}, w.matches, w.ordinals, w.positions
+          FROM unnest(${rows.map((r) => r.word)}::text[], ${rows.map((r) => r.matches)}::int[],
+            ${rows.map((r) => asBuffer(r.ordinals))}::bytea[], ${rows.map((r) => asBuffer(r.positions))}::bytea[]) AS w(word, matches, ordinals, positions)
+          ON CONFLICT DO NOTHING`.execute(db);
+      }
+      await sql`INSERT INTO search_list_blocks (build_id, block, lengths, title_ends)
+        VALUES (${buildId}, ${block}, ${asBuffer(new Uint8Array(lengths.buffer))}, ${asBuffer(new Uint8Array(titleEnds.buffer))})`.execute(db);
+    });
+  }
+}
+
+/** node-pg writes a Buffer as bytea, in an array too. */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Numbers stored in the platform's byte order (little-endian wherever Node runs here), copied so they start on their type's bound. */
+function littleEndian<T extends Uint32Array | Uint16Array>(bytes: Uint8Array, type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }): T {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new type(copy.buffer);
+}
