@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
+import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
+import { parsePhraseQuery } from './postgres-query-terms.ts';
+
+const A = 3 << 14;
+const B = 2 << 14;
+
+/** Lists from documents given as their lexemes' positions (title positions weigh A, the text's B). */
+function listsOf(documents: Record<string, number[]>[], titleEnds: number[]): Map<string, PositionalList> {
+  const writers = new Map<string, PositionalListWriter>();
+  documents.forEach((document, ordinal) => {
+    for (const [lexeme, positions] of Object.entries(document)) {
+      if (!writers.has(lexeme)) writers.set(lexeme, new PositionalListWriter());
+      writers.get(lexeme)!.add(ordinal, positions.map((p) => p | (p <= titleEnds[ordinal] ? A : B)));
+    }
+  });
+  return new Map([...writers].map(([lexeme, writer]) => [lexeme, decodePositionalList([{ matches: writer.matches, ...writer.encode() }])]));
+}
+
+const word = (lexeme: string): LexemePhrase => ({ lexemes: [lexeme], offsets: [0] });
+
+describe('positional lists', () => {
+  it('read back the ordinals, positions and weights written, across blocks', () => {
+    const first = new PositionalListWriter();
+    first.add(3, [A | 1, B | 7, B | 16383]);
+    first.add(200, [B | 2]);
+    const second = new PositionalListWriter();
+    second.add(8192, []);
+    second.add(9000, [A | 4, B | 5]);
+    const list = decodePositionalList([first, second].map((writer) => ({ matches: writer.matches, ...writer.encode() })));
+    assert.deepEqual([...list.ordinals], [3, 200, 8192, 9000]);
+    assert.deepEqual([...list.starts], [0, 3, 4, 4, 6]);
+    assert.deepEqual([...list.entries], [A | 1, B | 7, B | 16383, B | 2, A | 4, B | 5]);
+  });
+});
+
+describe('bestMatches', () => {
+  const documents: Record<string, number[]>[] = [
+    { lamp: [5], oil: [6] }, // the phrase "lamp oil"
+    { lamp: [2, 9], oil: [4] }, // both words, apart
+    { oil: [3] },
+    { lamp: [1], oil: [2], wick: [7] }, // the phrase, in the title, and wick
+  ];
+  const titleEnds = [0, 0, 0, 2];
+  const lengths = new Uint32Array([20, 30, 10, 15]);
+  const stats = { lengths, titleEnds: Uint16Array.from(titleEnds) };
+  const lists = listsOf(documents, titleEnds);
+
+  it('matches a phrase only where its words stand at their distances', () => {
+    const phrase: LexemePhrase = { lexemes: ['lamp', 'oil'], offsets: [0, 1] };
+    assert.deepEqual(bestMatches({ groups: [[phrase]], excluded: [] }, lists, stats, 10).map((m) => m.ordinal).sort(), [0, 3]);
+  });
+
+  it('needs every group, any term of a group, and none of the excluded', () => {
+    const found = (groups: LexemePhrase[][], excluded: LexemePhrase[] = []) => bestMatches({ groups, excluded }, lists, stats, 10).map((m) => m.ordinal).sort();
+    assert.deepEqual(found([[word('lamp')], [word('oil')]]), [0, 1, 3]);
+    assert.deepEqual(found([[word('wick'), word('lamp')]]), [0, 1, 3]);
+    assert.deepEqual(found([[word('oil')]], [word('wick')]), [0, 1, 2]);
+    assert.deepEqual(found([[word('oil')]], [{ lexemes: ['lamp', 'oil'], offsets: [0, 1] }]), [1, 2]);
+  });
+
+  it('ranks the best first, ties by ordinal, and says where the text first holds a wanted word', () => {
+    const ranked = bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 10);
+    for (let i = 1; i < ranked.length; i++) {
+      assert.ok(ranked[i - 1].score > ranked[i].score || (ranked[i - 1].score === ranked[i].score && ranked[i - 1].ordinal < ranked[i].ordinal));
+    }
+    assert.equal(ranked[0].ordinal, 3, 'oil in the title weighs most');
+    assert.equal(ranked.find((m) => m.ordinal === 3)?.textAt, null, 'in the title alone');
+    assert.equal(ranked.find((m) => m.ordinal === 2)?.textAt, 3);
+    assert.equal(bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 2).length, 2);
+  });
+});
+
+describe('parsePhraseQuery', () => {
+  it("reads phraseto_tsquery's words and distances, quotes and backslashes as tsqueryout writes them", () => {
+    assert.deepEqual(parsePhraseQuery("'lamp'"), { lexemes: ['lamp'], offsets: [0] });
+    assert.deepEqual(parsePhraseQuery("'big-deal' <-> 'big' <-> 'deal' <2> 'cat'"), { lexemes: ['big-deal', 'big', 'deal', 'cat'], offsets: [0, 1, 2, 4] });
+    assert.deepEqual(parsePhraseQuery("'o''reilli' <-> 'a\\\\b'"), { lexemes: ["o'reilli", 'a\\b'], offsets: [0, 1] });
+  });
+
+  it('calls a term of stop words alone such, and anything but a phrase other', () => {
+    assert.equal(parsePhraseQuery(''), 'stop words');
+    assert.equal(parsePhraseQuery("'a' & 'b'"), 'other');
+    assert.equal(parsePhraseQuery("( 'a' | 'b' )"), 'other');
+    assert.equal(parsePhraseQuery("'a':*"), 'other');
+  });
+});
