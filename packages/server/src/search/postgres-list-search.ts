@@ -1,6 +1,7 @@
 import type { SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
 import type { Database } from '../database/database.ts';
+import type { PositionalList } from './positional-list.ts';
 import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
 import type { PostgresQueryTerms, ReadTerm } from './postgres-query-terms.ts';
 import { snippetParts } from './postgres-tsquery.ts';
@@ -42,7 +43,7 @@ export class PostgresListSearch {
     const excluded = query.excluded.map((term) => readings.get(term.text)).filter(isPhrase);
     const lexemes = [...new Set([...groups.flat(), ...excluded].flatMap((term) => term.lexemes))];
     const found = await this.#postings.listsOf(buildId, lexemes);
-    const lists = new Map<string, NonNullable<ReturnType<typeof found.get>>>();
+    const lists = new Map<string, PositionalList>();
     for (const [lexeme, list] of found) {
       if (!list) return undefined;
       lists.set(lexeme, list);

@@ -20,12 +20,15 @@ export class PostgresSearchEngine implements SearchEngine {
   readonly charsPerTransaction = 256 * 1024;
 
   readonly #postings: PostgresWordPostings;
-  readonly #lists: PostgresListSearch;
+  /**
+   * Made by the first search: the index builder makes an engine for every transaction it
+   * writes, and the term readings' cache allocates its 50,000 slots when made.
+   */
+  #lists?: PostgresListSearch;
 
   constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
     this.#postings = new PostgresWordPostings(database, options);
-    this.#lists = new PostgresListSearch(database, this.#postings, new PostgresQueryTerms(database));
   }
 
   async add(buildId: string, documents: readonly SearchDocument[]): Promise<void> {
@@ -75,6 +78,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /** Over the ready build's word lists where they can answer, else ranked in SQL. */
   async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined> {
+    this.#lists ??= new PostgresListSearch(this.#database, this.#postings, new PostgresQueryTerms(this.#database));
     const listed = readyBuildId === undefined ? undefined : await this.#lists.search(readyBuildId, query, window);
     return listed ?? this.searchBySql(projectId, query, window);
   }

@@ -14,6 +14,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // A document's place in its generation, 0, 1, 2… in the order the build wrote the pages
   // (their ids): the lists name documents by it. Null in generations built before.
   await sql`ALTER TABLE search_documents ADD COLUMN ordinal integer`.execute(db);
+  // Led by build_id, which 0014 avoided lest the planner read a whole generation to test every
+  // tsvector: the SQL ranking no longer names the build where it matches (it probes the best
+  // matches by ctid), so the index serves only the lists' reads and a generation's removal.
   await sql`CREATE INDEX search_documents_ordinal ON search_documents (build_id, ordinal)`.execute(db);
   // One row per build whose lists are complete, written after the last block: queries use a
   // build's lists only once it is there.
