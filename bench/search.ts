@@ -12,6 +12,8 @@
  *   DATABASE_URL    a PostgreSQL server the bench may create a database on (and drop it after),
  *                   e.g. postgres://postgres@127.0.0.1:5432/test
  *   LOUPE_SEARCH_LIST_MIN_PAGES  passed on to the server (SQLite's word lists; its default unset)
+ *   BENCH_NODE_FLAGS  Node flags for the server beside the start script's, e.g.
+ *                   `--cpu-prof --cpu-prof-dir=/tmp/prof` (bench/profile-window.ts reads a run's part)
  *
  * For each dialect: a fresh data dir (SQLite) or a fresh database (PostgreSQL: created beside
  * DATABASE_URL's, so the server's migrations, job queue schema and all are the bench's own);
@@ -70,6 +72,7 @@ const SETTINGS = {
   dialects: (process.env.BENCH_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()),
   databaseUrl: process.env.DATABASE_URL || undefined,
   listMinPages: process.env.LOUPE_SEARCH_LIST_MIN_PAGES || undefined,
+  nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
 };
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -306,6 +309,7 @@ async function load(
   const clientCpuBefore = process.cpuUsage();
   const headers = { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId };
   const t0 = performance.now();
+  const monotonicStart = process.hrtime.bigint() / 1000n;
   const client = async () => {
     while (performance.now() < end) {
       const query = next();
@@ -327,6 +331,8 @@ async function load(
   };
   await Promise.all(Array.from({ length: clients }, client));
   await pool.close();
+  // A profile's timestamps are this machine's monotonic clock in µs, as hrtime's: the run's part of it.
+  if (SETTINGS.nodeFlags.length > 0) console.log(`  ${run.mix}, ${clients} clients: monotonic µs ${monotonicStart}–${process.hrtime.bigint() / 1000n}`);
   const elapsed = (performance.now() - t0) / 1000;
   const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -339,7 +345,9 @@ async function load(
 async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
   const env = SETTINGS.listMinPages ? { LOUPE_SEARCH_LIST_MIN_PAGES: SETTINGS.listMinPages } : undefined;
-  const loupe = await startLoupe({ label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env });
+  const loupe = await startLoupe({
+    label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags,
+  });
   const project = await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' });
   const generate = pageGenerator(42);
   const t0 = performance.now();
