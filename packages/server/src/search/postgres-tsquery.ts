@@ -24,6 +24,15 @@ export function matchQuery(query: SearchQuery): TsQuery {
   return query.excluded.length === 0 ? wantedQuery(query) : sql`(${wantedQuery(query)} && !!${anyOf(query.excluded)})`;
 }
 
+/**
+ * What a snippet marks: any wanted term, each on its own, as SQLite's snippets mark them
+ * (text-snippet.ts). Given the query's AND instead, ts_headline marks nothing in a stretch
+ * that does not hold every group, so a page whose words stand far apart got no mark near its
+ * first match and took the whole text's headline (≈ 0.8 ms a page, half the hits of
+ * two-word queries at 10,000 pages).
+ */
+const highlightQuery = (query: SearchQuery): TsQuery => anyOf(query.required.flat());
+
 /** One fragment of about 30 words around the best match. */
 const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=15, MaxFragments=1`;
 
@@ -38,7 +47,7 @@ const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=
  * to the whole text; a match in the title alone shows the text's start.
  */
 export function snippetParts(query: SearchQuery, at: RawBuilder<unknown>) {
-  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${wantedQuery(query)}, ${HEADLINE_OPTIONS})`;
+  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${highlightQuery(query)}, ${HEADLINE_OPTIONS})`;
   const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
   return {
     near: headline(words(sql`greatest(1, floor(${at} * 0.8)::int - 30)`, sql`${at} + 30`)),

@@ -179,6 +179,13 @@ for (const dialect of testDialects()) {
         assert.match(hyphens.snippet, /<mark>windmill<\/mark>/);
       });
 
+      it('marks each word on its own where the words of a query stand far apart', async () => {
+        // The heading "Hyphens" opens the page's text, "windmill" ends it some 1,600 words on.
+        const [hit] = await search(t, projectId, 'hyphens windmill');
+        assert.equal(new URL(hit.url).pathname, '/hyphens');
+        assert.match(hit.snippet, /<mark>Hyphens<\/mark> well-kept/);
+      });
+
       it('finds the words of a text that looked like markup', async () => {
         assert.deepEqual(paths(await search(t, projectId, 'script alert')), ['/safety']);
       });
