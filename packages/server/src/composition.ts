@@ -139,9 +139,14 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     ...searchHandlers(
       // One job per build: the one-build-per-project rule is the database's (a unique index), so a
       // build that replaced a stalled one is never answered with the stalled one's job.
-      new SearchService(database, auditProjects, async (buildId) => {
-        await jobs.send('search-index.build', { buildId }, { singletonKey: `search-index:${buildId}` });
-      }),
+      new SearchService(
+        database,
+        auditProjects,
+        async (buildId) => {
+          await jobs.send('search-index.build', { buildId }, { singletonKey: `search-index:${buildId}` });
+        },
+        { cacheBytes: config.searchCacheBytes },
+      ),
     ),
     ...alertHandlers(
       new AlertService({ database, projects: auditProjects, trigger: new AlertTrigger(database, jobs), allowPrivate: config.crawlAllowPrivate }),

@@ -43,6 +43,7 @@ const Env = z
     LOUPE_SMTP_FROM: z.string().min(3).default('Loupe <loupe@localhost>'),
     LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
     LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(LIST_THRESHOLD),
+    LOUPE_SEARCH_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
     S3_BUCKET: z.string().optional(),
@@ -122,6 +123,8 @@ export interface Config {
    * (search/sqlite-word-postings.ts): lower, more queries skip FTS5's ranking and the index grows.
    */
   searchListMinPages: number;
+  /** Search answers kept per process (bytes); 0 keeps none. */
+  searchCacheBytes: number;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -171,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpFrom: e.LOUPE_SMTP_FROM,
     alertRetryBaseMs: e.LOUPE_ALERT_RETRY_BASE_MS,
     searchListMinPages: e.LOUPE_SEARCH_LIST_MIN_PAGES,
+    searchCacheBytes: e.LOUPE_SEARCH_CACHE_BYTES,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

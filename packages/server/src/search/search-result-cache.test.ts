@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSearchQuery, type SearchQuery } from '@loupe/contract';
-import { SearchResultCache, type SearchAnswer, type SearchQuestion } from './search-result-cache.ts';
+import { SearchResultCache, sizeOf, type SearchAnswer, type SearchQuestion } from './search-result-cache.ts';
 
 const BUILD = '01900000-0000-7000-8000-00000000000a';
 const NEWER = '01900000-0000-7000-8000-00000000000b';
@@ -123,8 +123,10 @@ describe('search result cache', () => {
   });
 
   it('holds at most maxBytes of answers, and keeps none larger than that', async () => {
-    // An answer of one hit with a 1,000-character snippet counts a little over 2,000 bytes.
-    const cache = new SearchResultCache({ maxEntries: 100, maxBytes: 5_000 });
+    // An answer of one hit with a 1,000-character snippet counts some 1,300 bytes: two fit in 3,000.
+    const one = answer(BUILD, 1, 1_000);
+    assert.ok(sizeOf(one, 'key') > 1_000 && sizeOf(one, 'key') < 1_500);
+    const cache = new SearchResultCache({ maxEntries: 100, maxBytes: 3_000 });
     const source = counted(() => answer(BUILD, 1, 1_000));
     for (const word of ['a', 'b', 'c', 'd']) await cache.get(question(word), source.answer);
     assert.equal(cache.size, 2);
@@ -132,5 +134,23 @@ describe('search result cache', () => {
     await cache.get(question('huge'), huge.answer);
     await cache.get(question('huge'), huge.answer);
     assert.equal(huge.calls, 2);
+  });
+
+  it('counts an answer by its strings and objects, not its JSON', () => {
+    const small = answer(BUILD, 10, 100);
+    const large = answer(BUILD, 10, 300);
+    // Ten snippets 200 characters longer: 2,000 bytes more, a byte a character.
+    assert.equal(sizeOf(large, 'key') - sizeOf(small, 'key'), 2_000);
+    assert.ok(sizeOf(small, 'key') < JSON.stringify(small.page).length * 2);
+  });
+
+  it('keeps nothing with maxBytes 0, still sharing an answer being computed', async () => {
+    const cache = new SearchResultCache({ maxEntries: 100, maxBytes: 0 });
+    const source = counted(() => answer(BUILD));
+    await Promise.all([cache.get(question('a'), source.answer), cache.get(question('a'), source.answer)]);
+    assert.equal(source.calls, 1);
+    await cache.get(question('a'), source.answer);
+    assert.equal(source.calls, 2);
+    assert.equal(cache.size, 0);
   });
 });

@@ -20,7 +20,7 @@ export interface SearchQuestion {
 
 export interface SearchResultCacheOptions {
   maxEntries: number;
-  /** Bound on the answers' size, counted as the characters of their JSON, two bytes each. */
+  /** Bound on the answers' size in memory, as sizeOf estimates it; 0 keeps none. */
   maxBytes: number;
 }
 
@@ -32,12 +32,15 @@ export interface SearchResultCacheOptions {
  * answers age out.
  */
 export class SearchResultCache {
-  readonly #answers: LRUCache<string, SearchAnswer>;
+  readonly #answers: LRUCache<string, SearchAnswer> | undefined;
   /** Misses being answered: concurrent requests for one answer share its computation. */
   readonly #pending = new Map<string, Promise<SearchAnswer>>();
 
   constructor(options: SearchResultCacheOptions) {
-    this.#answers = new LRUCache({ max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: sizeOf });
+    this.#answers =
+      options.maxBytes > 0 && options.maxEntries > 0
+        ? new LRUCache({ max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: sizeOf })
+        : undefined;
   }
 
   /**
@@ -46,13 +49,13 @@ export class SearchResultCache {
    */
   async get(question: SearchQuestion, answer: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
     const key = keyOf(question);
-    const kept = this.#answers.get(key);
+    const kept = this.#answers?.get(key);
     if (kept) return kept;
     let pending = this.#pending.get(key);
     if (!pending) {
       pending = answer()
         .then((fresh) => {
-          this.#answers.set(keyOf({ ...question, buildId: fresh.buildId }), fresh);
+          this.#answers?.set(keyOf({ ...question, buildId: fresh.buildId }), fresh);
           return fresh;
         })
         .finally(() => this.#pending.delete(key));
@@ -62,7 +65,7 @@ export class SearchResultCache {
   }
 
   get size(): number {
-    return this.#answers.size;
+    return this.#answers?.size ?? 0;
   }
 }
 
@@ -72,7 +75,19 @@ function keyOf(question: SearchQuestion): string {
   return JSON.stringify([question.buildId, question.offset, question.limit, question.query.required.map(terms), terms(question.query.excluded)]);
 }
 
-/** Close to what the answer and its key hold in memory; lru-cache needs it positive. */
-function sizeOf(answer: SearchAnswer, key: string): number {
-  return 2 * (key.length + JSON.stringify(answer.page).length);
+/** Bytes of an object and its fields' slots in V8, about: what a hit costs besides its strings. */
+const OBJECT_BYTES = 96;
+
+/**
+ * Close to what the answer and its key hold in memory: their strings, a byte a character (V8
+ * keeps text of Latin-1 alone so; the rarer others take two), and the objects holding them.
+ * Counted from the fields rather than from the answer's JSON, which cost a miss a second
+ * serialisation (a twentieth of the event loop's time under load, profiled).
+ */
+export function sizeOf(answer: SearchAnswer, key: string): number {
+  let bytes = OBJECT_BYTES * 2 + key.length + answer.buildId.length + (answer.page.nextCursor?.length ?? 0);
+  for (const hit of answer.page.items) {
+    bytes += OBJECT_BYTES + hit.pageId.length + hit.reportId.length + hit.url.length + (hit.title?.length ?? 0) + hit.snippet.length;
+  }
+  return bytes;
 }

@@ -17,10 +17,16 @@ export const MAX_HITS = 1000;
 const STALLED_AFTER_MS = 10 * 60_000;
 
 /**
- * Answers kept per process. A page of 10 hits counts about 10 KB, so the bytes bound holds some
- * 3,000 of them; the entries bound is for answers of no hit or one.
+ * Answers kept per process, within LOUPE_SEARCH_CACHE_BYTES: a page of 10 hits counts about
+ * 5 KB, so the default 64 MB holds some 13,000 of them. The entries bound is for answers of no
+ * hit or one (some 300 bytes).
  */
-const CACHE: SearchResultCacheOptions = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
+const cacheOptions = (maxBytes: number): SearchResultCacheOptions => ({ maxBytes, maxEntries: Math.ceil(maxBytes / 256) });
+
+export interface SearchServiceOptions {
+  /** Bound on the answers kept per process (bytes); 0 keeps none. */
+  cacheBytes: number;
+}
 
 /** Queues the job that runs a build. */
 export type EnqueueBuild = (buildId: string) => Promise<void>;
@@ -37,12 +43,12 @@ export class SearchService {
   readonly #enqueue: EnqueueBuild;
   readonly #answers: SearchResultCache;
 
-  constructor(database: Database, projects: AuditProjectService, enqueue: EnqueueBuild) {
+  constructor(database: Database, projects: AuditProjectService, enqueue: EnqueueBuild, options: SearchServiceOptions) {
     this.#builds = new SearchBuildStore(database);
     this.#engine = searchEngineFor(database);
     this.#projects = projects;
     this.#enqueue = enqueue;
-    this.#answers = new SearchResultCache(CACHE);
+    this.#answers = new SearchResultCache(cacheOptions(options.cacheBytes));
   }
 
   /** Starts a build from the newest report, or answers the one under way. */
