@@ -2,7 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
 import type { Database } from '../database/database.ts';
 import { rankedWindow } from './ranked-window.ts';
-import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
+import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from './search-engine.ts';
 import { PostgresListSearch } from './postgres-list-search.ts';
 import { PostgresQueryTerms } from './postgres-query-terms.ts';
 import { CONFIG, matchQuery, snippetParts, wantedQuery } from './postgres-tsquery.ts';
@@ -61,8 +61,8 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   /** Stores the generation's word lists. */
-  seal(buildId: string, signal: AbortSignal): Promise<boolean> {
-    return this.#postings.build(buildId, signal);
+  seal(buildId: string, signal: AbortSignal, progress: SealProgress): Promise<boolean> {
+    return this.#postings.build(buildId, signal, progress);
   }
 
   /**

@@ -6,7 +6,7 @@ import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../testing/test-site.ts';
 import { PostgresSearchEngine } from './postgres-search-engine.ts';
-import { buildProjectIndex, crawlProject, createProject, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
 
 /** Pages of one shared vocabulary (each word on most pages), a few with words of their own. */
 function shop(): Record<string, PageSpec> {
@@ -73,6 +73,10 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
 
     const lists = async () =>
       (await sql<{ build_id: string; words: number; documents: number }>`SELECT build_id, words, documents FROM search_word_lists`.execute(t.server.database.db)).rows;
+    /** As before a seal: no list, block or completion stored. */
+    const forgetLists = async () => {
+      for (const table of ['search_word_lists', 'search_word_postings', 'search_list_blocks']) await sql`DELETE FROM ${sql.table(table)}`.execute(t.server.database.db);
+    };
     const readyBuild = async () =>
       (await sql<{ id: string }>`SELECT id FROM search_builds WHERE project_id = ${projectId} AND state = 'ready'`.execute(t.server.database.db)).rows[0].id;
 
@@ -122,17 +126,28 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
     it('goes on where a stopped seal left off; until the lists are complete, SQL ranks', async () => {
       const buildId = await readyBuild();
       const [{ words }] = await lists();
-      await sql`DELETE FROM search_word_lists`.execute(t.server.database.db);
-      await sql`DELETE FROM search_word_postings`.execute(t.server.database.db);
-      await sql`DELETE FROM search_list_blocks`.execute(t.server.database.db);
+      await forgetLists();
       const fresh = new PostgresSearchEngine(t.server.database, { threshold: 5 });
-      assert.equal(await fresh.seal(buildId, AbortSignal.abort()), false);
+      assert.equal(await fresh.seal(buildId, AbortSignal.abort(), moving), false);
       assert.equal((await lists()).length, 0, 'not complete');
       const expected = await engine.searchBySql(projectId, query('copper cabin'), { offset: 0, limit: 50 });
       assert.deepEqual(await fresh.search(projectId, query('copper cabin'), { offset: 0, limit: 50 }, buildId), expected);
-      assert.equal(await fresh.seal(buildId, new AbortController().signal), true);
+      assert.equal(await fresh.seal(buildId, new AbortController().signal, moving), true);
       assert.deepEqual((await lists()).map((row) => row.words), [words]);
       assert.deepEqual(await new PostgresSearchEngine(t.server.database).search(projectId, query('copper cabin'), { offset: 0, limit: 50 }, buildId), expected);
+    });
+
+    it('tells its progress after each block, and stops when told its build is no longer under way', async () => {
+      const buildId = await readyBuild();
+      const [{ words }] = await lists();
+      await forgetLists();
+      const fresh = new PostgresSearchEngine(t.server.database, { threshold: 5 });
+      let told = 0;
+      assert.equal(await fresh.seal(buildId, new AbortController().signal, async () => (told++, false)), false);
+      assert.equal(told, 1, 'forty pages: one block');
+      assert.equal((await lists()).length, 0, 'not complete');
+      assert.equal(await fresh.seal(buildId, new AbortController().signal, moving), true);
+      assert.deepEqual((await lists()).map((row) => row.words), [words]);
     });
 
     it('answers from the generation a rebuild switched to, and declines a build no longer ready', async () => {

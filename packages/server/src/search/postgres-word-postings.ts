@@ -4,6 +4,7 @@ import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { decodePositionalList, PositionalListWriter, sizeOfList, type PositionalList } from './positional-list.ts';
 import type { GenerationStats } from './positional-ranking.ts';
+import type { SealProgress } from './search-engine.ts';
 import { forEachLexeme } from './tsvector-text.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
 import { LIST_THRESHOLD } from './word-list-threshold.ts';
@@ -87,10 +88,10 @@ export class PostgresWordPostings {
    * Makes the build's lists, once its documents are all written: the lexemes on `threshold`
    * documents or more (ts_stat), then a block of documents at a time, their tsvectors read in
    * ordinal order and each listed lexeme's matches stored with the block's document stats, in
-   * one transaction a block. False when the signal stopped it; run again, it goes on after the
-   * last block stored.
+   * one transaction a block, `progress` told after each. False when the signal or `progress`
+   * stopped it; run again, it goes on after the last block stored.
    */
-  async build(buildId: string, signal: AbortSignal): Promise<boolean> {
+  async build(buildId: string, signal: AbortSignal, progress: SealProgress): Promise<boolean> {
     const db = this.#database.db;
     const done = await sql`SELECT 1 FROM search_word_lists WHERE build_id = ${buildId}`.execute(db);
     if (done.rows.length > 0) return true;
@@ -106,6 +107,7 @@ export class PostgresWordPostings {
     for (let block = stored[0]?.next ?? 0; block * BLOCK < documents; block++) {
       if (signal.aborted) return false;
       await this.#writeBlock(buildId, block, Math.min(BLOCK, documents - block * BLOCK), words);
+      if (!(await progress())) return false;
     }
     await sql`INSERT INTO search_word_lists (build_id, documents, threshold, words, finished_at)
       VALUES (${buildId}, ${documents}, ${this.#threshold}, ${words.size}, ${now()})

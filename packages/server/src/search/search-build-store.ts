@@ -85,6 +85,17 @@ export class SearchBuildStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Says the build is still moving (its seal); false when it is no longer under way. */
+  async recordSealing(buildId: string, at: string): Promise<boolean> {
+    const result = await this.#database.db
+      .updateTable('search_builds')
+      .set({ updated_at: at })
+      .where('id', '=', buildId)
+      .where('state', '=', 'building')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /**
    * Makes the build the one queries read and retires the one they read until now, in one
    * transaction: a query sees either generation whole. False when the build is no longer under way.

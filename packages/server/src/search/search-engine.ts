@@ -4,6 +4,13 @@ import { PostgresSearchEngine } from './postgres-search-engine.ts';
 import { SqliteSearchEngine } from './sqlite-search-engine.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
 
+/**
+ * Told by a seal after each part of its work (a block of lists, a word's list): a seal of a
+ * large generation takes minutes, and a build that records nothing for ten is taken for one
+ * whose worker died. Answers false when the build is no longer under way (failed, replaced).
+ */
+export type SealProgress = () => Promise<boolean>;
+
 /** A page as indexed, its text cleaned by `indexedText`. */
 export interface SearchDocument {
   pageId: string;
@@ -48,10 +55,11 @@ export interface SearchEngine {
   remove(buildId: string, limit: number): Promise<number>;
   /**
    * Once a build's documents are all written, before it answers queries: stores what its
-   * queries are ranked by besides the documents (SQLite: its word lists). False when the signal
-   * stopped it first; run again, it goes on where it stopped.
+   * queries are ranked by besides the documents (its word lists), telling `progress` as it goes.
+   * False when the signal stopped it first, or `progress` answered that the build is no longer
+   * under way; run again, it goes on where it stopped.
    */
-  seal(buildId: string, signal: AbortSignal): Promise<boolean>;
+  seal(buildId: string, signal: AbortSignal, progress: SealProgress): Promise<boolean>;
   /**
    * Once a generation has replaced another: brings what the database plans queries by up to
    * date with the documents now there.

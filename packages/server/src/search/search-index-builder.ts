@@ -4,7 +4,7 @@ import type { StoredPage } from '../crawl/stored-page-store.ts';
 import { StoredPageStore } from '../crawl/stored-page-store.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
-import { searchEngineFor, type SearchDocument } from './search-engine.ts';
+import { searchEngineFor, type SealProgress, type SearchDocument } from './search-engine.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
 import { indexedText } from './snippet-html.ts';
 
@@ -15,8 +15,10 @@ export interface BuilderOptions {
   charsPerTransaction?: number;
   /** Called after each transaction of documents commits (tests look at the index then). */
   afterCommit?: () => Promise<void>;
-  /** What a build stores besides its documents (SQLite's word lists). */
+  /** What a build stores besides its documents (its word lists). */
   wordLists?: WordListsOptions;
+  /** How often a seal records that the build is moving (a minute by default; tests ask for every step). */
+  sealProgressEveryMs?: number;
 }
 
 /** Documents removed per statement when a generation goes, for the same reason (FTS5 takes 0.4 ms a document). */
@@ -45,6 +47,7 @@ export class SearchIndexBuilder {
   readonly #charsPerTransaction: number;
   readonly #afterCommit: () => Promise<void>;
   readonly #wordLists: WordListsOptions;
+  readonly #sealProgressEveryMs: number;
 
   constructor(database: Database, options: BuilderOptions = {}) {
     this.#database = database;
@@ -54,6 +57,7 @@ export class SearchIndexBuilder {
     this.#charsPerTransaction = options.charsPerTransaction ?? searchEngineFor(database).charsPerTransaction;
     this.#afterCommit = options.afterCommit ?? (async () => {});
     this.#wordLists = options.wordLists ?? {};
+    this.#sealProgressEveryMs = options.sealProgressEveryMs ?? 60_000;
   }
 
   /** `stopped`: the signal aborted, the build resumes on the next run; `gone`: nothing (left) to do. */
@@ -71,11 +75,26 @@ export class SearchIndexBuilder {
       after = pages.at(-1)?.id;
       if (pages.length < this.#pagesPerRead) break;
     }
-    if (!(await searchEngineFor(this.#database, this.#wordLists).seal(buildId, signal))) return 'stopped';
+    if (!(await searchEngineFor(this.#database, this.#wordLists).seal(buildId, signal, this.#sealProgress(buildId)))) {
+      return (await this.#builds.find(buildId))?.state === 'building' ? 'stopped' : 'gone';
+    }
     if (!(await this.#builds.complete(buildId, build.project_id, now()))) return 'gone';
     await this.sweep(build.project_id);
     await searchEngineFor(this.#database).settle();
     return 'done';
+  }
+
+  /**
+   * A seal's progress as the build's: its updated_at moved at most every sealProgressEveryMs,
+   * well within the ten minutes after which a build is taken for stalled.
+   */
+  #sealProgress(buildId: string): SealProgress {
+    let recorded = performance.now();
+    return async () => {
+      if (performance.now() - recorded < this.#sealProgressEveryMs) return true;
+      recorded = performance.now();
+      return this.#builds.recordSealing(buildId, now());
+    };
   }
 
   /** Marks the build failed (queries keep reading the index it was to replace) and removes what it wrote. */

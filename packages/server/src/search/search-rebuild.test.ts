@@ -205,6 +205,27 @@ for (const dialect of testDialects()) {
       assert.equal((await indexState(t, projectId, () => true)).pages, 13);
     });
 
+    it('records its seal as progress, and stops sealing once its build is no longer under way', async () => {
+      const { projectId } = await projectBetweenVersions();
+      const buildId = await startBuildByHand(t, projectId);
+      const store = new SearchBuildStore(t.server.database);
+      let commits = 0;
+      const builder = new SearchIndexBuilder(t.server.database, {
+        charsPerTransaction: 1,
+        wordLists: { threshold: 2 },
+        sealProgressEveryMs: 0,
+        afterCommit: async () => {
+          // The documents are written: a request now takes the build for stalled and fails it.
+          if (++commits === 13) await store.fail(buildId, 'Taken for stalled.', new Date().toISOString());
+        },
+      });
+      assert.equal(await builder.run(buildId, never), 'gone');
+      const lists = await sql`SELECT build_id FROM search_word_lists WHERE build_id = ${buildId}`.execute(t.server.database.db);
+      assert.deepEqual(lists.rows, [], 'the seal stopped at its first step');
+      assert.equal((await store.find(buildId))?.state, 'failed');
+      assert.deepEqual(await hitSet(projectId), OLD_HITS);
+    });
+
     it('lets the rest of the process run between two transactions of a build, not only once it ends', async () => {
       const { projectId } = await projectBetweenVersions();
       const buildId = await startBuildByHand(t, projectId);

@@ -7,8 +7,12 @@ import { followCrawlEvents } from '../testing/test-crawls.ts';
 import { nextPage, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
 import type { TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
+import type { SealProgress } from './search-engine.ts';
 
 const PROJECTS = '/api/v1/projects';
+
+/** A seal's progress that lets it go on, as while its build is under way. */
+export const moving: SealProgress = async () => true;
 
 export async function createProject(t: TestServer, site: TestSite): Promise<string> {
   const answer = await t.request('POST', PROJECTS, { body: { name: 'Shop', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } } });

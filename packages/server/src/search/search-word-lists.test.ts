@@ -5,7 +5,7 @@ import { fillerHtml, htmlPage } from '../testing/html-page.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../testing/test-site.ts';
 import { SqliteSearchEngine } from './sqlite-search-engine.ts';
-import { buildProjectIndex, crawlProject, createProject, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
 
 /** Pages of one shared vocabulary (each word on most pages), a few with words of their own. */
 function shop(): Record<string, PageSpec> {
@@ -117,14 +117,29 @@ describe('search word lists (sqlite)', () => {
 
     let checks = 0;
     const stopsSoon = { get aborted() { return ++checks > 4; } } as AbortSignal;
-    assert.equal(await engine.seal(buildId, stopsSoon), false);
+    assert.equal(await engine.seal(buildId, stopsSoon, moving), false);
     assert.equal((await lists()).length, 0, 'not complete');
     const stored = (await sql<{ n: number }>`SELECT count(*) AS n FROM search_word_postings`.execute(t.server.database.db)).rows[0].n;
     assert.ok(stored > 3 && stored < words, `${stored} of ${words}`);
-    assert.equal(await engine.seal(buildId, new AbortController().signal), true);
+    assert.equal(await engine.seal(buildId, new AbortController().signal, moving), true);
     assert.deepEqual((await lists()).map((row) => row.words), [words]);
     const answer = await engine.search(projectId, query('copper cabin'), { offset: 0, limit: 50 });
     assert.deepEqual(answer?.hits.map((hit) => hit.pageId), expected?.hits.map((hit) => hit.pageId));
+  });
+
+  it('tells its progress after each word, and stops when told its build is no longer under way', async () => {
+    const [{ build_id: buildId, words }] = await lists();
+    await sql`DELETE FROM search_word_lists`.execute(t.server.database.db);
+    await sql`DELETE FROM search_word_postings`.execute(t.server.database.db);
+    const engine = new SqliteSearchEngine(t.server.database, { threshold: 5 });
+    let told = 0;
+    assert.equal(await engine.seal(buildId, new AbortController().signal, async () => ++told < 3), false);
+    assert.equal(told, 3);
+    assert.equal((await lists()).length, 0, 'not complete');
+    const stored = (await sql<{ n: number }>`SELECT count(*) AS n FROM search_word_postings`.execute(t.server.database.db)).rows[0].n;
+    assert.ok(stored <= 3, `${stored} lists stored`);
+    assert.equal(await engine.seal(buildId, new AbortController().signal, moving), true);
+    assert.deepEqual((await lists()).map((row) => row.words), [words]);
   });
 
   it('answers from the lists of the generation a rebuild switched to, not from lists read before', async () => {

@@ -2,7 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
 import type { Database } from '../database/database.ts';
 import { onReader } from '../database/reader-procedure.ts';
-import type { RankedWindow, SearchDocument, SearchEngine } from './search-engine.ts';
+import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from './search-engine.ts';
 import { wordKey } from './search-words.ts';
 import { SEARCH_BY_FTS5, SEARCH_BY_LISTS, SPAN as GENERATION_SPAN } from './sqlite-search-reads.ts';
 import { SqliteWordPostings, type WordListsOptions } from './sqlite-word-postings.ts';
@@ -70,8 +70,8 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   /** Stores the generation's word lists. */
-  seal(buildId: string, signal: AbortSignal): Promise<boolean> {
-    return this.#lists.build(buildId, signal);
+  seal(buildId: string, signal: AbortSignal, progress: SealProgress): Promise<boolean> {
+    return this.#lists.build(buildId, signal, progress);
   }
 
   /** FTS5 plans a MATCH the same whatever the documents: nothing to bring up to date. */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import { onReader, type ReaderProcedure } from '../database/reader-procedure.ts';
+import type { SealProgress } from './search-engine.ts';
 import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
 import { LIST_THRESHOLD } from './word-list-threshold.ts';
 
@@ -37,13 +38,14 @@ export class SqliteWordPostings {
   }
 
   /**
-   * Stores the lists of the build's generation, once its documents are all written; false when
-   * the signal stopped it (run again, it skips the lists stored). The scores are FTS5's bm25 as
+   * Stores the lists of the build's generation, once its documents are all written, telling
+   * `progress` after each word; false when the signal or `progress` stopped it (run again, it
+   * skips the lists stored). The scores are FTS5's bm25 as
    * the table stands then, with the generation it replaces still there: a new crawl of the same
    * site has about the same share of pages holding each word and the same mean length, which is
    * what bm25 reads of the table, so they are the scores FTS5 gives once that one is gone.
    */
-  async build(buildId: string, signal: AbortSignal): Promise<boolean> {
+  async build(buildId: string, signal: AbortSignal, progress: SealProgress): Promise<boolean> {
     const done = await sql`SELECT 1 FROM search_word_lists WHERE build_id = ${buildId}`.execute(this.#database.db);
     if (done.rows.length > 0) return true;
     const generation = await this.#onReader(GENERATION, { buildId });
@@ -58,11 +60,13 @@ export class SqliteWordPostings {
       if (signal.aborted) return false;
       if (stored.has(word)) continue;
       const list = await this.#onReader(RANK_WORD, { base, word });
-      if (list.matches < this.#threshold) continue;
-      await sql`INSERT INTO search_word_postings (build_id, word, matches, ordinals, scores)
-        VALUES (${buildId}, ${word}, ${list.matches}, ${list.ordinals}, ${list.scores})
-        ON CONFLICT (build_id, word) DO NOTHING`.execute(this.#database.db);
-      words++;
+      if (list.matches >= this.#threshold) {
+        await sql`INSERT INTO search_word_postings (build_id, word, matches, ordinals, scores)
+          VALUES (${buildId}, ${word}, ${list.matches}, ${list.ordinals}, ${list.scores})
+          ON CONFLICT (build_id, word) DO NOTHING`.execute(this.#database.db);
+        words++;
+      }
+      if (!(await progress())) return false;
     }
     await sql`INSERT INTO search_word_lists (build_id, documents, threshold, words, finished_at)
       VALUES (${buildId}, ${documents}, ${this.#threshold}, ${words}, ${now()})
