@@ -1,5 +1,7 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { FIXED_QUERY_MARK } from './compiled-query.ts';
 import type { Database } from './database.ts';
 import type { Schema } from './schema.ts';
 
@@ -25,6 +27,41 @@ export interface PostgresOptions {
   poolSize?: number;
 }
 
+/** Names of the fixed queries' statements: a few dozen texts in all, so kept for good. */
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `loupe_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * The pool as Kysely takes it, its clients running a fixed query (compiled-query.ts) as a named
+ * prepared statement: node-pg parses it once per connection, and PostgreSQL plans it once it
+ * has seen that a generic plan costs no more than planning each run.
+ */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      // Kysely sends SQL text with its values, or a cursor (a stream of rows) as it is.
+      const query = (statement: string | pg.Submittable, values?: unknown[]) =>
+        typeof statement !== 'string'
+          ? client.query(statement)
+          : statement.startsWith(FIXED_QUERY_MARK)
+            ? client.query({ name: statementName(statement), text: statement, values })
+            : client.query(statement, values);
+      // The same calls as node-pg's overloads take; their declared types differ.
+      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+    },
+    end: () => pool.end(),
+  };
+}
+
 export function openPostgresDatabase(options: PostgresOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -32,7 +69,7 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     types,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return {
     kind: 'postgres',
     db,

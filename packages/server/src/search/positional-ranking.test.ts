@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
 import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
-import { parsePhraseQuery } from './postgres-query-terms.ts';
+import { parsePhraseQuery, phraseQueryText } from './postgres-query-terms.ts';
 
 const A = 3 << 14;
 const B = 2 << 14;
@@ -78,6 +78,14 @@ describe('parsePhraseQuery', () => {
     assert.deepEqual(parsePhraseQuery("'lamp'"), { lexemes: ['lamp'], offsets: [0] });
     assert.deepEqual(parsePhraseQuery("'big-deal' <-> 'big' <-> 'deal' <2> 'cat'"), { lexemes: ['big-deal', 'big', 'deal', 'cat'], offsets: [0, 1, 2, 4] });
     assert.deepEqual(parsePhraseQuery("'o''reilli' <-> 'a\\\\b'"), { lexemes: ["o'reilli", 'a\\b'], offsets: [0, 1] });
+  });
+
+  it('writes a phrase back as tsquery text that reads the same', () => {
+    for (const text of ["'lamp'", "'big-deal' <1> 'big' <1> 'deal' <2> 'cat'", "'o''reilli' <1> 'a\\\\b'"]) {
+      const phrase = parsePhraseQuery(text) as LexemePhrase;
+      assert.equal(phraseQueryText(phrase), text);
+      assert.deepEqual(parsePhraseQuery(phraseQueryText(phrase)), phrase);
+    }
   });
 
   it('calls a term of stop words alone such, and anything but a phrase other', () => {

@@ -1,13 +1,14 @@
 import type { SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
+import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { PositionalList } from './positional-list.ts';
 import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
-import type { PostgresQueryTerms, ReadTerm } from './postgres-query-terms.ts';
+import { phraseQueryText, type PostgresQueryTerms, type ReadTerm } from './postgres-query-terms.ts';
 import { snippetParts } from './postgres-tsquery.ts';
 import type { PostgresWordPostings } from './postgres-word-postings.ts';
 import type { RankedWindow } from './search-engine.ts';
-import { MARK_START, withAngleBrackets } from './snippet-html.ts';
+import { withAngleBrackets } from './snippet-html.ts';
 
 const isPhrase = (reading: ReadTerm | undefined): reading is LexemePhrase => typeof reading === 'object';
 
@@ -25,11 +26,28 @@ export class PostgresListSearch {
   readonly #database: Database;
   readonly #postings: PostgresWordPostings;
   readonly #terms: PostgresQueryTerms;
+  readonly #hits;
 
   constructor(database: Database, postings: PostgresWordPostings, terms: PostgresQueryTerms) {
     this.#database = database;
     this.#postings = postings;
     this.#terms = terms;
+    // The same text whatever the query (its highlight a tsquery value): prepared once per connection.
+    this.#hits = compiledOnce(() => {
+      const parts = snippetParts(sql`hl.q`, sql`h.at`);
+      // The build must still be the ready one: a rebuild that switched meanwhile removes its documents.
+      return sql<{ page_id: string; url: string; title: string | null; snippet: string }>`
+        SELECT d.page_id, d.url, d.title,
+          CASE WHEN h.at IS NULL THEN ${parts.start} WHEN ${parts.marks(sql`near.snippet`)} THEN near.snippet ELSE ${parts.whole} END AS snippet
+        FROM search_builds b
+        CROSS JOIN (SELECT ${''}::tsquery AS q) hl
+        CROSS JOIN unnest(${[]}::int[], ${[]}::int[]) WITH ORDINALITY AS h(ordinal, at, n)
+        JOIN search_documents d ON d.build_id = b.id AND d.ordinal = h.ordinal
+        CROSS JOIN LATERAL (SELECT CASE WHEN h.at IS NULL THEN NULL ELSE ${parts.near} END AS snippet OFFSET 0) near
+        WHERE b.id = ${''} AND b.state = 'ready'
+        ORDER BY h.n
+      `.compile(database.db);
+    });
   }
 
   async search(buildId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
@@ -52,18 +70,11 @@ export class PostgresListSearch {
     const shown = best.slice(window.offset, window.offset + window.limit);
     const more = best.length > window.offset + window.limit;
     if (shown.length === 0) return { buildId, reportId: build.reportId, hits: [], more };
-    const parts = snippetParts(query, sql`h.at`);
-    // The build must still be the ready one: a rebuild that switched meanwhile removes its documents.
-    const { rows } = await sql<{ page_id: string; url: string; title: string | null; snippet: string }>`
-      SELECT d.page_id, d.url, d.title,
-        CASE WHEN h.at IS NULL THEN ${parts.start} WHEN strpos(near.snippet, ${MARK_START}) > 0 THEN near.snippet ELSE ${parts.whole} END AS snippet
-      FROM search_builds b
-      CROSS JOIN unnest(${shown.map((hit) => hit.ordinal)}::int[], ${shown.map((hit) => hit.textAt)}::int[]) WITH ORDINALITY AS h(ordinal, at, n)
-      JOIN search_documents d ON d.build_id = b.id AND d.ordinal = h.ordinal
-      CROSS JOIN LATERAL (SELECT CASE WHEN h.at IS NULL THEN NULL ELSE ${parts.near} END AS snippet OFFSET 0) near
-      WHERE b.id = ${buildId} AND b.state = 'ready'
-      ORDER BY h.n
-    `.execute(this.#database.db);
+    // What the SQL ranking highlights (highlightQuery): any wanted term, a term of stop words left out as || leaves it.
+    const highlight = groups.flat().map((phrase) => `(${phraseQueryText(phrase)})`).join(' | ');
+    const { rows } = await this.#database.db.executeQuery(
+      this.#hits(highlight, shown.map((hit) => hit.ordinal), shown.map((hit) => hit.textAt), buildId),
+    );
     if (rows.length < shown.length) return undefined;
     const hits = rows.map((row, i) => ({
       pageId: row.page_id,

@@ -1,6 +1,7 @@
 import type { SearchTerm } from '@loupe/contract';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { LexemePhrase } from './positional-ranking.ts';
 
@@ -15,9 +16,15 @@ export type ReadTerm = LexemePhrase | 'stop words' | 'other';
 export class PostgresQueryTerms {
   readonly #database: Database;
   readonly #read = new LRUCache<string, ReadTerm>({ max: 50_000 });
+  readonly #readings;
 
   constructor(database: Database) {
     this.#database = database;
+    this.#readings = compiledOnce(() =>
+      sql<{ term: string; query: string }>`
+        SELECT t.term, phraseto_tsquery('english'::regconfig, t.term)::text AS query FROM unnest(${[]}::text[]) AS t(term)
+      `.compile(database.db),
+    );
   }
 
   /** Each term's reading, those not kept asked in one statement. */
@@ -30,9 +37,7 @@ export class PostgresQueryTerms {
       else if (!unknown.includes(text)) unknown.push(text);
     }
     if (unknown.length > 0) {
-      const { rows } = await sql<{ term: string; query: string }>`
-        SELECT t.term, phraseto_tsquery('english'::regconfig, t.term)::text AS query FROM unnest(${unknown}::text[]) AS t(term)
-      `.execute(this.#database.db);
+      const { rows } = await this.#database.db.executeQuery(this.#readings(unknown));
       for (const row of rows) {
         const reading = parsePhraseQuery(row.query);
         this.#read.set(row.term, reading);
@@ -41,6 +46,12 @@ export class PostgresQueryTerms {
     }
     return readings;
   }
+}
+
+/** A phrase as tsquery text, as phraseto_tsquery writes it: parsePhraseQuery's inverse. */
+export function phraseQueryText(phrase: LexemePhrase): string {
+  const quoted = phrase.lexemes.map((lexeme) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`);
+  return quoted.map((lexeme, i) => (i === 0 ? lexeme : ` <${phrase.offsets[i] - phrase.offsets[i - 1]}> ${lexeme}`)).join('');
 }
 
 /**

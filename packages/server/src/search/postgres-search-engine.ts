@@ -5,10 +5,10 @@ import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from './search-engine.ts';
 import { PostgresListSearch } from './postgres-list-search.ts';
 import { PostgresQueryTerms } from './postgres-query-terms.ts';
-import { CONFIG, matchQuery, snippetParts, wantedQuery } from './postgres-tsquery.ts';
+import { CONFIG, highlightQuery, matchQuery, snippetParts, wantedQuery } from './postgres-tsquery.ts';
 import { PostgresWordPostings } from './postgres-word-postings.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
-import { MARK_START, withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
+import { withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -86,7 +86,7 @@ export class PostgresSearchEngine implements SearchEngine {
   /** ts_rank over every match of the project's ready generation; public for the tests that compare. */
   async searchBySql(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const wantedText = query.required.flat().map((term) => term.text).join(' ');
-    const parts = snippetParts(query, sql`hit.at`);
+    const parts = snippetParts(highlightQuery(query), sql`hit.at`);
     // One hit more than the window is ranked, to tell whether more follow; ts_headline runs on
     // the window's hits only. The first row names the build that answered, hits or not.
     //
@@ -138,7 +138,7 @@ export class PostgresSearchEngine implements SearchEngine {
       FROM current
       UNION ALL
       SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title,
-        CASE WHEN numbered.n > ${window.limit} THEN NULL WHEN hit.at IS NULL THEN ${parts.start} WHEN strpos(near.snippet, ${MARK_START}) > 0 THEN near.snippet ELSE ${parts.whole} END,
+        CASE WHEN numbered.n > ${window.limit} THEN NULL WHEN hit.at IS NULL THEN ${parts.start} WHEN ${parts.marks(sql`near.snippet`)} THEN near.snippet ELSE ${parts.whole} END,
         numbered.score
       FROM numbered CROSS JOIN wanted
       JOIN search_documents d ON d.ctid = numbered.tid

@@ -31,10 +31,10 @@ export function matchQuery(query: SearchQuery): TsQuery {
  * first match and took the whole text's headline (≈ 0.8 ms a page, half the hits of
  * two-word queries at 10,000 pages).
  */
-const highlightQuery = (query: SearchQuery): TsQuery => anyOf(query.required.flat());
+export const highlightQuery = (query: SearchQuery): TsQuery => anyOf(query.required.flat());
 
-/** One fragment of about 30 words around the best match. */
-const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=15, MaxFragments=1`;
+/** One fragment of about 30 words around the best match; a literal, so a prepared statement's text holds it. */
+const HEADLINE_OPTIONS = sql.lit(`StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=15, MaxFragments=1`);
 
 /**
  * ts_headline parses the whole text it is given (≈ 0.7 ms for a page of 700 words, most of a
@@ -46,12 +46,14 @@ const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=
  * more each side. A window that misses the match (a page of many hyphenated words) falls back
  * to the whole text; a match in the title alone shows the text's start.
  */
-export function snippetParts(query: SearchQuery, at: RawBuilder<unknown>) {
-  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${highlightQuery(query)}, ${HEADLINE_OPTIONS})`;
+export function snippetParts(highlight: TsQuery, at: RawBuilder<unknown>) {
+  const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${highlight}, ${HEADLINE_OPTIONS})`;
   const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
   return {
     near: headline(words(sql`greatest(1, floor(${at} * 0.8)::int - 30)`, sql`${at} + 30`)),
     start: headline(words(sql`1`, sql`60`)),
     whole: headline(sql`d.body`),
+    /** Whether the snippet near the match, `near`, marks anything (else the whole text's is shown). */
+    marks: (near: RawBuilder<unknown>) => sql<boolean>`strpos(${near}, ${sql.lit(MARK_START)}) > 0`,
   };
 }

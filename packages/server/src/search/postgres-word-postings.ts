@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { now } from '../clock.ts';
+import { compiledOnce } from '../database/compiled-query.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { decodePositionalList, PositionalListWriter, sizeOfList, type PositionalList } from './positional-list.ts';
 import type { GenerationStats } from './positional-ranking.ts';
@@ -34,6 +35,7 @@ export class PostgresWordPostings {
   readonly #threshold: number;
   readonly #builds: LRUCache<string, BuildLists | false>;
   readonly #lists: LRUCache<string, PositionalList | false>;
+  readonly #listBlocks;
 
   constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
@@ -44,6 +46,10 @@ export class PostgresWordPostings {
       sizeCalculation: (list) => (list ? sizeOfList(list) : 64),
       fetchMethod: (key) => this.#readList(key),
     });
+    this.#listBlocks = compiledOnce(() =>
+      sql<{ matches: number; ordinals: Uint8Array; positions: Uint8Array }>`
+        SELECT matches, ordinals, positions FROM search_word_postings WHERE build_id = ${''} AND word = ${''} ORDER BY block`.compile(database.db),
+    );
   }
 
   /** The build's lists, or undefined when it has none (built before them, or not sealed yet). */
@@ -78,9 +84,7 @@ export class PostgresWordPostings {
 
   async #readList(key: string): Promise<PositionalList | false> {
     const space = key.indexOf(' ');
-    const { rows } = await sql<{ matches: number; ordinals: Uint8Array; positions: Uint8Array }>`
-      SELECT matches, ordinals, positions FROM search_word_postings
-      WHERE build_id = ${key.slice(0, space)} AND word = ${key.slice(space + 1)} ORDER BY block`.execute(this.#database.db);
+    const { rows } = await this.#database.db.executeQuery(this.#listBlocks(key.slice(0, space), key.slice(space + 1)));
     return rows.length === 0 ? false : decodePositionalList(rows);
   }
 
