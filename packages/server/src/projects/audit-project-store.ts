@@ -1,5 +1,6 @@
 import type { AuditProject, CrawlDefaults, CrawlStatus, Page } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
+import { compiledOnce } from '../database/compiled-query.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { AuditProjectTable } from '../database/schema.ts';
@@ -32,9 +33,14 @@ function toAuditProject(row: AuditProjectRow & LatestReportRow): AuditProject {
 /** Audit projects, and the crawls and reports filed under them: the only module that queries them. */
 export class AuditProjectStore {
   readonly #database: Database;
+  readonly #find;
 
   constructor(database: Database) {
     this.#database = database;
+    // Every project-scoped request checks its project with this, so it is compiled once.
+    this.#find = compiledOnce(() =>
+      database.db.selectFrom('audit_projects').selectAll().where('workspace_id', '=', '').where('id', '=', '').compile(),
+    );
   }
 
   /** Projects with their newest report (reports ids are time-ordered, so the greatest is the newest). */
@@ -55,13 +61,9 @@ export class AuditProjectStore {
     await this.#database.db.insertInto('audit_projects').values(row).execute();
   }
 
-  find(workspaceId: string, id: string): Promise<AuditProjectRow | undefined> {
-    return this.#database.db
-      .selectFrom('audit_projects')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async find(workspaceId: string, id: string): Promise<AuditProjectRow | undefined> {
+    const [row] = (await this.#database.db.executeQuery(this.#find(workspaceId, id))).rows;
+    return row;
   }
 
   async get(workspaceId: string, id: string): Promise<AuditProject | undefined> {

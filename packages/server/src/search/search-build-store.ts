@@ -10,6 +10,7 @@ export class SearchBuildStore {
   readonly #database: Database;
   /** Every search runs it first: compiled once (database/compiled-query.ts). */
   readonly #readyBuild;
+  readonly #forProject;
 
   constructor(database: Database) {
     this.#database = database;
@@ -21,6 +22,10 @@ export class SearchBuildStore {
         .where('p.workspace_id', '=', '')
         .where('p.id', '=', '')
         .compile(),
+    );
+    // Read by every request for the index's state.
+    this.#forProject = compiledOnce(() =>
+      database.db.selectFrom('search_builds').selectAll().where('project_id', '=', '').orderBy('id', 'desc').compile(),
     );
   }
 
@@ -51,8 +56,8 @@ export class SearchBuildStore {
   }
 
   /** The project's builds, newest first. */
-  forProject(projectId: string): Promise<SearchBuildRow[]> {
-    return this.#database.db.selectFrom('search_builds').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').execute();
+  async forProject(projectId: string): Promise<SearchBuildRow[]> {
+    return (await this.#database.db.executeQuery(this.#forProject(projectId))).rows;
   }
 
   /**
