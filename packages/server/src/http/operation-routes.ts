@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Authenticator } from '../identity/authenticator.ts';
 import { readSessionCookie } from '../sessions/session-cookie.ts';
+import { frozenAnswerJson } from './frozen-answers.ts';
 import type { Handlers } from './handlers.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 
@@ -102,7 +103,9 @@ export function registerOperationRoutes(
             throw new Error(`${operation.id} answered outside its schema`);
           }
         }
-        return reply.code(successStatus(operation)).send(answer);
+        const json = frozenAnswerJson(answer);
+        if (json !== undefined) reply.type('application/json; charset=utf-8');
+        return reply.code(successStatus(operation)).send(json ?? answer);
       },
     });
   }

@@ -143,6 +143,8 @@ for (const dialect of testDialects()) {
       assert.equal(again.status, 200);
       assert.deepEqual(again.body, first.body);
       assert.equal(again.headers.get('link'), first.headers.get('link'));
+      assert.equal(again.headers.get('content-type'), first.headers.get('content-type'));
+      assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
       assert.deepEqual((await t.request('GET', next)).body, second.body);
       const ranked = await search(t, projectId, 'quokka', 6);
       assert.equal(ranked.length, 6);

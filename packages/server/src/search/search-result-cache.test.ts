@@ -123,10 +123,10 @@ describe('search result cache', () => {
   });
 
   it('holds at most maxBytes of answers, and keeps none larger than that', async () => {
-    // An answer of one hit with a 1,000-character snippet counts some 1,300 bytes: two fit in 3,000.
+    // An answer of one hit with a 1,000-character snippet counts some 2,500 bytes: two fit in 5,500.
     const one = answer(BUILD, 1, 1_000);
-    assert.ok(sizeOf(one, 'key') > 1_000 && sizeOf(one, 'key') < 1_500);
-    const cache = new SearchResultCache({ maxEntries: 100, maxBytes: 3_000 });
+    assert.ok(sizeOf(one, 'key') > 2_000 && sizeOf(one, 'key') < 2_700);
+    const cache = new SearchResultCache({ maxEntries: 100, maxBytes: 5_500 });
     const source = counted(() => answer(BUILD, 1, 1_000));
     for (const word of ['a', 'b', 'c', 'd']) await cache.get(question(word), source.answer);
     assert.equal(cache.size, 2);
@@ -136,12 +136,20 @@ describe('search result cache', () => {
     assert.equal(huge.calls, 2);
   });
 
-  it('counts an answer by its strings and objects, not its JSON', () => {
+  it('counts an answer by its strings, its objects and the JSON it is sent as', () => {
     const small = answer(BUILD, 10, 100);
     const large = answer(BUILD, 10, 300);
-    // Ten snippets 200 characters longer: 2,000 bytes more, a byte a character.
-    assert.equal(sizeOf(large, 'key') - sizeOf(small, 'key'), 2_000);
-    assert.ok(sizeOf(small, 'key') < JSON.stringify(small.page).length * 2);
+    // Ten snippets 200 characters longer: 4,000 bytes more, a byte a character in the hit and in its JSON.
+    assert.equal(sizeOf(large, 'key') - sizeOf(small, 'key'), 4_000);
+    const json = JSON.stringify(small.page.items).length;
+    assert.ok(sizeOf(small, 'key') > 2 * json && sizeOf(small, 'key') < 3 * json);
+  });
+
+  it('keeps its answers frozen, all through', async () => {
+    const cache = new SearchResultCache({ maxEntries: 10, maxBytes: 1_000_000 });
+    const kept = await cache.get(question('a'), async () => answer(BUILD, 2));
+    assert.ok(Object.isFrozen(kept) && Object.isFrozen(kept.page) && Object.isFrozen(kept.page.items));
+    assert.ok(kept.page.items.every((hit) => Object.isFrozen(hit)));
   });
 
   it('keeps nothing with maxBytes 0, still sharing an answer being computed', async () => {

@@ -1,5 +1,6 @@
 import type { Page, SearchHit, SearchQuery } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from '../http/frozen-answers.ts';
 
 /** A page of hits and the build whose generation ranked it. */
 export interface SearchAnswer {
@@ -55,6 +56,8 @@ export class SearchResultCache {
     if (!pending) {
       pending = answer()
         .then((fresh) => {
+          // Frozen: served again as it is, its JSON made once (http/frozen-answers.ts).
+          deepFreeze(fresh);
           this.#answers?.set(keyOf({ ...question, buildId: fresh.buildId }), fresh);
           return fresh;
         })
@@ -77,17 +80,21 @@ function keyOf(question: SearchQuestion): string {
 
 /** Bytes of an object and its fields' slots in V8, about: what a hit costs besides its strings. */
 const OBJECT_BYTES = 96;
+/** What a hit's JSON holds besides its strings' characters: names, quotes, its score. */
+const HIT_JSON_BYTES = 110;
 
 /**
  * Close to what the answer and its key hold in memory: their strings, a byte a character (V8
- * keeps text of Latin-1 alone so; the rarer others take two), and the objects holding them.
- * Counted from the fields rather than from the answer's JSON, which cost a miss a second
- * serialisation (a twentieth of the event loop's time under load, profiled).
+ * keeps text of Latin-1 alone so; the rarer others take two), the objects holding them, and the
+ * answer's JSON once it has been sent (kept beside it: http/frozen-answers.ts). Counted from the
+ * fields rather than by serialising the answer, which cost each miss a twentieth of the event
+ * loop's time under load (profiled).
  */
 export function sizeOf(answer: SearchAnswer, key: string): number {
   let bytes = OBJECT_BYTES * 2 + key.length + answer.buildId.length + (answer.page.nextCursor?.length ?? 0);
   for (const hit of answer.page.items) {
-    bytes += OBJECT_BYTES + hit.pageId.length + hit.reportId.length + hit.url.length + (hit.title?.length ?? 0) + hit.snippet.length;
+    const text = hit.pageId.length + hit.reportId.length + hit.url.length + (hit.title?.length ?? 0) + hit.snippet.length;
+    bytes += OBJECT_BYTES + HIT_JSON_BYTES + 2 * text;
   }
   return bytes;
 }

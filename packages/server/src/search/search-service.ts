@@ -18,8 +18,8 @@ const STALLED_AFTER_MS = 10 * 60_000;
 
 /**
  * Answers kept per process, within LOUPE_SEARCH_CACHE_BYTES: a page of 10 hits counts about
- * 5 KB, so the default 64 MB holds some 13,000 of them. The entries bound is for answers of no
- * hit or one (some 300 bytes).
+ * 10 KB with its JSON, so the default 64 MB holds some 6,500 of them. The entries bound is for
+ * answers of no hit or one (some 300 bytes).
  */
 const cacheOptions = (maxBytes: number): SearchResultCacheOptions => ({ maxBytes, maxEntries: Math.ceil(maxBytes / 256) });
 
