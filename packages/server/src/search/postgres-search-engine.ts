@@ -49,15 +49,20 @@ export class PostgresSearchEngine implements SearchEngine {
   /**
    * The whole generation in one statement, whatever the limit: readers keep their snapshot
    * (MVCC), so nothing waits on it as on SQLite's one connection. Its word lists go too (a
-   * failed build's, kept to tell the index's state, would otherwise stay).
+   * failed build's, kept to tell the index's state, would otherwise stay), by the call that
+   * finds no document left: the last of a sweep's, so once a sweep, and after a sweep that
+   * stopped between the two.
    */
   async remove(buildId: string): Promise<number> {
     const db = this.#database.db;
     const result = await sql`DELETE FROM search_documents WHERE build_id = ${buildId}`.execute(db);
-    await sql`DELETE FROM search_word_lists WHERE build_id = ${buildId}`.execute(db);
-    await sql`DELETE FROM search_word_postings WHERE build_id = ${buildId}`.execute(db);
-    await sql`DELETE FROM search_list_blocks WHERE build_id = ${buildId}`.execute(db);
-    return Number(result.numAffectedRows ?? 0);
+    const removed = Number(result.numAffectedRows ?? 0);
+    if (removed === 0) {
+      await sql`DELETE FROM search_word_lists WHERE build_id = ${buildId}`.execute(db);
+      await sql`DELETE FROM search_word_postings WHERE build_id = ${buildId}`.execute(db);
+      await sql`DELETE FROM search_list_blocks WHERE build_id = ${buildId}`.execute(db);
+    }
+    return removed;
   }
 
   /** Stores the generation's word lists. */

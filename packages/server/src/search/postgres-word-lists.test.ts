@@ -164,6 +164,11 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
       // Asked with the build read before the switch, the engine answers from the one now ready.
       const answer = await engine.search(projectId, query('copper'), { offset: 0, limit: 100 }, switchedFrom);
       assert.deepEqual(answer, expected);
+      // The sweep after the switch took the retired build's lists along with its documents.
+      for (const table of ['search_word_lists', 'search_word_postings', 'search_list_blocks']) {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE build_id = ${switchedFrom}`.execute(t.server.database.db);
+        assert.equal(rows[0].n, 0, table);
+      }
     });
 
     it('removes a build’s lists with its project', async () => {
