@@ -22,6 +22,12 @@ describe('text snippets', () => {
     assert.equal(snippet('Ein Straßenbahn-Depot in Zürich', 'zurich straßenbahn'), 'Ein [Straßenbahn]-Depot in [Zürich]');
   });
 
+  it('mark words whose stem ends otherwise than they do, and no word merely starting alike', () => {
+    assert.equal(snippet('She says so; he said it.', 'say'), 'She [says] so; he said it');
+    assert.equal(snippet('Relations, relational and relatively so.', 'relation'), '[Relations], [relational] and relatively so');
+    assert.equal(snippet('A sensible sensibility, sensed.', 'sensibly'), 'A [sensible] [sensibility], sensed');
+  });
+
   it('leave out what is excluded, and start the text when nothing of it matches (a match in the title)', () => {
     assert.equal(snippet('Cats and dogs.', 'cats -dogs'), '[Cats] and dogs');
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');

