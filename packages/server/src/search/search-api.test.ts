@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, search, searchPath, startBuildByHand } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, indexState, pagedHits, search, searchPath, startBuildByHand } from './search-test-kit.ts';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -197,19 +197,10 @@ for (const dialect of testDialects()) {
       it('pages through the ranking with the Link header, each hit once', async () => {
         const all = await search(t, projectId, 'loupe', 100);
         assert.equal(all.length, INDEXED);
-        const seen = [];
-        let path: string | undefined = `${searchPath(projectId, 'loupe')}&limit=3`;
-        let pages = 0;
-        while (path) {
-          const answer: HttpAnswer = await t.request('GET', path);
-          assert.equal(answer.status, 200);
-          assert.ok(answer.body.length <= 3);
-          seen.push(...answer.body);
-          path = nextPage(answer);
-          pages++;
-        }
-        assert.equal(pages, Math.ceil(INDEXED / 3));
-        assert.deepEqual(seen.map((hit) => hit.pageId), all.map((hit) => hit.pageId));
+        const pages = await pagedHits(t, projectId, 'loupe', 3);
+        assert.equal(pages.length, Math.ceil(INDEXED / 3));
+        for (const page of pages) assert.ok(page.length <= 3);
+        assert.deepEqual(pages.flat().map((hit) => hit.pageId), all.map((hit) => hit.pageId));
       });
 
       it('refuses a bad q, limit or cursor, naming the field', async () => {

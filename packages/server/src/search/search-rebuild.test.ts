@@ -4,13 +4,13 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { fillerHtml, htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
 import { searchEngineFor } from './search-engine.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
 import { searchBuildHandler } from './search-job-handlers.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, search, searchPath, startBuildByHand } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, indexState, pagedHitIds, search, searchPath, startBuildByHand } from './search-test-kit.ts';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -173,14 +173,7 @@ for (const dialect of testDialects()) {
       const ids = all.map((hit) => hit.pageId);
       assert.deepEqual(ids, [...ids].sort());
       // Pages of two cut through the tie: each window starts where the previous one ended.
-      const paged: string[] = [];
-      for (let path: string | undefined = `${searchPath(projectId, 'wombat')}&limit=2`; path; ) {
-        const answer: HttpAnswer = await t.request('GET', path);
-        assert.equal(answer.status, 200);
-        paged.push(...answer.body.map((hit: { pageId: string }) => hit.pageId));
-        path = nextPage(answer);
-      }
-      assert.deepEqual(paged, ids);
+      assert.deepEqual(await pagedHitIds(t, projectId, 'wombat', 2), ids);
     });
 
     it('goes on after the last batch it wrote when a stopped build runs again', async () => {

@@ -87,15 +87,20 @@ export function parsedQuery(text: string): SearchQuery {
   return parsed.query;
 }
 
-/** The page ids of every hit of a query, page after page by the Link header, to the ranking's end. */
-export async function pagedHitIds(t: TestServer, projectId: string, q: string, limit: number): Promise<string[]> {
-  const ids: string[] = [];
+/** Every page of a query's hits, one after another by the Link header, to the ranking's end. */
+export async function pagedHits(t: TestServer, projectId: string, q: string, limit: number): Promise<SearchHit[][]> {
+  const pages: SearchHit[][] = [];
   let path: string | null = `${searchPath(projectId, q)}&limit=${limit}`;
   while (path) {
     const answer: HttpAnswer = await t.request('GET', path);
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    ids.push(...answer.body.map((hit: SearchHit) => hit.pageId));
+    pages.push(answer.body);
     path = nextPage(answer) ?? null;
   }
-  return ids;
+  return pages;
+}
+
+/** The page ids of every hit of a query, page after page, to the ranking's end. */
+export async function pagedHitIds(t: TestServer, projectId: string, q: string, limit: number): Promise<string[]> {
+  return (await pagedHits(t, projectId, q, limit)).flat().map((hit) => hit.pageId);
 }
