@@ -13,6 +13,8 @@ import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
 import { registerUploadTarget } from './images/images/upload-target-route.ts';
 import { registerMcpRoutes } from './mcp/mcp-routes.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { registerMetricsRoutes } from './metrics/metrics-routes.ts';
 import { registerSharePageRoutes } from './reports/share-page-routes.ts';
 import { registerSessionRoutes } from './sessions/session-routes.ts';
 
@@ -41,9 +43,11 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 11 },
     throwFileSizeLimit: true,
   });
+  const metrics = new Metrics();
+  registerMetricsRoutes(app, { metrics, token: config.metricsToken });
   registerHealthRoutes(app, database);
   await registerApiDocs(app, buildOpenApiDocument({ version }));
-  const services = await composeServices(infrastructure);
+  const services = await composeServices(infrastructure, metrics);
   app.addHook('onClose', services.close);
   registerOperationRoutes(app, { handlers: services.handlers, authenticator: services.authenticator, validateResponses: config.validateResponses });
   await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);

@@ -38,6 +38,7 @@ import { PresetService } from './images/presets/preset-service.ts';
 import { projectHandlers } from './images/projects/project-handlers.ts';
 import { ProjectService } from './images/projects/project-service.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { GuardedFetcher } from './outbound/guarded-fetch.ts';
 import { planHandlers } from './plans/plan-handlers.ts';
 import type { Plans } from './plans/plans.ts';
@@ -65,7 +66,7 @@ import { encodeJxl } from './transform/jxl-encoder.ts';
 import { findQualityForMode } from './transform/perceptual-quality.ts';
 
 /** Wires the capabilities together: stores into services, services into operation handlers and the CDN. */
-export async function composeServices({ config, database, plans, blobs, fetcher, log, jobs }: Infrastructure) {
+export async function composeServices({ config, database, plans, blobs, fetcher, log, jobs }: Infrastructure, metrics: Metrics) {
   const cache = new VariantCache({
     directory: join(config.dataDir, 'variants'),
     maxDiskBytes: config.cacheMaxBytes,
@@ -145,7 +146,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
         async (buildId) => {
           await jobs.send('search-index.build', { buildId }, { singletonKey: `search-index:${buildId}` });
         },
-        { cacheBytes: config.searchCacheBytes },
+        { cacheBytes: config.searchCacheBytes, observe: (source) => metrics.searchAnswered(source) },
       ),
     ),
     ...alertHandlers(

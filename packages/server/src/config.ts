@@ -44,6 +44,7 @@ const Env = z
     LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
     LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(LIST_THRESHOLD),
     LOUPE_SEARCH_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+    LOUPE_METRICS_TOKEN: z.string().min(16, 'LOUPE_METRICS_TOKEN must be 16 characters or more').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
     S3_BUCKET: z.string().optional(),
@@ -125,6 +126,8 @@ export interface Config {
   searchListMinPages: number;
   /** Search answers kept per process (bytes); 0 keeps none. */
   searchCacheBytes: number;
+  /** When set, GET /metrics wants it as a bearer token. */
+  metricsToken: string | undefined;
   logLevel: string;
   /** Check every answer against its schema (on in tests: catches a service drifting from the contract). */
   validateResponses: boolean;
@@ -175,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertRetryBaseMs: e.LOUPE_ALERT_RETRY_BASE_MS,
     searchListMinPages: e.LOUPE_SEARCH_LIST_MIN_PAGES,
     searchCacheBytes: e.LOUPE_SEARCH_CACHE_BYTES,
+    metricsToken: e.LOUPE_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,
   };

@@ -23,6 +23,8 @@ export interface SearchResultCacheOptions {
   maxEntries: number;
   /** Bound on the answers' size in memory, as sizeOf estimates it; 0 keeps none. */
   maxBytes: number;
+  /** Told of each answer given: kept (or being ranked for another request), or ranked for this one. */
+  observe?: (source: 'kept' | 'ranked') => void;
 }
 
 /**
@@ -36,12 +38,14 @@ export class SearchResultCache {
   readonly #answers: LRUCache<string, SearchAnswer> | undefined;
   /** Misses being answered: concurrent requests for one answer share its computation. */
   readonly #pending = new Map<string, Promise<SearchAnswer>>();
+  readonly #observe: (source: 'kept' | 'ranked') => void;
 
   constructor(options: SearchResultCacheOptions) {
     this.#answers =
       options.maxBytes > 0 && options.maxEntries > 0
         ? new LRUCache({ max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: sizeOf })
         : undefined;
+    this.#observe = options.observe ?? (() => {});
   }
 
   /**
@@ -51,8 +55,12 @@ export class SearchResultCache {
   async get(question: SearchQuestion, answer: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
     const key = keyOf(question);
     const kept = this.#answers?.get(key);
-    if (kept) return kept;
+    if (kept) {
+      this.#observe('kept');
+      return kept;
+    }
     let pending = this.#pending.get(key);
+    this.#observe(pending ? 'kept' : 'ranked');
     if (!pending) {
       pending = answer()
         .then((fresh) => {

@@ -21,11 +21,17 @@ const STALLED_AFTER_MS = 10 * 60_000;
  * 10 KB with its JSON, so the default 64 MB holds some 6,500 of them. The entries bound is for
  * answers of no hit or one (some 300 bytes).
  */
-const cacheOptions = (maxBytes: number): SearchResultCacheOptions => ({ maxBytes, maxEntries: Math.ceil(maxBytes / 256) });
+const cacheOptions = (maxBytes: number, observe: SearchServiceOptions['observe']): SearchResultCacheOptions => ({
+  maxBytes,
+  maxEntries: Math.ceil(maxBytes / 256),
+  observe,
+});
 
 export interface SearchServiceOptions {
   /** Bound on the answers kept per process (bytes); 0 keeps none. */
   cacheBytes: number;
+  /** Told where each answer came from (the server's metrics). */
+  observe?: SearchResultCacheOptions['observe'];
 }
 
 /** Queues the job that runs a build. */
@@ -48,7 +54,7 @@ export class SearchService {
     this.#engine = searchEngineFor(database);
     this.#projects = projects;
     this.#enqueue = enqueue;
-    this.#answers = new SearchResultCache(cacheOptions(options.cacheBytes));
+    this.#answers = new SearchResultCache(cacheOptions(options.cacheBytes, options.observe));
   }
 
   /** Starts a build from the newest report, or answers the one under way. */
