@@ -11,7 +11,7 @@
  *   BENCH_DIALECTS  sqlite, postgres or both (default both; postgres needs DATABASE_URL)
  *   DATABASE_URL    a PostgreSQL server the bench may create a database on (and drop it after),
  *                   e.g. postgres://postgres@127.0.0.1:5432/test
- *   LOUPE_SEARCH_LIST_MIN_PAGES  passed on to the server (SQLite's word lists; its default unset)
+ *   LOUPE_SEARCH_LIST_MIN_PAGES, LOUPE_SEARCH_CACHE_BYTES  passed on to the server (its defaults unset)
  *   BENCH_NODE_FLAGS  Node flags for the server beside the start script's, e.g.
  *                   `--cpu-prof --cpu-prof-dir=/tmp/prof` (bench/profile-window.ts reads a run's part)
  *
@@ -71,7 +71,10 @@ const SETTINGS = {
   warmSet: wholeNumberSetting('BENCH_WARM_SET', 20_000, 100, 100_000),
   dialects: (process.env.BENCH_DIALECTS || 'sqlite,postgres').split(',').map((d) => d.trim()),
   databaseUrl: process.env.DATABASE_URL || undefined,
-  listMinPages: process.env.LOUPE_SEARCH_LIST_MIN_PAGES || undefined,
+  /** The server's own settings the bench passes on (an operator's others are left out: bench/loupe-server.ts). */
+  serverEnv: Object.fromEntries(
+    ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_CACHE_BYTES'].filter((name) => process.env[name]).map((name) => [name, process.env[name] as string]),
+  ),
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
 };
 
@@ -344,7 +347,7 @@ async function load(
 
 async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
-  const env = SETTINGS.listMinPages ? { LOUPE_SEARCH_LIST_MIN_PAGES: SETTINGS.listMinPages } : undefined;
+  const env = SETTINGS.serverEnv;
   const loupe = await startLoupe({
     label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags,
   });
@@ -394,7 +397,7 @@ function latencyRow(label: string, band: string, run: Run, samples: Sample[]): s
 }
 
 async function main(): Promise<void> {
-  console.log(`search bench: ${SETTINGS.pages} pages, ${SETTINGS.clients} clients for ${SETTINGS.seconds} s, limit=${SETTINGS.limit}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`);
+  console.log(`search bench: ${SETTINGS.pages} pages, ${SETTINGS.clients} clients for ${SETTINGS.seconds} s, limit=${SETTINGS.limit}${Object.entries(SETTINGS.serverEnv).map(([name, value]) => `, ${name}=${value}`).join('')}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`);
   const results: Figures[] = [];
   for (const dialect of SETTINGS.dialects) {
     if (dialect !== 'sqlite' && dialect !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown "${dialect}"`);
