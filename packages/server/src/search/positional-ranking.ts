@@ -1,6 +1,6 @@
 import { BestOf } from './best-of.ts';
 import type { PositionalList } from './positional-list.ts';
-import { compareLexemes, tsRank } from './ts-rank.ts';
+import { compareLexemes, tsRank, type WordPositions } from './ts-rank.ts';
 
 /**
  * A term as PostgreSQL reads it (phraseto_tsquery): its lexemes, each with its distance from the
@@ -58,11 +58,17 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
 
   const matches = (term: CompiledTerm, ordinal: number) => term.slots.every((s) => cursor.seek(s, ordinal)) && cursor.phraseAt(term);
   const best = new BestOf(count);
-  const positions: (Uint16Array | undefined)[] = new Array(items.length);
-  for (const ordinal of candidates(groups, cursor.lists)) {
+  // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
+  const positions: WordPositions = { entries: items.map((s) => cursor.lists[s].entries), from: new Int32Array(items.length), to: new Int32Array(items.length) };
+  const next = new Candidates(groups, cursor.lists);
+  for (let ordinal = next.ordinal(); ordinal >= 0; ordinal = next.ordinal()) {
     if (!groups.every((group) => group.some((term) => matches(term, ordinal)))) continue;
     if (excluded.some((term) => matches(term, ordinal))) continue;
-    for (let i = 0; i < items.length; i++) positions[i] = cursor.seek(items[i], ordinal) ? cursor.positions(items[i]) : undefined;
+    for (let i = 0; i < items.length; i++) {
+      const found = cursor.seek(items[i], ordinal);
+      positions.from[i] = found ? cursor.start(items[i]) : 0;
+      positions.to[i] = found ? cursor.end(items[i]) : 0;
+    }
     best.offer(ordinal, tsRank(positions, conjunctive, stats.lengths[ordinal]));
   }
   return best.inOrder().map(({ ordinal, score }) => ({ ordinal, score, textAt: textAt(items.map((i) => cursor.lists[i]), ordinal, stats.titleEnds[ordinal]) }));
@@ -110,29 +116,35 @@ class Cursors {
     return at < ordinals.length && ordinals[at] === ordinal;
   }
 
-  /** The positions of list `s`'s current match. */
-  positions(s: number): Uint16Array {
-    const list = this.lists[s];
-    const at = this.#at[s];
-    return list.entries.subarray(list.starts[at], list.starts[at + 1]);
+  /** Where the positions of list `s`'s current match start in its entries, and end (exclusive). */
+  start(s: number): number {
+    return this.lists[s].starts[this.#at[s]];
+  }
+
+  end(s: number): number {
+    return this.lists[s].starts[this.#at[s] + 1];
   }
 
   /** Whether the term's lexemes (each at the document, sought before) stand at its distances. */
   phraseAt(term: CompiledTerm): boolean {
     if (term.slots.length === 1) return true;
-    const first = this.positions(term.slots[0]);
-    for (let p = 0; p < first.length; p++) {
+    const first = this.lists[term.slots[0]].entries;
+    for (let p = this.start(term.slots[0]); p < this.end(term.slots[0]); p++) {
       const start = first[p] & 0x3fff;
       let all = true;
-      for (let j = 1; j < term.slots.length && all; j++) all = holds(this.positions(term.slots[j]), start + term.offsets[j]);
+      for (let j = 1; j < term.slots.length && all; j++) {
+        const s = term.slots[j];
+        all = holds(this.lists[s].entries, this.start(s), this.end(s), start + term.offsets[j]);
+      }
       if (all) return true;
     }
     return false;
   }
 }
 
-function holds(entries: Uint16Array, position: number): boolean {
-  for (let i = 0; i < entries.length; i++) {
+/** Whether entries[from … to − 1] (ascending) hold `position`. */
+function holds(entries: Uint16Array, from: number, to: number, position: number): boolean {
+  for (let i = from; i < to; i++) {
     const at = entries[i] & 0x3fff;
     if (at === position) return true;
     if (at > position) return false;
@@ -143,18 +155,25 @@ function holds(entries: Uint16Array, position: number): boolean {
 /**
  * The ordinals that can match, ascending and each once: those of the group with the fewest
  * postings, where a term is named by its rarest lexeme (a phrase is nowhere its words are not).
+ * A cursor rather than a generator: a query reads tens of thousands of them.
  */
-function* candidates(groups: CompiledTerm[][], lists: PositionalList[]): Generator<number> {
-  const rarest = (term: CompiledTerm) => term.slots.reduce((a, b) => (lists[b].ordinals.length < lists[a].ordinals.length ? b : a));
-  const size = (group: CompiledTerm[]) => group.reduce((sum, term) => sum + lists[rarest(term)].ordinals.length, 0);
-  const driver = groups.reduce((fewest, group) => (size(group) < size(fewest) ? group : fewest));
-  const heads = [...new Set(driver.map(rarest))].map((s) => ({ ordinals: lists[s].ordinals, at: 0 }));
-  for (;;) {
+class Candidates {
+  readonly #heads: { ordinals: Uint32Array; at: number }[];
+
+  constructor(groups: CompiledTerm[][], lists: PositionalList[]) {
+    const rarest = (term: CompiledTerm) => term.slots.reduce((a, b) => (lists[b].ordinals.length < lists[a].ordinals.length ? b : a));
+    const size = (group: CompiledTerm[]) => group.reduce((sum, term) => sum + lists[rarest(term)].ordinals.length, 0);
+    const driver = groups.reduce((fewest, group) => (size(group) < size(fewest) ? group : fewest));
+    this.#heads = [...new Set(driver.map(rarest))].map((s) => ({ ordinals: lists[s].ordinals, at: 0 }));
+  }
+
+  /** The next candidate, or −1 past the last. */
+  ordinal(): number {
     let next = Number.POSITIVE_INFINITY;
-    for (const head of heads) if (head.at < head.ordinals.length && head.ordinals[head.at] < next) next = head.ordinals[head.at];
-    if (next === Number.POSITIVE_INFINITY) return;
-    for (const head of heads) if (head.at < head.ordinals.length && head.ordinals[head.at] === next) head.at++;
-    yield next;
+    for (const head of this.#heads) if (head.at < head.ordinals.length && head.ordinals[head.at] < next) next = head.ordinals[head.at];
+    if (next === Number.POSITIVE_INFINITY) return -1;
+    for (const head of this.#heads) if (head.at < head.ordinals.length && head.ordinals[head.at] === next) head.at++;
+    return next;
   }
 }
 
