@@ -39,6 +39,34 @@ function statementName(text: string): string {
   return name;
 }
 
+/** What PostgreSQL answers when a table changed under a statement prepared before (a column added to a `SELECT *`). */
+const PLAN_CHANGED = { code: '0A000', message: 'cached plan must not change result type' };
+
+/**
+ * A fixed query as a named prepared statement. A statement prepared before another process
+ * migrated the schema (a rolling upgrade) can fail once its table changed; it is then dropped
+ * from the connection, where node-pg also forgets it (its record of the statements it parsed
+ * there), and prepared again. Inside a transaction, which the failure aborts, it fails as it is.
+ */
+async function runPrepared(client: pg.PoolClient, text: string, values: unknown[] | undefined) {
+  const name = statementName(text);
+  try {
+    return await client.query({ name, text, values });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    if (code !== PLAN_CHANGED.code || message !== PLAN_CHANGED.message) throw error;
+    try {
+      await client.query(`DEALLOCATE ${name}`);
+    } catch {
+      throw error;
+    }
+    const { connection } = client as unknown as { connection: Record<'parsedStatements' | 'submittedNamedStatements', Record<string, string>> };
+    delete connection.parsedStatements[name];
+    delete connection.submittedNamedStatements[name];
+    return client.query({ name, text, values });
+  }
+}
+
 /**
  * The pool as Kysely takes it, its clients running a fixed query (compiled-query.ts) as a named
  * prepared statement: node-pg parses it once per connection, and PostgreSQL plans it once it
@@ -53,7 +81,7 @@ function preparingPool(pool: pg.Pool): PostgresPool {
         typeof statement !== 'string'
           ? client.query(statement)
           : statement.startsWith(FIXED_QUERY_MARK)
-            ? client.query({ name: statementName(statement), text: statement, values })
+            ? runPrepared(client, statement, values)
             : client.query(statement, values);
       // The same calls as node-pg's overloads take; their declared types differ.
       return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
