@@ -1,6 +1,7 @@
 import { LoupeError, roleScopes, type OperationDefinition, type Role, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { ApiKeyStore } from './api-key-store.ts';
+import { bearerSecret } from './bearer-secret.ts';
 import type { KeyCache } from './key-cache.ts';
 import { hashKeySecret } from './key-secret.ts';
 import type { Principal } from './principal.ts';
@@ -64,7 +65,7 @@ export class Authenticator {
     if (credentials.authorization === undefined && credentials.session !== undefined && this.#sessions) {
       return this.#withSession(credentials.session, credentials, operation);
     }
-    const secret = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization ?? '')?.[1];
+    const secret = bearerSecret(credentials.authorization);
     if (!secret) throw new LoupeError('unauthorized', { message: 'Send an API key as `Authorization: Bearer <key>`.' });
     const key = await this.#cache.find(hashKeySecret(secret), (hash) => this.#keys.findByHash(hash));
     if (!key) throw new LoupeError('unauthorized', { message: 'This API key is not valid or has been revoked.' });

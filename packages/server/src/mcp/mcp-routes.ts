@@ -2,6 +2,7 @@ import { operations, type OperationDefinition } from '@loupe/contract';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../identity/authenticator.ts';
+import { bearerSecret } from '../identity/bearer-secret.ts';
 import { injectFetch } from './inject-fetch.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { mcpTools } from './mcp-tools.ts';
@@ -30,7 +31,7 @@ export function registerMcpRoutes(app: FastifyInstance, options: { authenticator
   app.post('/mcp', { bodyLimit: Math.ceil(options.maxUploadBytes / 3) * 4 + ENVELOPE_BYTES }, async (request, reply) => {
     const authorization = header(request, 'authorization');
     await options.authenticator.authenticate({ authorization }, keyCheck);
-    const apiKey = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] as string;
+    const apiKey = bearerSecret(authorization) as string;
     const server = createMcpServer(tools, {
       baseUrl: 'http://loupe.invalid',
       apiKey,

@@ -1,14 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { LoupeError } from '@loupe/contract';
 import type { FastifyInstance } from 'fastify';
+import { bearerSecret, sameSecret } from '../identity/bearer-secret.ts';
 import type { Metrics } from './metrics.ts';
-
-/** The same bytes, compared in constant time. */
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * Times every request, and serves `/metrics` in Prometheus' text format: to anyone, as
@@ -21,8 +14,8 @@ export function registerMetricsRoutes(app: FastifyInstance, options: { metrics: 
   });
   app.get('/metrics', async (request, reply) => {
     if (token !== undefined) {
-      const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (given === undefined || !sameToken(given, token)) {
+      const given = bearerSecret(request.headers.authorization);
+      if (given === undefined || !sameSecret(given, token)) {
         throw new LoupeError('unauthorized', { message: 'Send the metrics token (LOUPE_METRICS_TOKEN) as `Authorization: Bearer <token>`.' });
       }
     }

@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { sameSecret } from '../identity/bearer-secret.ts';
 
 /** A new session token: 32 random bytes in base64url, the cookie's value. */
 export function generateSessionToken(): string {
@@ -21,8 +22,5 @@ export function csrfTokenFor(sessionToken: string): string {
 
 /** Whether `given` is the CSRF token of this session, compared in constant time. */
 export function csrfMatches(sessionToken: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const expected = Buffer.from(csrfTokenFor(sessionToken));
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return given !== undefined && sameSecret(given, csrfTokenFor(sessionToken));
 }
