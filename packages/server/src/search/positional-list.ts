@@ -1,4 +1,4 @@
-import { decodeOrdinals, encodeOrdinals } from './posting-list.ts';
+import { decodeOrdinals, encodeOrdinals, VarintReader, writeVarint } from './posting-list.ts';
 
 /**
  * A lexeme's matches in a generation with where each one is: ordinals ascending; the positions
@@ -40,13 +40,7 @@ export class PositionalListWriter {
 function encodeVarints(values: readonly number[]): Uint8Array {
   const bytes = new Uint8Array(values.length * 3);
   let at = 0;
-  for (let value of values) {
-    while (value >= 0x80) {
-      bytes[at++] = (value & 0x7f) | 0x80;
-      value >>>= 7;
-    }
-    bytes[at++] = value;
-  }
+  for (const value of values) at = writeVarint(bytes, at, value);
   return bytes.slice(0, at);
 }
 
@@ -60,21 +54,9 @@ export function decodePositionalList(blocks: readonly { matches: number; ordinal
   let entry = 0;
   for (const block of blocks) {
     ordinals.set(decodeOrdinals(block.ordinals, block.matches), match);
-    const bytes = block.positions;
-    let at = 0;
-    const next = () => {
-      let value = 0;
-      let shift = 0;
-      let byte: number;
-      do {
-        byte = bytes[at++];
-        value |= (byte & 0x7f) << shift;
-        shift += 7;
-      } while (byte & 0x80);
-      return value;
-    };
+    const varints = new VarintReader(block.positions);
     for (let i = 0; i < block.matches; i++) {
-      const count = next();
+      const count = varints.next();
       starts[match++] = entry;
       if (entry + count > entries.length) {
         const grown = new Uint16Array(Math.max(entries.length * 2, entry + count));
@@ -83,7 +65,7 @@ export function decodePositionalList(blocks: readonly { matches: number; ordinal
       }
       let position = 0;
       for (let p = 0; p < count; p++) {
-        const value = next();
+        const value = varints.next();
         position += value >> 2;
         entries[entry++] = ((value & 3) << 14) | position;
       }

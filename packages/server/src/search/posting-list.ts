@@ -8,39 +8,59 @@ export interface PostingList {
   scores: Float32Array;
 }
 
+/**
+ * Writes a whole number below 2^32 as a varint at `at`: seven bits a byte, the lowest first,
+ * the top bit set on every byte but the last. Answers where the next one goes.
+ */
+export function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    bytes[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  bytes[at++] = value;
+  return at;
+}
+
+/** Reads the varints of writeVarint one after another. */
+export class VarintReader {
+  readonly #bytes: Uint8Array;
+  #at = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+  }
+
+  next(): number {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = this.#bytes[this.#at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  }
+}
+
 export function encodeOrdinals(ordinals: ArrayLike<number>): Uint8Array {
   const bytes = new Uint8Array(ordinals.length * 5);
   let at = 0;
   let previous = 0;
   for (let i = 0; i < ordinals.length; i++) {
-    let delta = ordinals[i] - previous;
+    const delta = ordinals[i] - previous;
     if (delta < 0 || (i > 0 && delta === 0)) throw new RangeError('ordinals must ascend');
     previous = ordinals[i];
-    while (delta >= 0x80) {
-      bytes[at++] = (delta & 0x7f) | 0x80;
-      delta >>>= 7;
-    }
-    bytes[at++] = delta;
+    at = writeVarint(bytes, at, delta);
   }
   return bytes.slice(0, at);
 }
 
 export function decodeOrdinals(bytes: Uint8Array, count: number): Uint32Array {
   const ordinals = new Uint32Array(count);
-  let at = 0;
+  const deltas = new VarintReader(bytes);
   let previous = 0;
-  for (let i = 0; i < count; i++) {
-    let delta = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = bytes[at++];
-      delta += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    previous += delta;
-    ordinals[i] = previous;
-  }
+  for (let i = 0; i < count; i++) ordinals[i] = previous += deltas.next();
   return ordinals;
 }
 
