@@ -103,14 +103,7 @@ class Cursors {
       // Galloping: a rare word's candidates skip far in a common word's list.
       let step = 1;
       while (at + step < ordinals.length && ordinals[at + step] < ordinal) step *= 2;
-      let low = at + (step >> 1);
-      let high = Math.min(at + step, ordinals.length);
-      while (low < high) {
-        const middle = (low + high) >> 1;
-        if (ordinals[middle] < ordinal) low = middle + 1;
-        else high = middle;
-      }
-      at = low;
+      at = firstAtOrAfter(ordinals, ordinal, at + (step >> 1), Math.min(at + step, ordinals.length));
       this.#at[s] = at;
     }
     return at < ordinals.length && ordinals[at] === ordinal;
@@ -195,12 +188,16 @@ function textAt(lists: PositionalList[], ordinal: number, titleEnd: number): num
 }
 
 function indexOf(ordinals: Uint32Array, ordinal: number): number {
-  let low = 0;
-  let high = ordinals.length;
+  const at = firstAtOrAfter(ordinals, ordinal, 0, ordinals.length);
+  return at < ordinals.length && ordinals[at] === ordinal ? at : -1;
+}
+
+/** The first index in [low, high) of ascending `ordinals` whose ordinal is `ordinal` or more (high: none). */
+function firstAtOrAfter(ordinals: Uint32Array, ordinal: number, low: number, high: number): number {
   while (low < high) {
     const middle = (low + high) >> 1;
     if (ordinals[middle] < ordinal) low = middle + 1;
     else high = middle;
   }
-  return low < ordinals.length && ordinals[low] === ordinal ? low : -1;
+  return low;
 }
