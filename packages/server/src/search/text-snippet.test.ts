@@ -61,14 +61,14 @@ describe('text snippets', () => {
     const highlight = db.prepare(`SELECT highlight(t, 0, ?, ?) AS h FROM t WHERE t MATCH ? AND rowid = ?`);
     let compared = 0;
     for (const q of questions) {
-      const phrases = wantedPhrases(query(q));
-      const expression = phrases.map((phrase) => `"${phrase.join(' ')}"`).join(' OR ');
+      const wanted = wantedPhrases(query(q));
+      const expression = wanted.phrases.map((phrase) => `"${phrase.join(' ')}"`).join(' OR ');
       texts.forEach((text, i) => {
         const row = highlight.get(MARK_START, MARK_END, expression, BigInt(i + 1)) as { h: string } | undefined;
         if (!row) return;
         // The whole text is under 30 tokens: the snippet is all of it from its first token to its last.
         const expected = row.h.replace(/^[^\p{L}\p{N}\uE000]+|[^\p{L}\p{N}\uE001]+$/gu, '');
-        assert.equal(shown(markedSnippet(text, phrases)), shown(expected), `${q} in text ${i + 1}`);
+        assert.equal(shown(markedSnippet(text, wanted)), shown(expected), `${q} in text ${i + 1}`);
         compared++;
       });
     }

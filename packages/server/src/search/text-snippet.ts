@@ -35,12 +35,20 @@ export function stemOf(word: string): string {
   return stem;
 }
 
+/** What a query's snippets mark, made once for all its hits. */
+export interface WantedPhrases {
+  phrases: StemmedPhrase[];
+  /** The stems' sure prefixes, by which a token is stemmed or passed over (prefixesByFirst). */
+  prefixes: Prefixes;
+}
+
 /** What a snippet marks: the wanted terms of the query (an excluded one is in no hit). */
-export function wantedPhrases(query: SearchQuery): StemmedPhrase[] {
-  return query.required.flat().map((term) => {
+export function wantedPhrases(query: SearchQuery): WantedPhrases {
+  const phrases = query.required.flat().map((term) => {
     const tokens = tokensOf(term.text);
     return Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
   });
+  return { phrases, prefixes: prefixesByFirst(phrases) };
 }
 
 interface Match {
@@ -61,8 +69,13 @@ const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
  */
 const surePrefix = (stem: string) => stem.slice(0, Math.max(1, stem.length - 2));
 
-/** The wanted stems' sure prefixes by their first character (ASCII); a prefix not in ASCII makes every token a candidate. */
-function prefixesByFirst(phrases: StemmedPhrase[]): { byFirst: (string[] | undefined)[]; any: boolean } {
+/** The wanted stems' sure prefixes by their first character (ASCII); `any`: a prefix not in ASCII makes every token a candidate. */
+interface Prefixes {
+  byFirst: (string[] | undefined)[];
+  any: boolean;
+}
+
+function prefixesByFirst(phrases: StemmedPhrase[]): Prefixes {
   const byFirst: (string[] | undefined)[] = new Array(128);
   let any = false;
   for (const stem of phrases.flat()) {
@@ -96,8 +109,8 @@ function mayMatch(text: string, start: number, end: number, byFirst: (string[] |
  * Where the phrases stand in the tokens. Only a token that may stem to a wanted stem is
  * stemmed (mayMatch), so a page costs one pass over its characters and a few stems.
  */
-function matchesIn(text: string, tokens: Tokens, phrases: StemmedPhrase[]): Match[] {
-  const { byFirst, any } = prefixesByFirst(phrases);
+function matchesIn(text: string, tokens: Tokens, { phrases, prefixes }: WantedPhrases): Match[] {
+  const { byFirst, any } = prefixes;
   const stemmed = new Map<number, string>();
   for (let i = 0; i < tokens.count; i++) {
     const start = tokens.starts[i];
@@ -144,11 +157,11 @@ function bestWindow(matches: Match[], tokenCount: number): { from: number; to: n
 }
 
 /** About SNIPPET_TOKENS tokens of the text around its best matches, the matches between MARK_START and MARK_END. */
-export function markedSnippet(text: string, phrases: StemmedPhrase[]): string {
+export function markedSnippet(text: string, wanted: WantedPhrases): string {
   const tokens = tokensOf(text);
   if (tokens.count === 0) return '';
   const { starts, ends } = tokens;
-  const matches = matchesIn(text, tokens, phrases);
+  const matches = matchesIn(text, tokens, wanted);
   const window = bestWindow(matches, tokens.count);
   let out = window.from > 0 ? ELLIPSIS : '';
   let at = starts[window.from];
