@@ -46,6 +46,20 @@ describe('text snippets', () => {
     assert.ok(tokensBefore >= 12 && tokensBefore <= 16, `centred: ${tokensBefore} tokens before`);
   });
 
+  it('show the first window holding a term of every group, however many matches a later one holds', () => {
+    const filler = (from: number, count: number) => Array.from({ length: count }, (_, i) => `f${from + i}`).join(' ');
+    const text = `${filler(0, 40)} beta alpha ${filler(100, 40)} alpha beta alpha beta alpha ${filler(200, 40)}`;
+    const out = snippet(text, 'alpha beta');
+    assert.match(out, /^…f2\d f2\d .* \[beta\] \[alpha\] f100 .*…$/);
+    assert.equal((out.match(/\[/g) ?? []).length, 2, out);
+    // Either word of an OR group shows the group: the first "beta" is enough.
+    assert.match(snippet(`${filler(0, 40)} beta ${filler(100, 40)} alpha`, 'alpha OR beta'), /\[beta\] f100/);
+    // A group the text lacks (a match in the title): the window with the most of the others.
+    const lacking = snippet(`${filler(0, 40)} alpha ${filler(100, 40)} alpha alpha ${filler(200, 40)}`, 'alpha gamma');
+    assert.match(lacking, /\[alpha\] \[alpha\]/);
+    assert.equal((lacking.match(/\[/g) ?? []).length, 2, lacking);
+  });
+
   it('mark what FTS5 highlight() marks in the same text, on real prose', () => {
     const db = new DatabaseSync(':memory:');
     db.exec(`CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2')`);

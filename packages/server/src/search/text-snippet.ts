@@ -2,7 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
 import { foldedWord } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
-import { tokensOf, type Tokens } from './unicode61-tokens.ts';
+import { TokenReader, tokensOf } from './unicode61-tokens.ts';
 
 /**
  * Snippets made here from a page's text rather than by FTS5's snippet(), which tokenizes the
@@ -38,17 +38,32 @@ export function stemOf(word: string): string {
 /** What a query's snippets mark, made once for all its hits. */
 export interface WantedPhrases {
   phrases: StemmedPhrase[];
+  /**
+   * The required group of each phrase, numbered among the groups that can match (−1: a phrase
+   * of no token): a window showing a phrase of every group is as good as a snippet gets.
+   */
+  groupOf: number[];
+  groups: number;
   /** The stems' sure prefixes, by which a token is stemmed or passed over (prefixesByFirst). */
   prefixes: Prefixes;
 }
 
 /** What a snippet marks: the wanted terms of the query (an excluded one is in no hit). */
 export function wantedPhrases(query: SearchQuery): WantedPhrases {
-  const phrases = query.required.flat().map((term) => {
-    const tokens = tokensOf(term.text);
-    return Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
-  });
-  return { phrases, prefixes: prefixesByFirst(phrases) };
+  const phrases: StemmedPhrase[] = [];
+  const groupOf: number[] = [];
+  let groups = 0;
+  for (const group of query.required) {
+    let matchable = false;
+    for (const term of group) {
+      const tokens = tokensOf(term.text);
+      phrases.push(Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i]))));
+      groupOf.push(tokens.count > 0 ? groups : -1);
+      matchable ||= tokens.count > 0;
+    }
+    if (matchable) groups++;
+  }
+  return { phrases, groupOf, groups, prefixes: prefixesByFirst(phrases) };
 }
 
 interface Match {
@@ -106,32 +121,70 @@ function mayMatch(text: string, start: number, end: number, byFirst: (string[] |
 }
 
 /**
- * Where the phrases stand in the tokens. Only a token that may stem to a wanted stem is
- * stemmed (mayMatch), so a page costs one pass over its characters and a few stems.
+ * Where the phrases stand in the tokens, found token by token as they are read. Only a token
+ * that may stem to a wanted stem is stemmed (mayMatch), so a page costs one pass over its
+ * characters and a few stems.
  */
-function matchesIn(text: string, tokens: Tokens, { phrases, prefixes }: WantedPhrases): Match[] {
-  const { byFirst, any } = prefixes;
-  const stemmed = new Map<number, string>();
-  for (let i = 0; i < tokens.count; i++) {
-    const start = tokens.starts[i];
-    const end = tokens.ends[i];
-    if (!any && !mayMatch(text, start, end, byFirst)) continue;
-    stemmed.set(i, stemOf(text.slice(start, end)));
+class PhraseMatcher {
+  readonly matches: Match[] = [];
+  /** Tokens looked at so far. */
+  matched = 0;
+  readonly #tokens: TokenReader;
+  readonly #wanted: WantedPhrases;
+  readonly #stems = new Map<number, string>();
+  /** The latest start of a match of each group, −1 before its first. */
+  readonly #lastStart: Int32Array;
+
+  constructor(tokens: TokenReader, wanted: WantedPhrases) {
+    this.#tokens = tokens;
+    this.#wanted = wanted;
+    this.#lastStart = new Int32Array(wanted.groups).fill(-1);
   }
-  const matches: Match[] = [];
-  for (const [at, stem] of stemmed) {
-    phrases.forEach((phrase, index) => {
-      if (phrase.length > 0 && phrase[0] === stem && phrase.every((wanted, k) => stemmed.get(at + k) === wanted)) {
-        matches.push({ from: at, to: at + phrase.length, phrase: index });
-      }
-    });
+
+  /**
+   * Looks at the next token (read already); the span of the matches it ends that shows a phrase
+   * of every group within SNIPPET_TOKENS tokens, if there is one now.
+   */
+  next(): { from: number; to: number } | undefined {
+    const at = this.matched++;
+    const text = this.#tokens.text;
+    const start = this.#tokens.starts[at];
+    const end = this.#tokens.ends[at];
+    const { phrases, groupOf, prefixes } = this.#wanted;
+    if (!prefixes.any && !mayMatch(text, start, end, prefixes.byFirst)) return undefined;
+    const stem = stemOf(text.slice(start, end));
+    this.#stems.set(at, stem);
+    let ended = false;
+    for (let p = 0; p < phrases.length; p++) {
+      const phrase = phrases[p];
+      const from = at - phrase.length + 1;
+      if (phrase.length === 0 || from < 0 || phrase[phrase.length - 1] !== stem) continue;
+      if (!phrase.every((wanted, k) => this.#stems.get(from + k) === wanted)) continue;
+      this.matches.push({ from, to: at + 1, phrase: p });
+      this.#lastStart[groupOf[p]] = Math.max(this.#lastStart[groupOf[p]], from);
+      ended = true;
+    }
+    if (!ended) return undefined;
+    let earliest = at;
+    for (const start of this.#lastStart) earliest = Math.min(earliest, start);
+    return earliest >= 0 && at + 1 - earliest <= SNIPPET_TOKENS ? { from: earliest, to: at + 1 } : undefined;
   }
-  return matches;
+
+  /** The matches in the order they start. */
+  inOrder(): Match[] {
+    return this.matches.sort((a, b) => a.from - b.from || a.phrase - b.phrase);
+  }
+}
+
+/** SNIPPET_TOKENS tokens with the span centred in them, as far as the text allows. */
+function centred(span: { from: number; to: number }, tokenCount: number): { from: number; to: number } {
+  const from = Math.max(0, Math.min(span.from - Math.floor((SNIPPET_TOKENS - (span.to - span.from)) / 2), tokenCount - SNIPPET_TOKENS));
+  return { from, to: Math.min(tokenCount, from + SNIPPET_TOKENS) };
 }
 
 /**
- * The best window of SNIPPET_TOKENS tokens: the most distinct phrases, then the most matches,
- * then the earliest; its matches centred in it.
+ * The best window of SNIPPET_TOKENS tokens of a text where no window shows every group: the
+ * most distinct phrases, then the most matches, then the earliest; its matches centred in it.
  */
 function bestWindow(matches: Match[], tokenCount: number): { from: number; to: number } {
   if (matches.length === 0) return { from: 0, to: Math.min(tokenCount, SNIPPET_TOKENS) };
@@ -150,19 +203,34 @@ function bestWindow(matches: Match[], tokenCount: number): { from: number; to: n
     if (left === 0) counts.delete(leaving);
     else counts.set(leaving, left);
   }
-  const spanFrom = matches[best.first].from;
-  const spanTo = Math.max(matches[best.last].to, spanFrom + 1);
-  const from = Math.max(0, Math.min(spanFrom - Math.floor((SNIPPET_TOKENS - (spanTo - spanFrom)) / 2), tokenCount - SNIPPET_TOKENS));
-  return { from, to: Math.min(tokenCount, from + SNIPPET_TOKENS) };
+  const from = matches[best.first].from;
+  return centred({ from, to: Math.max(matches[best.last].to, from + 1) }, tokenCount);
 }
 
-/** About SNIPPET_TOKENS tokens of the text around its best matches, the matches between MARK_START and MARK_END. */
+/**
+ * About SNIPPET_TOKENS tokens of the text around its best matches, the matches between
+ * MARK_START and MARK_END. The best is the first window showing a phrase of every required
+ * group (the reading stops there, a window's length on); a text with no such window is read to
+ * its end for the window with the most (bestWindow).
+ */
 export function markedSnippet(text: string, wanted: WantedPhrases): string {
-  const tokens = tokensOf(text);
+  const tokens = new TokenReader(text, 256);
+  const matcher = new PhraseMatcher(tokens, wanted);
+  let window: { from: number; to: number } | undefined;
+  while (tokens.readUpTo(matcher.matched + 1)) {
+    const span = matcher.next();
+    if (span) {
+      // One token past the window tells whether the text goes on after it.
+      tokens.readUpTo(span.from + SNIPPET_TOKENS + 1);
+      window = centred(span, tokens.count);
+      while (matcher.matched < window.to) matcher.next();
+      break;
+    }
+  }
   if (tokens.count === 0) return '';
+  const matches = matcher.inOrder();
+  window ??= bestWindow(matches, tokens.count);
   const { starts, ends } = tokens;
-  const matches = matchesIn(text, tokens, wanted);
-  const window = bestWindow(matches, tokens.count);
   let out = window.from > 0 ? ELLIPSIS : '';
   let at = starts[window.from];
   for (const match of matches) {
