@@ -1,4 +1,5 @@
 import { BestOf } from './best-of.ts';
+import { firstAtOrAfter, seekFrom } from './ordinal-seek.ts';
 import type { PositionalList } from './positional-list.ts';
 import { compareLexemes, tsRank, type WordPositions } from './ts-rank.ts';
 
@@ -97,15 +98,10 @@ class Cursors {
 
   /** Moves list `s` to the first match at or after `ordinal`; whether it is that document's. */
   seek(s: number, ordinal: number): boolean {
+    // Galloping: a rare word's candidates skip far in a common word's list.
     const ordinals = this.lists[s].ordinals;
-    let at = this.#at[s];
-    if (at < ordinals.length && ordinals[at] < ordinal) {
-      // Galloping: a rare word's candidates skip far in a common word's list.
-      let step = 1;
-      while (at + step < ordinals.length && ordinals[at + step] < ordinal) step *= 2;
-      at = firstAtOrAfter(ordinals, ordinal, at + (step >> 1), Math.min(at + step, ordinals.length));
-      this.#at[s] = at;
-    }
+    const at = seekFrom(ordinals, ordinal, this.#at[s]);
+    this.#at[s] = at;
     return at < ordinals.length && ordinals[at] === ordinal;
   }
 
@@ -190,14 +186,4 @@ function textAt(lists: PositionalList[], ordinal: number, titleEnd: number): num
 function indexOf(ordinals: Uint32Array, ordinal: number): number {
   const at = firstAtOrAfter(ordinals, ordinal, 0, ordinals.length);
   return at < ordinals.length && ordinals[at] === ordinal ? at : -1;
-}
-
-/** The first index in [low, high) of ascending `ordinals` whose ordinal is `ordinal` or more (high: none). */
-function firstAtOrAfter(ordinals: Uint32Array, ordinal: number, low: number, high: number): number {
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (ordinals[middle] < ordinal) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeOrdinals, decodeScores, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
+import { mulberry32 } from '../testing/seeded-random.ts';
 import { bestDocuments } from './postings-ranking.ts';
 
 const list = (entries: Record<number, number>): PostingList => {
@@ -80,6 +81,45 @@ describe('bestDocuments', () => {
       { ordinal: 1, score: 2 },
       { ordinal: 2, score: 2 },
     ]);
+  });
+
+  it('ranks a rare word ANDed with common ones (seeking its documents in their lists) as adding up every list does', () => {
+    const random = mulberry32(3);
+    const randomList = (size: number, of: number) => {
+      const entries: Record<number, number> = {};
+      while (Object.keys(entries).length < size) entries[Math.floor(random() * of)] = Math.fround(random() * 8);
+      return list(entries);
+    };
+    // Every document's score added up list by list, in the query's order: what either way must answer.
+    const expected = ({ groups, excluded }: { groups: PostingList[][]; excluded: Uint32Array[] }, count: number) => {
+      const found: { ordinal: number; score: number }[] = [];
+      for (let ordinal = 0; ordinal < 4000; ordinal++) {
+        if (excluded.some((out) => out.includes(ordinal))) continue;
+        let score = 0;
+        const everyGroup = groups.every((group) => {
+          let matched = false;
+          for (const { ordinals, scores } of group) {
+            const at = ordinals.indexOf(ordinal);
+            if (at >= 0) [score, matched] = [score + scores[at], true];
+          }
+          return matched;
+        });
+        if (everyGroup) found.push({ ordinal, score });
+      }
+      return found.sort((x, y) => y.score - x.score || x.ordinal - y.ordinal).slice(0, count);
+    };
+    const rare = randomList(60, 4000);
+    const [common, other, third] = [randomList(2500, 4000), randomList(1800, 4000), randomList(900, 4000)];
+    const queries = [
+      { groups: [[common], [rare]], excluded: [] },
+      { groups: [[other, third], [rare], [common]], excluded: [third.ordinals] },
+      { groups: [[rare], [rare, common]], excluded: [] },
+      // No word far rarer than the others: added up.
+      { groups: [[common], [other]], excluded: [rare.ordinals] },
+    ];
+    for (const query of queries) {
+      for (const count of [1, 10, 5000]) assert.deepEqual(bestDocuments(query, count), expected(query, count));
+    }
   });
 
   it('leaves out documents of an excluded word, and answers nothing for no count or no match', () => {

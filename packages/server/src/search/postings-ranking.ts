@@ -1,4 +1,5 @@
 import { BestOf, type RankedOrdinal } from './best-of.ts';
+import { seekFrom } from './ordinal-seek.ts';
 import type { PostingList } from './posting-list.ts';
 
 /** A search over word lists: every group must match, a group where any of its lists does; the excluded match nothing. */
@@ -12,13 +13,31 @@ export interface ListQuery {
  * The best `count` matches of the query, highest score first and, among equal scores, lowest
  * ordinal first, as FTS5 orders rank then rowid. A match's score is the sum of its lists'
  * scores (every list of the query, as bm25 sums over every phrase; a list without the document
- * adds nothing), accumulated term at a time over the generation's documents: a few nanoseconds
- * a posting where bm25 takes most of a microsecond.
+ * adds nothing), added up term at a time over the generation's documents (a few nanoseconds a
+ * posting where bm25 takes most of a microsecond), or, when one word is far rarer than the
+ * rest, document at a time from its list (bestBySeeking).
  */
 export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] {
   const lists = query.groups.flat();
   if (count <= 0 || query.groups.length === 0 || lists.length === 0) return [];
   if (lists.length === 1) return bestOfOneList(lists[0], query.excluded, count);
+  const driver = query.groups.reduce((fewest, group) => (postings(group) < postings(fewest) ? group : fewest));
+  if (driver.length === 1 && postings(driver) * SEEKING_PAYS < postings(lists)) return bestBySeeking(query, driver[0], count);
+  return bestByAdding(query, driver, count);
+}
+
+/**
+ * How many times fewer postings than the query's all the driver must have for seeking its
+ * documents in the other lists to beat adding up every list: a seek costs a few reads where
+ * adding costs one a posting. A word on 2,000 of 50,000 documents ANDed with one on 30,000: 57
+ * against 209 µs; 7,500 with 30,000 (a fifth of the postings): 266 against 284; 10,000 (a
+ * quarter): 379 against 299.
+ */
+const SEEKING_PAYS = 4;
+
+/** Every list's scores added up document by document, then the documents in every group taken from the driver's lists. */
+function bestByAdding(query: ListQuery, driver: PostingList[], count: number): RankedOrdinal[] {
+  const lists = query.groups.flat();
   let size = 0;
   for (const list of lists) if (list.ordinals.length > 0) size = Math.max(size, list.ordinals[list.ordinals.length - 1] + 1);
   const { scores, groupsMatched, lastGroup } = accumulators(size);
@@ -40,7 +59,6 @@ export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] 
   }
   // Every match is in each group's lists: the group with the fewest postings names the
   // candidates, rather than a pass over every document of the generation.
-  const driver = query.groups.reduce((fewest, group) => (postings(group) < postings(fewest) ? group : fewest));
   const wanted = query.groups.length;
   const best = new BestOf(count);
   for (const { ordinals } of driver) {
@@ -51,6 +69,45 @@ export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] 
       groupsMatched[ordinal] = 0;
       best.offer(ordinal, scores[ordinal]);
     }
+  }
+  return best.inOrder();
+}
+
+/**
+ * The driver's documents (its one list's, in ascending order), each sought in the other lists:
+ * a rare word ANDed with common ones reads a few entries of their lists, not all of them. A
+ * document's score adds its lists' scores in the order bestByAdding does, so the sums are equal.
+ */
+function bestBySeeking(query: ListQuery, driver: PostingList, count: number): RankedOrdinal[] {
+  const { groups, excluded } = query;
+  const at = groups.map((group) => new Int32Array(group.length));
+  const excludedAt = new Int32Array(excluded.length);
+  const best = new BestOf(count);
+  documents: for (let d = 0; d < driver.ordinals.length; d++) {
+    const ordinal = driver.ordinals[d];
+    for (let e = 0; e < excluded.length; e++) {
+      excludedAt[e] = seekFrom(excluded[e], ordinal, excludedAt[e]);
+      if (excluded[e][excludedAt[e]] === ordinal) continue documents;
+    }
+    let score = 0;
+    for (let g = 0; g < groups.length; g++) {
+      let matched = false;
+      for (let l = 0; l < groups[g].length; l++) {
+        const list = groups[g][l];
+        if (list === driver) {
+          score += driver.scores[d];
+          matched = true;
+          continue;
+        }
+        const i = (at[g][l] = seekFrom(list.ordinals, ordinal, at[g][l]));
+        if (list.ordinals[i] === ordinal) {
+          score += list.scores[i];
+          matched = true;
+        }
+      }
+      if (!matched) continue documents;
+    }
+    best.offer(ordinal, score);
   }
   return best.inOrder();
 }
