@@ -2,7 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
 import { foldedWord } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
-import { TokenReader, tokensOf } from './unicode61-tokens.ts';
+import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokensOf, tokenStart } from './unicode61-tokens.ts';
 
 /**
  * Snippets made here from a page's text rather than by FTS5's snippet(), which tokenizes the
@@ -44,7 +44,9 @@ export interface WantedPhrases {
    */
   groupOf: number[];
   groups: number;
-  /** The stems' sure prefixes, by which a token is stemmed or passed over (prefixesByFirst). */
+  /** The distinct stems of every phrase. */
+  stems: Set<string>;
+  /** The stems' sure prefixes, by which a token is stemmed or passed over (surePrefixes). */
   prefixes: Prefixes;
 }
 
@@ -63,17 +65,8 @@ export function wantedPhrases(query: SearchQuery): WantedPhrases {
     }
     if (matchable) groups++;
   }
-  return { phrases, groupOf, groups, prefixes: prefixesByFirst(phrases) };
+  return { phrases, groupOf, groups, stems: new Set(phrases.flat()), prefixes: surePrefixes(phrases) };
 }
-
-interface Match {
-  /** The first and past-the-last token of the match. */
-  from: number;
-  to: number;
-  phrase: number;
-}
-
-const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
 
 /**
  * What the stem of a word is sure to start with: the Porter stemmer rewrites only a word's end,
@@ -84,115 +77,167 @@ const lower = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
  */
 const surePrefix = (stem: string) => stem.slice(0, Math.max(1, stem.length - 2));
 
-/** The wanted stems' sure prefixes by their first character (ASCII); `any`: a prefix not in ASCII makes every token a candidate. */
+/** The wanted stems' distinct sure prefixes; `any`: one is not ASCII, which makes every token a candidate. */
 interface Prefixes {
-  byFirst: (string[] | undefined)[];
+  list: string[];
   any: boolean;
 }
 
-function prefixesByFirst(phrases: StemmedPhrase[]): Prefixes {
-  const byFirst: (string[] | undefined)[] = new Array(128);
-  let any = false;
-  for (const stem of phrases.flat()) {
-    const prefix = surePrefix(stem);
-    const first = prefix.charCodeAt(0);
-    if (!(first < 128) || /[^\0-\x7f]/.test(prefix)) any = true;
-    else (byFirst[first] ??= []).push(prefix);
-  }
-  return { byFirst, any };
+function surePrefixes(phrases: StemmedPhrase[]): Prefixes {
+  const list = [...new Set(phrases.flat().map(surePrefix))];
+  return { list, any: list.some((prefix) => /[^\0-\x7f]/.test(prefix)) };
 }
 
-/** Whether the token may stem to a wanted stem: it starts with one's sure prefix, or has letters beyond ASCII there (folding decides). */
-function mayMatch(text: string, start: number, end: number, byFirst: (string[] | undefined)[]): boolean {
-  const first = text.charCodeAt(start);
-  if (first >= 128) return true;
-  const prefixes = byFirst[lower(first)];
-  if (!prefixes) return false;
-  next: for (const prefix of prefixes) {
-    if (end - start < prefix.length) continue;
-    for (let k = 1; k < prefix.length; k++) {
-      const code = text.charCodeAt(start + k);
-      if (code >= 128) return true;
-      if (lower(code) !== prefix.charCodeAt(k)) continue next;
-    }
-    return true;
-  }
-  return false;
+/** Token characters beyond ASCII: a token holding one is stemmed whatever it starts with (folding decides). */
+const NON_ASCII_TOKEN_CHARACTERS = /[[\p{L}\p{N}\p{Co}\p{M}]--[\0-\x7f]]/gv;
+
+/** The text in lower case, each character where it stands (toLowerCase lengthens a few, İ for one: then ASCII's alone). */
+function lowerCased(text: string): string {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** A token of the text that stems to a wanted stem. */
+interface StemHit {
+  start: number;
+  end: number;
+  stem: string;
 }
 
 /**
- * Where the phrases stand in the tokens, found token by token as they are read. Only a token
- * that may stem to a wanted stem is stemmed (mayMatch), so a page costs one pass over its
- * characters and a few stems.
+ * The tokens stemming to a wanted stem, in order. Only a token that starts with a wanted stem's
+ * sure prefix (found by indexOf in the lower-cased text, a fraction of a nanosecond a
+ * character) or holds a letter beyond ASCII is stemmed; the rest of the text is never read a
+ * character at a time.
  */
-class PhraseMatcher {
-  readonly matches: Match[] = [];
-  /** Tokens looked at so far. */
-  matched = 0;
-  readonly #tokens: TokenReader;
-  readonly #wanted: WantedPhrases;
-  readonly #stems = new Map<number, string>();
-  /** The latest start of a match of each group, −1 before its first. */
-  readonly #lastStart: Int32Array;
-
-  constructor(tokens: TokenReader, wanted: WantedPhrases) {
-    this.#tokens = tokens;
-    this.#wanted = wanted;
-    this.#lastStart = new Int32Array(wanted.groups).fill(-1);
+function stemHits(text: string, { stems, prefixes }: WantedPhrases): StemHit[] {
+  const starts: number[] = [];
+  if (prefixes.any) {
+    for (let at = nextTokenStart(text, 0); at < text.length; at = nextTokenStart(text, tokenEnd(text, at))) starts.push(at);
+  } else {
+    const lower = lowerCased(text);
+    for (const prefix of prefixes.list) {
+      for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+        if (at === 0 || !isTokenCharacter(text, at - 1)) starts.push(at);
+      }
+    }
+    NON_ASCII_TOKEN_CHARACTERS.lastIndex = 0;
+    for (let found = NON_ASCII_TOKEN_CHARACTERS.exec(text); found; found = NON_ASCII_TOKEN_CHARACTERS.exec(text)) {
+      starts.push(tokenStart(text, found.index));
+    }
+    starts.sort((a, b) => a - b);
   }
+  const hits: StemHit[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    if (i > 0 && starts[i] === starts[i - 1]) continue;
+    const end = tokenEnd(text, starts[i]);
+    const stem = stemOf(text.slice(starts[i], end));
+    if (stems.has(stem)) hits.push({ start: starts[i], end, stem });
+  }
+  return hits;
+}
 
-  /**
-   * Looks at the next token (read already); the span of the matches it ends that shows a phrase
-   * of every group within SNIPPET_TOKENS tokens, if there is one now.
-   */
-  next(): { from: number; to: number } | undefined {
-    const at = this.matched++;
-    const text = this.#tokens.text;
-    const start = this.#tokens.starts[at];
-    const end = this.#tokens.ends[at];
-    const { phrases, groupOf, prefixes } = this.#wanted;
-    if (!prefixes.any && !mayMatch(text, start, end, prefixes.byFirst)) return undefined;
-    const stem = stemOf(text.slice(start, end));
-    this.#stems.set(at, stem);
-    let ended = false;
-    for (let p = 0; p < phrases.length; p++) {
+/** A phrase where it stands: its first and last stem hits. */
+interface Match {
+  first: number;
+  last: number;
+  phrase: number;
+}
+
+/** Each phrase wherever its stems stand one after another, in the order they start. */
+function matchesOf(text: string, hits: StemHit[], { phrases }: WantedPhrases): Match[] {
+  const matches: Match[] = [];
+  for (let first = 0; first < hits.length; first++) {
+    phrases: for (let p = 0; p < phrases.length; p++) {
       const phrase = phrases[p];
-      const from = at - phrase.length + 1;
-      if (phrase.length === 0 || from < 0 || phrase[phrase.length - 1] !== stem) continue;
-      if (!phrase.every((wanted, k) => this.#stems.get(from + k) === wanted)) continue;
-      this.matches.push({ from, to: at + 1, phrase: p });
-      this.#lastStart[groupOf[p]] = Math.max(this.#lastStart[groupOf[p]], from);
-      ended = true;
+      if (phrase.length === 0 || phrase[0] !== hits[first].stem) continue;
+      for (let k = 1; k < phrase.length; k++) {
+        const hit = hits[first + k];
+        if (!hit || hit.stem !== phrase[k] || hit.start !== nextTokenStart(text, hits[first + k - 1].end)) continue phrases;
+      }
+      matches.push({ first, last: first + phrase.length - 1, phrase: p });
     }
-    if (!ended) return undefined;
-    let earliest = at;
-    for (const start of this.#lastStart) earliest = Math.min(earliest, start);
-    return earliest >= 0 && at + 1 - earliest <= SNIPPET_TOKENS ? { from: earliest, to: at + 1 } : undefined;
   }
-
-  /** The matches in the order they start. */
-  inOrder(): Match[] {
-    return this.matches.sort((a, b) => a.from - b.from || a.phrase - b.phrase);
-  }
-}
-
-/** SNIPPET_TOKENS tokens with the span centred in them, as far as the text allows. */
-function centred(span: { from: number; to: number }, tokenCount: number): { from: number; to: number } {
-  const from = Math.max(0, Math.min(span.from - Math.floor((SNIPPET_TOKENS - (span.to - span.from)) / 2), tokenCount - SNIPPET_TOKENS));
-  return { from, to: Math.min(tokenCount, from + SNIPPET_TOKENS) };
+  return matches;
 }
 
 /**
- * The best window of SNIPPET_TOKENS tokens of a text where no window shows every group: the
- * most distinct phrases, then the most matches, then the earliest; its matches centred in it.
+ * Where the stem hits stand in tokens, counted from the first hit: exactly while they are
+ * within a snippet's length of each other, and as a snippet's length apart beyond (no window
+ * holds both; the tokens between are not counted). Worked out as far as asked, from the start.
  */
-function bestWindow(matches: Match[], tokenCount: number): { from: number; to: number } {
-  if (matches.length === 0) return { from: 0, to: Math.min(tokenCount, SNIPPET_TOKENS) };
+class HitPlaces {
+  readonly #text: string;
+  readonly #hits: StemHit[];
+  readonly #places: number[] = [];
+
+  constructor(text: string, hits: StemHit[]) {
+    this.#text = text;
+    this.#hits = hits;
+  }
+
+  of(hit: number): number {
+    const places = this.#places;
+    for (let i = places.length; i <= hit; i++) {
+      places.push(i === 0 ? 0 : places[i - 1] + 1 + this.#tokensBetween(this.#hits[i - 1].end, this.#hits[i].start));
+    }
+    return places[hit];
+  }
+
+  /** The tokens starting in [from, to), or SNIPPET_TOKENS when there are that many or more. */
+  #tokensBetween(from: number, to: number): number {
+    let count = 0;
+    for (let at = nextTokenStart(this.#text, from); at < to && count < SNIPPET_TOKENS; at = nextTokenStart(this.#text, tokenEnd(this.#text, at))) count++;
+    return count;
+  }
+}
+
+/** A run of tokens: where its first starts and its last ends, and how many it holds. */
+interface Span {
+  start: number;
+  end: number;
+  tokens: number;
+}
+
+/** The span of matches first … last. */
+function spanOf(hits: StemHit[], places: HitPlaces, first: Match, last: Match): Span {
+  return { start: hits[first.first].start, end: hits[last.last].end, tokens: places.of(last.last) + 1 - places.of(first.first) };
+}
+
+/**
+ * The first span within SNIPPET_TOKENS tokens showing a phrase of every required group, the
+ * matches taken in the order they end; undefined when the text has none.
+ */
+function firstCoveringSpan(matches: Match[], hits: StemHit[], places: HitPlaces, { groupOf, groups }: WantedPhrases): Span | undefined {
+  const byEnd = [...matches].sort((a, b) => a.last - b.last || a.first - b.first);
+  const latest: (Match | undefined)[] = new Array(groups);
+  for (const match of byEnd) {
+    const group = groupOf[match.phrase];
+    if ((latest[group]?.first ?? -1) <= match.first) latest[group] = match;
+    let earliest: Match | undefined = match;
+    for (const shown of latest) {
+      if (!shown) {
+        earliest = undefined;
+        break;
+      }
+      if (shown.first < earliest.first) earliest = shown;
+    }
+    if (earliest && places.of(match.last) + 1 - places.of(earliest.first) <= SNIPPET_TOKENS) return spanOf(hits, places, earliest, match);
+  }
+  return undefined;
+}
+
+/**
+ * Where no span shows every group: the SNIPPET_TOKENS tokens with the most distinct phrases,
+ * then the most matches, then the earliest.
+ */
+function bestSpan(matches: Match[], hits: StemHit[], places: HitPlaces): Span {
   let best = { score: -1, first: 0, last: 0 };
   const counts = new Map<number, number>();
   let end = 0;
   for (let first = 0; first < matches.length; first++) {
-    while (end < matches.length && matches[end].to <= matches[first].from + SNIPPET_TOKENS) {
+    const limit = places.of(matches[first].first) + SNIPPET_TOKENS;
+    while (end < matches.length && places.of(matches[end].last) + 1 <= limit) {
       counts.set(matches[end].phrase, (counts.get(matches[end].phrase) ?? 0) + 1);
       end++;
     }
@@ -203,41 +248,68 @@ function bestWindow(matches: Match[], tokenCount: number): { from: number; to: n
     if (left === 0) counts.delete(leaving);
     else counts.set(leaving, left);
   }
-  const from = matches[best.first].from;
-  return centred({ from, to: Math.max(matches[best.last].to, from + 1) }, tokenCount);
+  return spanOf(hits, places, matches[best.first], matches[Math.max(best.first, best.last)]);
+}
+
+/** Tokens walked from a span's start backwards: where the earliest reached starts, and how many there were (fewer at the text's start). */
+function walkBack(text: string, from: number, tokens: number): { at: number; walked: number } {
+  let at = from;
+  let walked = 0;
+  for (; walked < tokens; walked++) {
+    const end = previousTokenEnd(text, at);
+    if (end === 0) break;
+    at = tokenStart(text, end - 1);
+  }
+  return { at, walked };
+}
+
+/** Tokens walked from a span's end onwards: where the last reached ends, and how many there were (fewer at the text's end). */
+function walkOn(text: string, from: number, tokens: number): { at: number; walked: number } {
+  let at = from;
+  let walked = 0;
+  for (; walked < tokens; walked++) {
+    const start = nextTokenStart(text, at);
+    if (start === text.length) break;
+    at = tokenEnd(text, start);
+  }
+  return { at, walked };
+}
+
+/** SNIPPET_TOKENS tokens with the span centred in them, as far as the text allows: where they start and end. */
+function centred(text: string, span: Span): { start: number; end: number } {
+  const room = Math.max(0, SNIPPET_TOKENS - span.tokens);
+  const before = walkBack(text, span.start, Math.floor(room / 2));
+  const after = walkOn(text, span.end, room - before.walked);
+  const more = walkBack(text, before.at, room - before.walked - after.walked);
+  return { start: more.at, end: after.at };
 }
 
 /**
  * About SNIPPET_TOKENS tokens of the text around its best matches, the matches between
  * MARK_START and MARK_END. The best is the first window showing a phrase of every required
- * group (the reading stops there, a window's length on); a text with no such window is read to
- * its end for the window with the most (bestWindow).
+ * group; in a text with no such window, the one with the most (bestSpan); in a text with no
+ * match (a page found by its title), its first tokens.
  */
 export function markedSnippet(text: string, wanted: WantedPhrases): string {
-  const tokens = new TokenReader(text, 256);
-  const matcher = new PhraseMatcher(tokens, wanted);
-  let window: { from: number; to: number } | undefined;
-  while (tokens.readUpTo(matcher.matched + 1)) {
-    const span = matcher.next();
-    if (span) {
-      // One token past the window tells whether the text goes on after it.
-      tokens.readUpTo(span.from + SNIPPET_TOKENS + 1);
-      window = centred(span, tokens.count);
-      while (matcher.matched < window.to) matcher.next();
-      break;
-    }
+  const hits = stemHits(text, wanted);
+  const matches = matchesOf(text, hits, wanted);
+  const places = new HitPlaces(text, hits);
+  let window: { start: number; end: number };
+  if (matches.length > 0) window = centred(text, firstCoveringSpan(matches, hits, places, wanted) ?? bestSpan(matches, hits, places));
+  else {
+    const start = nextTokenStart(text, 0);
+    if (start === text.length) return '';
+    window = { start, end: walkOn(text, start, SNIPPET_TOKENS).at };
   }
-  if (tokens.count === 0) return '';
-  const matches = matcher.inOrder();
-  window ??= bestWindow(matches, tokens.count);
-  const { starts, ends } = tokens;
-  let out = window.from > 0 ? ELLIPSIS : '';
-  let at = starts[window.from];
+  let out = previousTokenEnd(text, window.start) > 0 ? ELLIPSIS : '';
+  let at = window.start;
   for (const match of matches) {
-    if (match.from < window.from || match.to > window.to || starts[match.from] < at) continue;
-    out += text.slice(at, starts[match.from]) + MARK_START + text.slice(starts[match.from], ends[match.to - 1]) + MARK_END;
-    at = ends[match.to - 1];
+    const from = hits[match.first].start;
+    const to = hits[match.last].end;
+    if (from < at || to > window.end) continue;
+    out += text.slice(at, from) + MARK_START + text.slice(from, to) + MARK_END;
+    at = to;
   }
-  out += text.slice(at, ends[window.to - 1]);
-  return window.to < tokens.count ? out + ELLIPSIS : out;
+  out += text.slice(at, window.end);
+  return nextTokenStart(text, window.end) < text.length ? out + ELLIPSIS : out;
 }

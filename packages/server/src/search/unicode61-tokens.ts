@@ -16,69 +16,47 @@ export interface Tokens {
 const ASCII_TOKEN_CHARACTERS = Uint8Array.from({ length: 128 }, (_, code) => (/[0-9A-Za-z]/.test(String.fromCharCode(code)) ? 1 : 0));
 const NON_ASCII_TOKEN_CHARACTER = /[\p{L}\p{N}\p{Co}\p{M}]/u;
 
-/** Whether the character at `at` belongs in a token; a low surrogate goes with its high one, whatever it is. */
-function inToken(text: string, at: number, inside: boolean): boolean {
+/** Whether the character at `at` is in a token; a low surrogate is when the one before it is (its high one, whatever it is). */
+export function isTokenCharacter(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   if (code < 128) return ASCII_TOKEN_CHARACTERS[code] === 1;
-  if (code >= 0xdc00 && code <= 0xdfff) return inside;
+  if (code >= 0xdc00 && code <= 0xdfff) return at > 0 && isTokenCharacter(text, at - 1);
   return NON_ASCII_TOKEN_CHARACTER.test(String.fromCodePoint(text.codePointAt(at) ?? 0));
 }
 
-/**
- * A text's tokens, read only as far as a reader asks: a snippet usually has what it needs
- * within the first few hundred characters of a page's thousands.
- */
-export class TokenReader implements Tokens {
-  readonly text: string;
-  starts: Int32Array;
-  ends: Int32Array;
-  count = 0;
-  /** Where reading goes on from: the text's length once every token is read. */
-  #at = 0;
+/** Where the first token at or after `at` starts; the text's length when none does. */
+export function nextTokenStart(text: string, at: number): number {
+  while (at < text.length && !isTokenCharacter(text, at)) at++;
+  return at;
+}
 
-  /** `capacity`: tokens to make room for at first (more are made room for as they come). */
-  constructor(text: string, capacity: number) {
-    this.text = text;
-    this.starts = new Int32Array(Math.max(1, capacity));
-    this.ends = new Int32Array(Math.max(1, capacity));
-  }
+/** Where the token holding `at` (or starting there) ends. */
+export function tokenEnd(text: string, at: number): number {
+  while (at < text.length && isTokenCharacter(text, at)) at++;
+  return at;
+}
 
-  /** Whether every token of the text has been read. */
-  get done(): boolean {
-    return this.#at >= this.text.length;
-  }
+/** Where the token holding `at` starts. */
+export function tokenStart(text: string, at: number): number {
+  while (at > 0 && isTokenCharacter(text, at - 1)) at--;
+  return at;
+}
 
-  /** Reads on until `wanted` tokens are read or the text ends; whether there are that many. */
-  readUpTo(wanted: number): boolean {
-    const { text } = this;
-    const length = text.length;
-    let at = this.#at;
-    while (this.count < wanted && at < length) {
-      while (at < length && !inToken(text, at, false)) at++;
-      if (at === length) break;
-      const start = at++;
-      while (at < length && inToken(text, at, true)) at++;
-      if (this.count === this.starts.length) this.#grow();
-      this.starts[this.count] = start;
-      this.ends[this.count++] = at;
-    }
-    this.#at = at;
-    return this.count >= wanted;
-  }
-
-  #grow(): void {
-    const starts = new Int32Array(this.starts.length * 2);
-    const ends = new Int32Array(this.ends.length * 2);
-    starts.set(this.starts);
-    ends.set(this.ends);
-    this.starts = starts;
-    this.ends = ends;
-  }
+/** Where the last token ending at or before `at` ends; 0 when none does. */
+export function previousTokenEnd(text: string, at: number): number {
+  while (at > 0 && !isTokenCharacter(text, at - 1)) at--;
+  return at;
 }
 
 /** Every token of the text. */
 export function tokensOf(text: string): Tokens {
-  const tokens = new TokenReader(text, (text.length >> 1) + 1);
-  tokens.readUpTo(Number.POSITIVE_INFINITY);
-  return tokens;
+  const capacity = (text.length >> 1) + 1;
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  let count = 0;
+  for (let at = nextTokenStart(text, 0); at < text.length; at = nextTokenStart(text, ends[count - 1])) {
+    starts[count] = at;
+    ends[count++] = tokenEnd(text, at);
+  }
+  return { starts, ends, count };
 }
