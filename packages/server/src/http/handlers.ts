@@ -1,5 +1,6 @@
-import type { OperationById, OperationId, OperationInput, OperationResult } from '@loupe/contract';
+import type { OperationById, OperationId, OperationInput, OperationResult, Page } from '@loupe/contract';
 import type { Principal } from '../identity/principal.ts';
+import type { PreparedPage } from './prepared-page.ts';
 
 export interface RequestContext<P extends Principal | null = Principal> {
   /** Null only for public operations (share links), which take no key. */
@@ -9,11 +10,14 @@ export interface RequestContext<P extends Principal | null = Principal> {
   signal: AbortSignal;
 }
 
+/** What a handler answers: its operation's result, or for a paged one the page serialised already (prepared-page.ts). */
+export type Answer<R> = R | (R extends Page<infer T> ? PreparedPage<T> : never);
+
 /** Serves one registry operation: validated input in, the resource (or one page) out. */
 export type Handler<I extends OperationId> = (
   input: OperationInput<OperationById<I>>,
   context: RequestContext<OperationById<I> extends { public: true } ? null : Principal>,
-) => Promise<OperationResult<OperationById<I>>>;
+) => Promise<Answer<OperationResult<OperationById<I>>>>;
 
 /** One handler per operation: a missing one is a type error, and start-up refuses it too. */
 export type Handlers = { [I in OperationId]: Handler<I> };

@@ -16,9 +16,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Authenticator } from '../identity/authenticator.ts';
 import { readSessionCookie } from '../sessions/session-cookie.ts';
-import { frozenAnswerJson } from './frozen-answers.ts';
 import type { Handlers } from './handlers.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
+import { PreparedPage } from './prepared-page.ts';
 
 const NoQuery = z.strictObject({});
 
@@ -92,20 +92,20 @@ export function registerOperationRoutes(
 
         let answer = result;
         if (operation.paged) {
-          const page = result as Page<unknown>;
+          const page = result as Page<unknown> | PreparedPage<unknown>;
           if (page.nextCursor) reply.header('link', nextLink(request, page.nextCursor));
-          answer = page.items;
+          answer = page instanceof PreparedPage ? page : page.items;
         }
         if (validateResponses) {
-          const checked = response.safeParse(answer);
+          const checked = response.safeParse(answer instanceof PreparedPage ? answer.parsedItems() : answer);
           if (!checked.success) {
             request.log.error({ details: validationDetails(checked.error) }, `${operation.id} answered outside its schema`);
             throw new Error(`${operation.id} answered outside its schema`);
           }
         }
-        const json = frozenAnswerJson(answer);
-        if (json !== undefined) reply.type('application/json; charset=utf-8');
-        return reply.code(successStatus(operation)).send(json ?? answer);
+        reply.code(successStatus(operation));
+        if (answer instanceof PreparedPage) return reply.type('application/json; charset=utf-8').send(answer.itemsJson);
+        return reply.send(answer);
       },
     });
   }

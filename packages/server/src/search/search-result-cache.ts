@@ -1,11 +1,11 @@
-import type { Page, SearchHit, SearchQuery } from '@loupe/contract';
+import type { SearchHit, SearchQuery } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
-import { deepFreeze } from '../http/frozen-answers.ts';
+import type { PreparedPage } from '../http/prepared-page.ts';
 
-/** A page of hits and the build whose generation ranked it. */
+/** A page of hits, serialised (http/prepared-page.ts), and the build whose generation ranked it. */
 export interface SearchAnswer {
   buildId: string;
-  page: Page<SearchHit>;
+  page: PreparedPage<SearchHit>;
 }
 
 /**
@@ -64,8 +64,6 @@ export class SearchResultCache {
     if (!pending) {
       pending = answer()
         .then((fresh) => {
-          // Frozen: served again as it is, its JSON made once (http/frozen-answers.ts).
-          deepFreeze(fresh);
           this.#answers?.set(keyOf({ ...question, buildId: fresh.buildId }), fresh);
           return fresh;
         })
@@ -86,23 +84,10 @@ function keyOf(question: SearchQuestion): string {
   return JSON.stringify([question.buildId, question.offset, question.limit, question.query.required.map(terms), terms(question.query.excluded)]);
 }
 
-/** Bytes of an object and its fields' slots in V8, about: what a hit costs besides its strings. */
-const OBJECT_BYTES = 96;
-/** What a hit's JSON holds besides its strings' characters: names, quotes, its score. */
-const HIT_JSON_BYTES = 110;
+/** What an entry holds besides its page's bytes and its key's characters: the objects, the cursor, the build id. */
+const ENTRY_BYTES = 400;
 
-/**
- * Close to what the answer and its key hold in memory: their strings, a byte a character (V8
- * keeps text of Latin-1 alone so; the rarer others take two), the objects holding them, and the
- * answer's JSON once it has been sent (kept beside it: http/frozen-answers.ts). Counted from the
- * fields rather than by serialising the answer, which cost each miss a twentieth of the event
- * loop's time under load (profiled).
- */
+/** What the answer and its key hold in memory: its page's JSON bytes (outside the JS heap), its key's characters, and a little more. */
 export function sizeOf(answer: SearchAnswer, key: string): number {
-  let bytes = OBJECT_BYTES * 2 + key.length + answer.buildId.length + (answer.page.nextCursor?.length ?? 0);
-  for (const hit of answer.page.items) {
-    const text = hit.pageId.length + hit.reportId.length + hit.url.length + (hit.title?.length ?? 0) + hit.snippet.length;
-    bytes += OBJECT_BYTES + HIT_JSON_BYTES + 2 * text;
-  }
-  return bytes;
+  return ENTRY_BYTES + answer.page.itemsJson.byteLength + key.length;
 }

@@ -1,7 +1,8 @@
-import { LoupeError, type Page, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
+import { LoupeError, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
+import { PreparedPage } from '../http/prepared-page.ts';
 import { newId } from '../ids.ts';
 import { projectNotFound, type AuditProjectService } from '../projects/audit-project-service.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
@@ -18,8 +19,8 @@ const STALLED_AFTER_MS = 10 * 60_000;
 
 /**
  * Answers kept per process, within LOUPE_SEARCH_CACHE_BYTES: a page of 10 hits counts about
- * 10 KB with its JSON, so the default 64 MB holds some 6,500 of them. The entries bound is for
- * answers of no hit or one (some 300 bytes).
+ * 5 KB (its JSON's bytes), so the default 64 MB holds some 13,000 of them. The entries bound is
+ * for answers of no hit or one (some 500 bytes).
  */
 const cacheOptions = (maxBytes: number, observe: SearchServiceOptions['observe']): SearchResultCacheOptions => ({
   maxBytes,
@@ -94,7 +95,7 @@ export class SearchService {
    * build is served as is, else the engine ranks, in a statement that reads the ready build
    * again (a rebuild may have switched since) and says which one answered.
    */
-  async search(principal: Principal, projectId: string, query: { q: SearchQuery; limit: number; cursor?: string }): Promise<Page<SearchHit>> {
+  async search(principal: Principal, projectId: string, query: { q: SearchQuery; limit: number; cursor?: string }): Promise<PreparedPage<SearchHit>> {
     const project = await this.#builds.readyBuild(principal.workspaceId, projectId);
     if (!project) throw projectNotFound();
     const cursor = decodeSearchCursor(query.cursor, MAX_HITS);
@@ -121,7 +122,8 @@ export class SearchService {
       snippet: snippetHtml(hit.markedSnippet),
       score: hit.score,
     }));
-    return { buildId: ranked.buildId, page: { items, nextCursor: more ? encodeSearchCursor({ buildId: ranked.buildId, offset: offset + limit }) : null } };
+    const nextCursor = more ? encodeSearchCursor({ buildId: ranked.buildId, offset: offset + limit }) : null;
+    return { buildId: ranked.buildId, page: PreparedPage.of({ items, nextCursor }) };
   }
 
   async #state(projectId: string): Promise<SearchIndexState> {

@@ -1,0 +1,32 @@
+import type { Page } from '@loupe/contract';
+
+const utf8 = new TextEncoder();
+
+/**
+ * A page of an operation's items serialised already: their JSON's bytes, and the next page's
+ * cursor. A service keeping answers to serve them again keeps them so (search keeps recent
+ * pages of hits): bytes outside the JavaScript heap, which its collector never copies or marks,
+ * sent as they are each time. Kept as objects, frozen and serialised once, 64 MB of pages cost a
+ * query load of distinct questions a quarter of its rate in collecting the pages it kept
+ * (bench/search.ts, SQLite at 50,000 pages: 1,332 q/s against 1,740 with none kept).
+ */
+export class PreparedPage<T> {
+  readonly itemsJson: Buffer;
+  readonly nextCursor: string | null;
+
+  private constructor(itemsJson: Buffer, nextCursor: string | null) {
+    this.itemsJson = itemsJson;
+    this.nextCursor = nextCursor;
+  }
+
+  static of<T>(page: Page<T>): PreparedPage<T> {
+    // An ArrayBuffer of its own, not a slice of Buffer's shared pool, which a kept page would hold whole.
+    const bytes = utf8.encode(JSON.stringify(page.items));
+    return new PreparedPage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), page.nextCursor);
+  }
+
+  /** The items parsed again (to check them against the operation's schema). */
+  parsedItems(): T[] {
+    return JSON.parse(this.itemsJson.toString('utf8')) as T[];
+  }
+}
