@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { LexemePhrase } from './positional-ranking.ts';
+import { QuotedLexemeReader } from './quoted-lexeme.ts';
 
 /** A term as PostgreSQL reads it: its lexemes; 'stop words' when it has none; 'other' when it is not a plain phrase. */
 export type ReadTerm = LexemePhrase | 'stop words' | 'other';
@@ -65,22 +66,12 @@ export function parsePhraseQuery(text: string): ReadTerm {
   const offsets: number[] = [];
   let at = 0;
   let offset = 0;
+  const quoted = new QuotedLexemeReader();
   for (;;) {
     while (text[at] === ' ') at++;
-    if (text[at] !== "'") return 'other';
-    let lexeme = '';
-    at++;
-    for (;;) {
-      if (at >= text.length) return 'other';
-      if ((text[at] === "'" && text[at + 1] === "'") || text[at] === '\\') {
-        lexeme += text[at + 1];
-        at += 2;
-      } else if (text[at] === "'") {
-        at++;
-        break;
-      } else lexeme += text[at++];
-    }
-    lexemes.push(lexeme);
+    if (text[at] !== "'" || !quoted.read(text, at)) return 'other';
+    at = quoted.end;
+    lexemes.push(quoted.lexeme);
     offsets.push(offset);
     while (text[at] === ' ') at++;
     if (at >= text.length) return { lexemes, offsets };

@@ -1,3 +1,5 @@
+import { QuotedLexemeReader } from './quoted-lexeme.ts';
+
 /**
  * Reads a tsvector as PostgreSQL writes it as text (tsvectorout): `'lexeme':1A,5B 'other':3`,
  * a quote in a lexeme doubled and a backslash escaped, weight D written as nothing. Each
@@ -7,32 +9,15 @@
 export function forEachLexeme(text: string, visit: (lexeme: string, positions: Uint16Array) => void): void {
   let at = 0;
   const scratch: number[] = [];
+  const quoted = new QuotedLexemeReader();
   while (at < text.length) {
     if (text.charCodeAt(at) === 32) {
       at++;
       continue;
     }
     if (text[at] !== "'") throw new SyntaxError(`a tsvector's lexeme starts with a quote, at ${at}`);
-    at++;
-    let lexeme = '';
-    let from = at;
-    for (;;) {
-      if (at >= text.length) throw new SyntaxError('a lexeme of the tsvector is not closed');
-      const c = text[at];
-      if (c === '\\') {
-        lexeme += text.slice(from, at) + text[at + 1];
-        at += 2;
-        from = at;
-      } else if (c === "'" && text[at + 1] === "'") {
-        lexeme += text.slice(from, at + 1);
-        at += 2;
-        from = at;
-      } else if (c === "'") {
-        lexeme += text.slice(from, at);
-        at++;
-        break;
-      } else at++;
-    }
+    if (!quoted.read(text, at)) throw new SyntaxError('a lexeme of the tsvector is not closed');
+    at = quoted.end;
     scratch.length = 0;
     if (text[at] === ':') {
       at++;
@@ -50,6 +35,6 @@ export function forEachLexeme(text: string, visit: (lexeme: string, positions: U
         at++;
       }
     }
-    visit(lexeme, Uint16Array.from(scratch));
+    visit(quoted.lexeme, Uint16Array.from(scratch));
   }
 }
