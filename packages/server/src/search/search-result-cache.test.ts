@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseSearchQuery, type SearchQuery } from '@loupe/contract';
 import { PreparedPage } from '../http/prepared-page.ts';
+import { parsedQuery as parsed } from './parsed-query.ts';
 import { SearchResultCache, sizeOf, type SearchAnswer, type SearchQuestion } from './search-result-cache.ts';
 
 const BUILD = '01900000-0000-7000-8000-00000000000a';
 const NEWER = '01900000-0000-7000-8000-00000000000b';
-
-function parsed(text: string): SearchQuery {
-  const result = parseSearchQuery(text);
-  assert.ok(result.ok);
-  return result.query;
-}
 
 const question = (text: string, change: Partial<SearchQuestion> = {}): SearchQuestion => ({ buildId: BUILD, query: parsed(text), offset: 0, limit: 10, ...change });
 

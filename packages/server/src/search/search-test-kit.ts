@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as pause } from 'node:timers/promises';
-import { parseSearchQuery, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
+import type { SearchHit, SearchIndexState } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
@@ -80,12 +80,7 @@ export async function startBuildByHand(t: TestServer, projectId: string): Promis
   return id;
 }
 
-/** A query as the API parses it, for tests that call an engine directly. */
-export function parsedQuery(text: string): SearchQuery {
-  const parsed = parseSearchQuery(text);
-  assert.ok(parsed.ok, text);
-  return parsed.query;
-}
+export { parsedQuery } from './parsed-query.ts';
 
 /** Every page of a query's hits, one after another by the Link header, to the ranking's end. */
 export async function pagedHits(t: TestServer, projectId: string, q: string, limit: number): Promise<SearchHit[][]> {

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { parseSearchQuery, type SearchQuery } from '@loupe/contract';
-import { MARK_END, MARK_START } from './snippet-html.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
+import { parsedQuery as query } from './parsed-query.ts';
+import { MARK_END, MARK_START } from './snippet-html.ts';
 import { markedSnippet, stemOf, wantedPhrases, type WantedPhrases } from './text-snippet.ts';
 import { tokensOf } from './unicode61-tokens.ts';
 
-const query = (text: string): SearchQuery => {
-  const parsed = parseSearchQuery(text);
-  assert.ok(parsed.ok, text);
-  return parsed.query;
-};
 const shown = (marked: string) => marked.replaceAll(MARK_START, '[').replaceAll(MARK_END, ']');
 const snippet = (text: string, q: string) => shown(markedSnippet(text, wantedPhrases(query(q))));
 
