@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
 import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
 import { parsePhraseQuery, phraseQueryText } from './postgres-query-terms.ts';
+import { tsRank } from './ts-rank.ts';
 
 const A = 3 << 14;
 const B = 2 << 14;
@@ -70,6 +71,23 @@ describe('bestMatches', () => {
     assert.equal(ranked.find((m) => m.ordinal === 3)?.textAt, null, 'in the title alone');
     assert.equal(ranked.find((m) => m.ordinal === 2)?.textAt, 3);
     assert.equal(bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 2).length, 2);
+  });
+
+  it("scores a word alone as ts_rank weighs each match's positions, again the same from the scores kept with its list", () => {
+    const lamp = lists.get('lamp')!;
+    const expected = [...lamp.ordinals]
+      .map((ordinal, i) => {
+        const positions = { entries: [lamp.entries], from: Int32Array.of(lamp.starts[i]), to: Int32Array.of(lamp.starts[i + 1]) };
+        return { ordinal, score: tsRank(positions, false, lengths[ordinal]) };
+      })
+      .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
+    const scored = (groups: LexemePhrase[][], excluded: LexemePhrase[] = []) =>
+      bestMatches({ groups, excluded }, lists, stats, 10).map(({ ordinal, score }) => ({ ordinal, score }));
+    assert.deepEqual(scored([[word('lamp')]]), expected);
+    assert.deepEqual(scored([[word('lamp')]]), expected, 'asked again');
+    assert.deepEqual(scored([[word('lamp'), word('lamp')]]), expected, 'written twice in a group');
+    assert.deepEqual(scored([[word('lamp')]], [word('wick')]), expected.filter((match) => match.ordinal !== 3));
+    assert.deepEqual(scored([[word('lamp')]], [word('lamp')]), []);
   });
 });
 

@@ -42,7 +42,7 @@ export interface RankedMatch {
  * The best `count` matches of the query over the lists of its lexemes, ranked by ts_rank(…, 1)
  * as PostgreSQL computes it (ts-rank.ts), highest first, then by ordinal (the page ids' order).
  * Document at a time: the group with the fewest matches names the candidates in ordinal order,
- * and every list is walked forward once.
+ * and every list is walked forward once; a word alone reads its list's scores (scoresAlone).
  */
 export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, PositionalList>, stats: GenerationStats, count: number): RankedMatch[] {
   if (count <= 0 || query.groups.length === 0) return [];
@@ -59,20 +59,55 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
 
   const matches = (term: CompiledTerm, ordinal: number) => term.slots.every((s) => cursor.seek(s, ordinal)) && cursor.phraseAt(term);
   const best = new BestOf(count);
-  // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
-  const positions: WordPositions = { entries: items.map((s) => cursor.lists[s].entries), from: new Int32Array(items.length), to: new Int32Array(items.length) };
-  const next = new Candidates(groups, cursor.lists);
-  for (let ordinal = next.ordinal(); ordinal >= 0; ordinal = next.ordinal()) {
-    if (!groups.every((group) => group.some((term) => matches(term, ordinal)))) continue;
-    if (excluded.some((term) => matches(term, ordinal))) continue;
-    for (let i = 0; i < items.length; i++) {
-      const found = cursor.seek(items[i], ordinal);
-      positions.from[i] = found ? cursor.start(items[i]) : 0;
-      positions.to[i] = found ? cursor.end(items[i]) : 0;
+  if (!conjunctive && items.length === 1 && groups.length === 1 && groups[0].every((term) => term.slots.length === 1)) {
+    // One word (however often it is written): its list's matches are the candidates, each scored already.
+    const list = cursor.lists[items[0]];
+    const scores = scoresAlone(list, stats.lengths);
+    for (let i = 0; i < list.ordinals.length; i++) {
+      const ordinal = list.ordinals[i];
+      if (excluded.some((term) => matches(term, ordinal))) continue;
+      best.offer(ordinal, scores[i]);
     }
-    best.offer(ordinal, tsRank(positions, conjunctive, stats.lengths[ordinal]));
+  } else {
+    // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
+    const positions: WordPositions = { entries: items.map((s) => cursor.lists[s].entries), from: new Int32Array(items.length), to: new Int32Array(items.length) };
+    const next = new Candidates(groups, cursor.lists);
+    for (let ordinal = next.ordinal(); ordinal >= 0; ordinal = next.ordinal()) {
+      if (!groups.every((group) => group.some((term) => matches(term, ordinal)))) continue;
+      if (excluded.some((term) => matches(term, ordinal))) continue;
+      for (let i = 0; i < items.length; i++) {
+        const found = cursor.seek(items[i], ordinal);
+        positions.from[i] = found ? cursor.start(items[i]) : 0;
+        positions.to[i] = found ? cursor.end(items[i]) : 0;
+      }
+      best.offer(ordinal, tsRank(positions, conjunctive, stats.lengths[ordinal]));
+    }
   }
   return best.inOrder().map(({ ordinal, score }) => ({ ordinal, score, textAt: textAt(items.map((i) => cursor.lists[i]), ordinal, stats.titleEnds[ordinal]) }));
+}
+
+/**
+ * Each match's ts_rank for a query of the list's lexeme alone, worked out the first time such a
+ * query reads the list and kept as long as the list is: the one-word queries of a common word
+ * then read its tens of thousands of scores rather than weighing every match's positions again
+ * (a list never changes, and its build's lengths neither). Four bytes a match beside the list's
+ * ten or more, outside the list cache's count.
+ */
+const scoresOfLists = new WeakMap<PositionalList, Float32Array>();
+
+function scoresAlone(list: PositionalList, lengths: Uint32Array): Float32Array {
+  let scores = scoresOfLists.get(list);
+  if (!scores) {
+    scores = new Float32Array(list.ordinals.length);
+    const positions: WordPositions = { entries: [list.entries], from: new Int32Array(1), to: new Int32Array(1) };
+    for (let i = 0; i < scores.length; i++) {
+      positions.from[0] = list.starts[i];
+      positions.to[0] = list.starts[i + 1];
+      scores[i] = tsRank(positions, false, lengths[list.ordinals[i]]);
+    }
+    scoresOfLists.set(list, scores);
+  }
+  return scores;
 }
 
 interface CompiledTerm {
