@@ -1,4 +1,4 @@
-import { decodeOrdinals, encodeOrdinals, VarintReader, writeVarint } from './posting-list.ts';
+import { countVarints, decodeOrdinals, encodeOrdinals, VarintReader, writeVarint } from './posting-list.ts';
 
 /**
  * A lexeme's matches in a generation with where each one is: ordinals ascending; the positions
@@ -49,7 +49,8 @@ export function decodePositionalList(blocks: readonly { matches: number; ordinal
   const total = blocks.reduce((sum, block) => sum + block.matches, 0);
   const ordinals = new Uint32Array(total);
   const starts = new Uint32Array(total + 1);
-  let entries = new Uint16Array(total * 2);
+  // Counted first (a varint a match besides its positions'), so the entries are made once at their size.
+  const entries = new Uint16Array(blocks.reduce((sum, block) => sum + countVarints(block.positions) - block.matches, 0));
   let match = 0;
   let entry = 0;
   for (const block of blocks) {
@@ -58,11 +59,6 @@ export function decodePositionalList(blocks: readonly { matches: number; ordinal
     for (let i = 0; i < block.matches; i++) {
       const count = varints.next();
       starts[match++] = entry;
-      if (entry + count > entries.length) {
-        const grown = new Uint16Array(Math.max(entries.length * 2, entry + count));
-        grown.set(entries);
-        entries = grown;
-      }
       let position = 0;
       for (let p = 0; p < count; p++) {
         const value = varints.next();
@@ -72,7 +68,7 @@ export function decodePositionalList(blocks: readonly { matches: number; ordinal
     }
   }
   starts[total] = entry;
-  return { ordinals, starts, entries: entries.slice(0, entry) };
+  return { ordinals, starts, entries };
 }
 
 /** Bytes held by a decoded list (for a cache's bound). */

@@ -31,16 +31,25 @@ export class VarintReader {
   }
 
   next(): number {
-    let value = 0;
-    let shift = 0;
-    let byte: number;
+    let byte = this.#bytes[this.#at++];
+    // Most are a byte: a position's distance from the one before, an ordinal's from the last.
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
     do {
       byte = this.#bytes[this.#at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
+      value += (byte & 0x7f) * scale;
+      scale *= 0x80;
     } while (byte & 0x80);
     return value;
   }
+}
+
+/** How many varints the bytes hold: each ends with the one byte of it whose top bit is clear. */
+export function countVarints(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] < 0x80) count++;
+  return count;
 }
 
 export function encodeOrdinals(ordinals: ArrayLike<number>): Uint8Array {
