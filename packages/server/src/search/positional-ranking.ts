@@ -57,7 +57,6 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
   // The top operator: AND between groups, or a phrase alone; else OR (or one word).
   const conjunctive = query.groups.length > 1 || (query.groups[0].length === 1 && query.groups[0][0].lexemes.length > 1);
 
-  const matches = (term: CompiledTerm, ordinal: number) => term.slots.every((s) => cursor.seek(s, ordinal)) && cursor.phraseAt(term);
   const best = new BestOf(count);
   if (!conjunctive && items.length === 1 && groups.length === 1 && groups[0].every((term) => term.slots.length === 1)) {
     // One word (however often it is written): its list's matches are the candidates, each scored already.
@@ -65,16 +64,14 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
     const scores = scoresAlone(list, stats.lengths);
     for (let i = 0; i < list.ordinals.length; i++) {
       const ordinal = list.ordinals[i];
-      if (excluded.some((term) => matches(term, ordinal))) continue;
-      best.offer(ordinal, scores[i]);
+      if (!cursor.matchesAny(excluded, ordinal)) best.offer(ordinal, scores[i]);
     }
   } else {
     // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
     const positions: WordPositions = { entries: items.map((s) => cursor.lists[s].entries), from: new Int32Array(items.length), to: new Int32Array(items.length) };
     const next = new Candidates(groups, cursor.lists);
     for (let ordinal = next.ordinal(); ordinal >= 0; ordinal = next.ordinal()) {
-      if (!groups.every((group) => group.some((term) => matches(term, ordinal)))) continue;
-      if (excluded.some((term) => matches(term, ordinal))) continue;
+      if (!cursor.matchesEvery(groups, ordinal) || cursor.matchesAny(excluded, ordinal)) continue;
       for (let i = 0; i < items.length; i++) {
         const found = cursor.seek(items[i], ordinal);
         positions.from[i] = found ? cursor.start(items[i]) : 0;
@@ -147,6 +144,25 @@ class Cursors {
 
   end(s: number): number {
     return this.lists[s].starts[this.#at[s] + 1];
+  }
+
+  /**
+   * Whether one of the terms matches the document: each of its lexemes is there, standing at
+   * the term's distances. Loops rather than callbacks: a query asks it of every candidate, tens
+   * of thousands.
+   */
+  matchesAny(terms: CompiledTerm[], ordinal: number): boolean {
+    next: for (const term of terms) {
+      for (const s of term.slots) if (!this.seek(s, ordinal)) continue next;
+      if (this.phraseAt(term)) return true;
+    }
+    return false;
+  }
+
+  /** Whether a term of every group matches the document. */
+  matchesEvery(groups: CompiledTerm[][], ordinal: number): boolean {
+    for (const group of groups) if (!this.matchesAny(group, ordinal)) return false;
+    return true;
   }
 
   /** Whether the term's lexemes (each at the document, sought before) stand at its distances. */
