@@ -66,6 +66,15 @@ describe('SQLite reader threads', () => {
     assert.deepEqual(finished, ['quick', 'slow']);
   });
 
+  it('holds up at most one read behind a slow one: the reads queued after it go to the reader that frees first', async () => {
+    const finished: string[] = [];
+    const slow = readers.query(slowCount(3_000_000)).then(() => finished.push('slow'));
+    const quick = Array.from({ length: 12 }, (_, i) => readers.query(query('SELECT ? AS n', [i])).then(() => finished.push(`quick ${i}`)));
+    await Promise.all([slow, ...quick]);
+    // Shared by how many each reader had waiting, half of them would wait for the slow read.
+    assert.ok(finished.indexOf('slow') >= 11, `finished in the order ${finished.join(', ')}`);
+  });
+
   it("rejects with SQLite's message, and refuses writes", async () => {
     await assert.rejects(readers.query(query('SELECT missing FROM nowhere')), /no such table: nowhere/);
     await assert.rejects(readers.query(query("INSERT INTO notes (text) VALUES ('x')")), /readonly|read-only|query_only/i);

@@ -4,10 +4,27 @@ import type { CompiledQuery } from 'kysely';
 import type { ReaderProcedure } from './reader-procedure.ts';
 import type { ReadAnswer, ReadRequest } from './sqlite-reader-thread.ts';
 
+interface Waiter {
+  resolve: (answer: unknown) => void;
+  reject: (error: Error) => void;
+}
+
 interface Reader {
   worker: Worker;
-  pending: Map<number, { resolve: (answer: unknown) => void; reject: (error: Error) => void }>;
+  pending: Map<number, Waiter>;
 }
+
+/** A read not handed to a reader yet. */
+interface Queued extends Waiter {
+  request: (id: number) => ReadRequest;
+}
+
+/**
+ * Reads a reader holds at once: the one it runs and the next, waiting at its thread so that it
+ * never idles between two. The rest wait here and go to whichever reader frees first, so a slow
+ * read holds up the one read behind it rather than a reader's whole share of the queue.
+ */
+const IN_FLIGHT = 2;
 
 /**
  * Read-only connections to a SQLite file, each on a thread of its own. node:sqlite runs a query
@@ -21,6 +38,7 @@ export class SqliteReaders {
   readonly #file: string;
   readonly #size: number;
   #readers: Reader[] | undefined;
+  readonly #queue: Queued[] = [];
   #nextId = 0;
 
   constructor(file: string, size: number) {
@@ -39,21 +57,31 @@ export class SqliteReaders {
   }
 
   #post(request: (id: number) => ReadRequest): Promise<unknown> {
-    const readers = (this.#readers ??= Array.from({ length: this.#size }, () => this.#start()));
-    // The reader with the fewest reads waiting: a slow one does not hold up the next read.
-    const reader = readers.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
-    const id = this.#nextId++;
     return new Promise((resolve, reject) => {
+      this.#queue.push({ request, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  /** Hands queued reads to the readers with room, the one with the fewest first. */
+  #dispatch(): void {
+    const readers = (this.#readers ??= Array.from({ length: this.#size }, () => this.#start()));
+    while (this.#queue.length > 0) {
+      const reader = readers.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
+      if (reader.pending.size >= IN_FLIGHT) return;
+      const { request, resolve, reject } = this.#queue.shift() as Queued;
+      const id = this.#nextId++;
       // A thread waited on keeps the process alive; an idle one does not.
       if (reader.pending.size === 0) reader.worker.ref();
       reader.pending.set(id, { resolve, reject });
       reader.worker.postMessage(request(id));
-    });
+    }
   }
 
   async close(): Promise<void> {
     const readers = this.#readers ?? [];
     this.#readers = undefined;
+    for (const queued of this.#queue.splice(0)) queued.reject(new Error('The SQLite readers are closed.'));
     await Promise.all(readers.map((reader) => reader.worker.terminate()));
   }
 
@@ -68,13 +96,17 @@ export class SqliteReaders {
       if ('rows' in answer) waiting.resolve(answer.rows);
       else if ('result' in answer) waiting.resolve(answer.result);
       else waiting.reject(Object.assign(new Error(answer.error.message), { errcode: answer.error.errcode }));
+      if (this.#readers) this.#dispatch();
     });
     // A thread that dies fails the reads it held and is replaced (unless the pool is closing).
     const fail = (error: Error) => {
       for (const waiting of reader.pending.values()) waiting.reject(error);
       reader.pending.clear();
       const index = this.#readers?.indexOf(reader) ?? -1;
-      if (index >= 0) (this.#readers as Reader[])[index] = this.#start();
+      if (index >= 0) {
+        (this.#readers as Reader[])[index] = this.#start();
+        this.#dispatch();
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`A SQLite reader thread stopped (exit code ${code}).`)));
