@@ -2,6 +2,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
 import { foldedWord } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
+import { snippetWindow } from './snippet-window.ts';
 import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokensOf, tokenStart } from './unicode61-tokens.ts';
 
 /**
@@ -13,8 +14,6 @@ import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokensOf,
  * the PostgreSQL manual alike).
  */
 
-/** Tokens a snippet holds, as snippet(…, 30) was asked for. */
-const SNIPPET_TOKENS = 30;
 const ELLIPSIS = '…';
 
 /** A term as FTS5 matches it: the stems of its words in order (one for a word, more for a phrase). */
@@ -98,7 +97,7 @@ function lowerCased(text: string): string {
 }
 
 /** A token of the text that stems to a wanted stem. */
-interface StemHit {
+export interface StemHit {
   start: number;
   end: number;
   stem: string;
@@ -138,7 +137,7 @@ function stemHits(text: string, { stems, prefixes }: WantedPhrases): StemHit[] {
 }
 
 /** A phrase where it stands: its first and last stem hits. */
-interface Match {
+export interface Match {
   first: number;
   last: number;
   phrase: number;
@@ -162,145 +161,14 @@ function matchesOf(text: string, hits: StemHit[], { phrases }: WantedPhrases): M
 }
 
 /**
- * Where the stem hits stand in tokens, counted from the first hit: exactly while they are
- * within a snippet's length of each other, and as a snippet's length apart beyond (no window
- * holds both; the tokens between are not counted). Worked out as far as asked, from the start.
- */
-class HitPlaces {
-  readonly #text: string;
-  readonly #hits: StemHit[];
-  readonly #places: number[] = [];
-
-  constructor(text: string, hits: StemHit[]) {
-    this.#text = text;
-    this.#hits = hits;
-  }
-
-  of(hit: number): number {
-    const places = this.#places;
-    for (let i = places.length; i <= hit; i++) {
-      places.push(i === 0 ? 0 : places[i - 1] + 1 + this.#tokensBetween(this.#hits[i - 1].end, this.#hits[i].start));
-    }
-    return places[hit];
-  }
-
-  /** The tokens starting in [from, to), or SNIPPET_TOKENS when there are that many or more. */
-  #tokensBetween(from: number, to: number): number {
-    let count = 0;
-    for (let at = nextTokenStart(this.#text, from); at < to && count < SNIPPET_TOKENS; at = nextTokenStart(this.#text, tokenEnd(this.#text, at))) count++;
-    return count;
-  }
-}
-
-/** A run of tokens: where its first starts and its last ends, and how many it holds. */
-interface Span {
-  start: number;
-  end: number;
-  tokens: number;
-}
-
-/** The span of matches first … last. */
-function spanOf(hits: StemHit[], places: HitPlaces, first: Match, last: Match): Span {
-  return { start: hits[first.first].start, end: hits[last.last].end, tokens: places.of(last.last) + 1 - places.of(first.first) };
-}
-
-/**
- * The first span within SNIPPET_TOKENS tokens showing a phrase of every required group, the
- * matches taken in the order they end; undefined when the text has none.
- */
-function firstCoveringSpan(matches: Match[], hits: StemHit[], places: HitPlaces, { groupOf, groups }: WantedPhrases): Span | undefined {
-  const byEnd = [...matches].sort((a, b) => a.last - b.last || a.first - b.first);
-  const latest: (Match | undefined)[] = new Array(groups);
-  for (const match of byEnd) {
-    const group = groupOf[match.phrase];
-    if ((latest[group]?.first ?? -1) <= match.first) latest[group] = match;
-    let earliest: Match | undefined = match;
-    for (const shown of latest) {
-      if (!shown) {
-        earliest = undefined;
-        break;
-      }
-      if (shown.first < earliest.first) earliest = shown;
-    }
-    if (earliest && places.of(match.last) + 1 - places.of(earliest.first) <= SNIPPET_TOKENS) return spanOf(hits, places, earliest, match);
-  }
-  return undefined;
-}
-
-/**
- * Where no span shows every group: the SNIPPET_TOKENS tokens with the most distinct phrases,
- * then the most matches, then the earliest.
- */
-function bestSpan(matches: Match[], hits: StemHit[], places: HitPlaces): Span {
-  let best = { score: -1, first: 0, last: 0 };
-  const counts = new Map<number, number>();
-  let end = 0;
-  for (let first = 0; first < matches.length; first++) {
-    const limit = places.of(matches[first].first) + SNIPPET_TOKENS;
-    while (end < matches.length && places.of(matches[end].last) + 1 <= limit) {
-      counts.set(matches[end].phrase, (counts.get(matches[end].phrase) ?? 0) + 1);
-      end++;
-    }
-    const score = counts.size * 1000 + (end - first);
-    if (score > best.score) best = { score, first, last: end - 1 };
-    const leaving = matches[first].phrase;
-    const left = (counts.get(leaving) ?? 1) - 1;
-    if (left === 0) counts.delete(leaving);
-    else counts.set(leaving, left);
-  }
-  return spanOf(hits, places, matches[best.first], matches[Math.max(best.first, best.last)]);
-}
-
-/** Tokens walked from a span's start backwards: where the earliest reached starts, and how many there were (fewer at the text's start). */
-function walkBack(text: string, from: number, tokens: number): { at: number; walked: number } {
-  let at = from;
-  let walked = 0;
-  for (; walked < tokens; walked++) {
-    const end = previousTokenEnd(text, at);
-    if (end === 0) break;
-    at = tokenStart(text, end - 1);
-  }
-  return { at, walked };
-}
-
-/** Tokens walked from a span's end onwards: where the last reached ends, and how many there were (fewer at the text's end). */
-function walkOn(text: string, from: number, tokens: number): { at: number; walked: number } {
-  let at = from;
-  let walked = 0;
-  for (; walked < tokens; walked++) {
-    const start = nextTokenStart(text, at);
-    if (start === text.length) break;
-    at = tokenEnd(text, start);
-  }
-  return { at, walked };
-}
-
-/** SNIPPET_TOKENS tokens with the span centred in them, as far as the text allows: where they start and end. */
-function centred(text: string, span: Span): { start: number; end: number } {
-  const room = Math.max(0, SNIPPET_TOKENS - span.tokens);
-  const before = walkBack(text, span.start, Math.floor(room / 2));
-  const after = walkOn(text, span.end, room - before.walked);
-  const more = walkBack(text, before.at, room - before.walked - after.walked);
-  return { start: more.at, end: after.at };
-}
-
-/**
- * About SNIPPET_TOKENS tokens of the text around its best matches, the matches between
- * MARK_START and MARK_END. The best is the first window showing a phrase of every required
- * group; in a text with no such window, the one with the most (bestSpan); in a text with no
- * match (a page found by its title), its first tokens.
+ * About SNIPPET_TOKENS tokens of the text around its best matches (snippet-window.ts), the
+ * matches between MARK_START and MARK_END.
  */
 export function markedSnippet(text: string, wanted: WantedPhrases): string {
   const hits = stemHits(text, wanted);
   const matches = matchesOf(text, hits, wanted);
-  const places = new HitPlaces(text, hits);
-  let window: { start: number; end: number };
-  if (matches.length > 0) window = centred(text, firstCoveringSpan(matches, hits, places, wanted) ?? bestSpan(matches, hits, places));
-  else {
-    const start = nextTokenStart(text, 0);
-    if (start === text.length) return '';
-    window = { start, end: walkOn(text, start, SNIPPET_TOKENS).at };
-  }
+  const window = snippetWindow(text, hits, matches, wanted);
+  if (!window) return '';
   let out = previousTokenEnd(text, window.start) > 0 ? ELLIPSIS : '';
   let at = window.start;
   for (const match of matches) {
