@@ -1,6 +1,7 @@
 import type { SearchHit, SearchQuery } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
 import type { PreparedPage } from '../http/prepared-page.ts';
+import type { SearchAnswerSource } from '../metrics/metrics.ts';
 
 /** A page of hits, serialised (http/prepared-page.ts), and the build whose generation ranked it. */
 export interface SearchAnswer {
@@ -24,7 +25,7 @@ export interface SearchResultCacheOptions {
   /** Bound on the answers' size in memory, as sizeOf estimates it; 0 keeps none. */
   maxBytes: number;
   /** Told of each answer given: kept (or being ranked for another request), or ranked for this one. */
-  observe?: (source: 'kept' | 'ranked') => void;
+  observe?: (source: SearchAnswerSource) => void;
 }
 
 /**
@@ -38,7 +39,7 @@ export class SearchResultCache {
   readonly #answers: LRUCache<string, SearchAnswer> | undefined;
   /** Misses being answered: concurrent requests for one answer share its computation. */
   readonly #pending = new Map<string, Promise<SearchAnswer>>();
-  readonly #observe: (source: 'kept' | 'ranked') => void;
+  readonly #observe: (source: SearchAnswerSource) => void;
 
   constructor(options: SearchResultCacheOptions) {
     this.#answers =
