@@ -23,7 +23,7 @@ export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] 
   if (lists.length === 1) return bestOfOneList(lists[0], query.excluded, count);
   const driver = query.groups.reduce((fewest, group) => (postings(group) < postings(fewest) ? group : fewest));
   if (driver.length === 1 && postings(driver) * SEEKING_PAYS < postings(lists)) return bestBySeeking(query, driver[0], count);
-  return bestByAdding(query, driver, count);
+  return bestByAdding(query, lists, driver, count);
 }
 
 /**
@@ -36,8 +36,7 @@ export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] 
 const SEEKING_PAYS = 4;
 
 /** Every list's scores added up document by document, then the documents in every group taken from the driver's lists. */
-function bestByAdding(query: ListQuery, driver: PostingList[], count: number): RankedOrdinal[] {
-  const lists = query.groups.flat();
+function bestByAdding(query: ListQuery, lists: PostingList[], driver: PostingList[], count: number): RankedOrdinal[] {
   let size = 0;
   for (const list of lists) if (list.ordinals.length > 0) size = Math.max(size, list.ordinals[list.ordinals.length - 1] + 1);
   const { scores, groupsMatched, lastGroup } = accumulators(size);
