@@ -146,7 +146,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
         async (buildId) => {
           await jobs.send('search-index.build', { buildId }, { singletonKey: `search-index:${buildId}` });
         },
-        { cacheBytes: config.searchCacheBytes, observe: (source) => metrics.searchAnswered(source) },
+        { cacheBytes: config.searchCacheBytes, listCacheBytes: config.searchListCacheBytes, observe: (source) => metrics.searchAnswered(source) },
       ),
     ),
     ...alertHandlers(

@@ -41,3 +41,17 @@ describe('configuration of the originals store', () => {
     assert.throws(() => loadConfig(withoutBucket), /S3_BUCKET: required when/);
   });
 });
+
+describe('configuration of the search caches', () => {
+  it('keeps 64 MiB of answers and 128 MiB of word lists unless told', () => {
+    const config = loadConfig({});
+    assert.deepEqual([config.searchCacheBytes, config.searchListCacheBytes], [64 * 1024 * 1024, 128 * 1024 * 1024]);
+    assert.equal(loadConfig({ LOUPE_SEARCH_LIST_CACHE_BYTES: '1048576' }).searchListCacheBytes, 1024 * 1024);
+  });
+
+  it('refuses a word list budget under 1 MiB, or not a whole number', () => {
+    for (const value of ['1048575', '0', '-1', '1.5', 'lots']) {
+      assert.throws(() => loadConfig({ LOUPE_SEARCH_LIST_CACHE_BYTES: value }), /LOUPE_SEARCH_LIST_CACHE_BYTES/, value);
+    }
+  });
+});

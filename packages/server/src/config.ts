@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { LIST_THRESHOLD } from './search/word-list-threshold.ts';
+import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './search/word-list-settings.ts';
 
 const flagWithDefault = (fallback: 'true' | 'false') =>
   z
@@ -44,6 +44,7 @@ const Env = z
     LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
     LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(LIST_THRESHOLD),
     LOUPE_SEARCH_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+    LOUPE_SEARCH_LIST_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(LIST_CACHE_BYTES),
     LOUPE_METRICS_TOKEN: z.string().min(16, 'LOUPE_METRICS_TOKEN must be 16 characters or more').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
@@ -126,6 +127,8 @@ export interface Config {
   searchListMinPages: number;
   /** Search answers kept per process (bytes); 0 keeps none. */
   searchCacheBytes: number;
+  /** Search word lists kept decoded per process (bytes). */
+  searchListCacheBytes: number;
   /** When set, GET /metrics wants it as a bearer token. */
   metricsToken: string | undefined;
   logLevel: string;
@@ -178,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertRetryBaseMs: e.LOUPE_ALERT_RETRY_BASE_MS,
     searchListMinPages: e.LOUPE_SEARCH_LIST_MIN_PAGES,
     searchCacheBytes: e.LOUPE_SEARCH_CACHE_BYTES,
+    searchListCacheBytes: e.LOUPE_SEARCH_LIST_CACHE_BYTES,
     metricsToken: e.LOUPE_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,

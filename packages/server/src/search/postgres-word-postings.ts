@@ -8,7 +8,7 @@ import type { GenerationStats } from './positional-ranking.ts';
 import type { SealProgress } from './search-engine.ts';
 import { forEachLexeme } from './tsvector-text.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
-import { LIST_THRESHOLD } from './word-list-threshold.ts';
+import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './word-list-settings.ts';
 
 /** Documents a block of lists covers: what a build holds in memory at once (some 3 million matches at most). */
 export const BLOCK = 8192;
@@ -28,7 +28,7 @@ export interface BuildLists {
  * are written, before it answers, from the documents' own tsvectors; read by queries, which
  * rank them as ts_rank would (positional-ranking.ts). A generation's lists never change (a
  * rebuild writes its own under its build id), so what is read is kept, decoded, until it is
- * not used: 64 MB of lists per process.
+ * not used (LIST_CACHE_BYTES of lists per process, unless the options say otherwise).
  */
 export class PostgresWordPostings {
   readonly #database: Database;
@@ -42,7 +42,7 @@ export class PostgresWordPostings {
     this.#threshold = options.threshold ?? LIST_THRESHOLD;
     this.#builds = new LRUCache<string, BuildLists | false>({ max: 64, fetchMethod: (buildId) => this.#readBuild(buildId) });
     this.#lists = new LRUCache<string, PositionalList | false>({
-      maxSize: 64 * 1024 * 1024,
+      maxSize: options.cacheBytes ?? LIST_CACHE_BYTES,
       sizeCalculation: (list) => (list ? sizeOfList(list) : 64),
       fetchMethod: (key) => this.#readList(key),
     });

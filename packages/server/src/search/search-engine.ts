@@ -75,7 +75,7 @@ export interface SearchEngine {
   search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined>;
 }
 
-/** The engine of the database's dialect, chosen here only; the options are what a build stores (its word lists). */
+/** The engine of the database's dialect, chosen here only; the options are what a build stores (its word lists) and how many of them queries keep. */
 export function searchEngineFor(database: Database, options: WordListsOptions = {}): SearchEngine {
   return database.kind === 'postgres' ? new PostgresSearchEngine(database, options) : new SqliteSearchEngine(database, options);
 }

@@ -31,6 +31,8 @@ const cacheOptions = (maxBytes: number, observe: SearchServiceOptions['observe']
 export interface SearchServiceOptions {
   /** Bound on the answers kept per process (bytes); 0 keeps none. */
   cacheBytes: number;
+  /** Bound on the word lists kept decoded per process (bytes): LIST_CACHE_BYTES unless set. */
+  listCacheBytes?: number;
   /** Told where each answer came from (the server's metrics). */
   observe?: SearchResultCacheOptions['observe'];
 }
@@ -52,7 +54,7 @@ export class SearchService {
 
   constructor(database: Database, projects: AuditProjectService, enqueue: EnqueueBuild, options: SearchServiceOptions) {
     this.#builds = new SearchBuildStore(database);
-    this.#engine = searchEngineFor(database);
+    this.#engine = searchEngineFor(database, { cacheBytes: options.listCacheBytes });
     this.#projects = projects;
     this.#enqueue = enqueue;
     this.#answers = new SearchResultCache(cacheOptions(options.cacheBytes, options.observe));

@@ -6,6 +6,7 @@ import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from '.
 import { wordKey } from './search-words.ts';
 import { SEARCH_BY_FTS5, SEARCH_BY_LISTS, SPAN as GENERATION_SPAN } from './sqlite-search-reads.ts';
 import { SqliteWordPostings, type WordListsOptions } from './sqlite-word-postings.ts';
+import { LIST_CACHE_BYTES } from './word-list-settings.ts';
 
 /** A generation's rowids are its number times this, plus 0 … this − 1 (migration 0014); written as literals, so SQLite computes in integers. */
 const SPAN = sql.lit(GENERATION_SPAN);
@@ -28,6 +29,8 @@ function queryWords(query: SearchQuery): { required: string[][]; excluded: strin
 export class SqliteSearchEngine implements SearchEngine {
   readonly #database: Database;
   readonly #lists: SqliteWordPostings;
+  /** The lists the reader threads keep decoded, all together. */
+  readonly #listCacheBytes: number;
   /**
    * Queries wait for the one connection while a transaction holds it, so each stays short:
    * 64 KB of text takes FTS5 some 15 ms (at 256 KB, 60 ms a transaction at 50,000 pages).
@@ -37,6 +40,7 @@ export class SqliteSearchEngine implements SearchEngine {
   constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
     this.#lists = new SqliteWordPostings(database, options);
+    this.#listCacheBytes = options.cacheBytes ?? LIST_CACHE_BYTES;
   }
 
   async add(buildId: string, documents: readonly SearchDocument[]): Promise<void> {
@@ -81,7 +85,7 @@ export class SqliteSearchEngine implements SearchEngine {
   async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const words = queryWords(query);
     if (words) {
-      const answer = await onReader(this.#database, SEARCH_BY_LISTS, { projectId, query, words, window });
+      const answer = await onReader(this.#database, SEARCH_BY_LISTS, { projectId, query, words, window, listCacheBytes: this.#listCacheBytes });
       if (answer.kind === 'answer') return answer.window;
       if (answer.kind === 'not-built') return undefined;
     }

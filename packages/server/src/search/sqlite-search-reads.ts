@@ -34,6 +34,8 @@ export interface ListSearchInput {
   /** The query's words by key (search-words.ts): every term is one word. */
   words: { required: string[][]; excluded: string[] };
   window: SearchWindow;
+  /** The lists the reader threads keep decoded, all together (bytes). */
+  listCacheBytes: number;
 }
 
 /** Answered from the lists; or the project has no ready build; or the lists cannot answer (FTS5 ranks). */
@@ -93,15 +95,23 @@ function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked
  * Lists read lately, decoded, on this reader thread: a few common words make most queries, and
  * a generation's lists never change (a rebuild stores its own, under its build id), so an entry
  * is never stale, only unused, and ages out. There is a reader thread a core (SqliteReaders):
- * they share 64 MB, at least 4 MB each.
+ * each keeps its share of the budget the engine sends, at least 4 MB; made by the first query.
  */
-const decodedLists = new LRUCache<string, PostingList>({
-  maxSize: Math.max(4, Math.floor(64 / availableParallelism())) * 1024 * 1024,
-  sizeCalculation: (list) => list.ordinals.byteLength + list.scores.byteLength + 64,
-});
+let decodedLists: { budget: number; lists: LRUCache<string, PostingList> } | undefined;
+
+function listCache(budget: number): LRUCache<string, PostingList> {
+  if (decodedLists?.budget !== budget) {
+    const lists = new LRUCache<string, PostingList>({
+      maxSize: Math.max(4 * 1024 * 1024, Math.floor(budget / availableParallelism())),
+      sizeCalculation: (list) => list.ordinals.byteLength + list.scores.byteLength + 64,
+    });
+    decodedLists = { budget, lists };
+  }
+  return decodedLists.lists;
+}
 
 /** A word's stored list in a build's generation; undefined when it has none (fewer pages than the threshold). */
-function storedList(database: DatabaseSync, buildId: string, word: string): PostingList | undefined {
+function storedList(database: DatabaseSync, decodedLists: LRUCache<string, PostingList>, buildId: string, word: string): PostingList | undefined {
   const key = `${buildId} ${word}`;
   let list = decodedLists.get(key);
   if (list) return list;
@@ -127,8 +137,9 @@ export function searchByLists(database: DatabaseSync, input: ListSearchInput): L
     if (current.threshold === null) return { kind: 'fts5' };
     const base = current.number * SPAN;
     const stored = new Map<string, PostingList>();
+    const kept = listCache(input.listCacheBytes);
     for (const word of new Set([...words.required.flat(), ...words.excluded])) {
-      const list = storedList(database, current.id, word);
+      const list = storedList(database, kept, current.id, word);
       if (list) stored.set(word, list);
     }
     // A group of words without lists is rarer than the threshold: FTS5 ranks its few matches.

@@ -4,7 +4,7 @@ import type { Database } from '../database/database.ts';
 import { onReader, type ReaderProcedure } from '../database/reader-procedure.ts';
 import type { SealProgress } from './search-engine.ts';
 import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
-import { LIST_THRESHOLD } from './word-list-threshold.ts';
+import { LIST_THRESHOLD } from './word-list-settings.ts';
 
 /**
  * How many documents' words are counted to find the common ones, spread evenly: enough that a
@@ -17,6 +17,8 @@ const sampledDocuments = (documents: number, threshold: number) => Math.min(docu
 export interface WordListsOptions {
   /** Tests lower it to give a small site's words lists. */
   threshold?: number;
+  /** The lists kept decoded for queries (bytes): LIST_CACHE_BYTES unless set. */
+  cacheBytes?: number;
 }
 
 /**
