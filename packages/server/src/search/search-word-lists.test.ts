@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { fillerHtml, htmlPage } from '../testing/html-page.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../testing/test-site.ts';
+import { snippetHtml } from './snippet-html.ts';
 import { SqliteSearchEngine } from './sqlite-search-engine.ts';
 import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
 
@@ -74,15 +75,15 @@ describe('search word lists (sqlite)', () => {
     for (const [word, matches] of byWord) assert.ok(matches >= 5, `${word}: ${matches}`);
   });
 
-  it('answers every query of single words with the hits, order and scores of FTS5 ranking every match', async () => {
+  it('answers every query of single words with the hits, order, scores and fields of FTS5 ranking every match', async () => {
     for (const text of LISTED) {
       const answer = await t.request('GET', `${searchPath(projectId, text)}&limit=100`);
       assert.equal(answer.status, 200, text);
       const expected = await fts5.searchFts5(projectId, query(text), { offset: 0, limit: 100 });
       assert.ok(expected, text);
       assert.deepEqual(
-        answer.body.map((hit: { pageId: string }) => hit.pageId),
-        expected.hits.map((hit) => hit.pageId),
+        answer.body.map((hit: { pageId: string; url: string; title: string | null; snippet: string }) => [hit.pageId, hit.url, hit.title, hit.snippet]),
+        expected.hits.map((hit) => [hit.pageId, hit.url, hit.title, snippetHtml(hit.markedSnippet)]),
         text,
       );
       answer.body.forEach((hit: { score: number; snippet: string }, i: number) => {

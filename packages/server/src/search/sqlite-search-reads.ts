@@ -80,12 +80,17 @@ function matchesOf(database: DatabaseSync, base: number, word: string, ranked: b
   return { ordinals: Uint32Array.from(rows, (row) => row.ordinal), scores: Float32Array.from(rows, (row) => row.score) };
 }
 
-/** The window's hits, with their text made into snippets of the query's terms. */
+/**
+ * The window's hits, with their text made into snippets of the query's terms. Their columns are
+ * read from the FTS5 table's content table (search_documents_content: the rowid as id, then the
+ * columns as c0, c1, … in their order, SQLite's file format), as the FTS5 table reads them:
+ * through the virtual table, ten hits took 80 µs, 67 from the content table.
+ */
 function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked: { ordinal: number; score: number }[]) {
   const rows = prepared(
     database,
-    `SELECT hit.key AS n, d.page_id, d.url, d.title, d.body
-     FROM json_each(?) AS hit CROSS JOIN search_documents d WHERE d.rowid = hit.value ORDER BY hit.key`,
+    `SELECT hit.key AS n, d.c2 AS page_id, d.c3 AS url, d.c0 AS title, d.c1 AS body
+     FROM json_each(?) AS hit CROSS JOIN search_documents_content d WHERE d.id = hit.value ORDER BY hit.key`,
   ).all(JSON.stringify(ranked.map((hit) => base + hit.ordinal))) as { page_id: string; url: string; title: string | null; body: string }[];
   const phrases = wantedPhrases(query);
   return rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: markedSnippet(row.body, phrases), score: ranked[i].score }));
