@@ -19,8 +19,8 @@ const isPhrase = (reading: ReadTerm | undefined): reading is LexemePhrase => typ
  * documents, with their snippets by ts_headline near the first match, as the SQL ranking makes
  * them. It declines (undefined) where the lists cannot answer: a build without lists, a term
  * PostgreSQL reads as more than a phrase, a lexeme without a list (on fewer pages than the
- * threshold), a query of stop words alone, or a build no longer ready by the time its hits are
- * read.
+ * threshold), or a build no longer ready by the time its hits are read. A query of stop words
+ * alone has no hits, as in SQL.
  */
 export class PostgresListSearch {
   readonly #database: Database;
@@ -57,7 +57,7 @@ export class PostgresListSearch {
     if ([...readings.values()].includes('other')) return undefined;
     // A term of stop words alone is left out of the tsquery (phraseto_tsquery gives nothing), and so is a group of them.
     const groups = query.required.map((group) => group.map((term) => readings.get(term.text)).filter(isPhrase)).filter((group) => group.length > 0);
-    if (groups.length === 0) return undefined;
+    if (groups.length === 0) return { buildId, reportId: build.reportId, hits: [], more: false };
     const excluded = query.excluded.map((term) => readings.get(term.text)).filter(isPhrase);
     const lexemes = [...new Set([...groups.flat(), ...excluded].flatMap((term) => term.lexemes))];
     const found = await this.#postings.listsOf(buildId, lexemes);

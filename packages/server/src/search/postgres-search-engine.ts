@@ -106,6 +106,10 @@ export class PostgresSearchEngine implements SearchEngine {
     // of the window, ties too: the same hits in the same order as sorting all the build's
     // matches. (Any hits of the build, tested in whatever order, give a threshold no higher:
     // the answer holds whatever the plan; only the cost depends on the order.)
+    //
+    // A query whose wanted terms are all stop words wants nothing: no hits, as "the" alone
+    // (an empty tsquery matches nothing), even beside an exclusion, which || would otherwise
+    // leave alone to match every page without it (ranking all 50,000 of the bench took a second).
     const mine = sql`x.build_id = (SELECT id FROM current)`;
     const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
       WITH current AS (
@@ -114,7 +118,7 @@ export class PostgresSearchEngine implements SearchEngine {
       scored AS MATERIALIZED (
         SELECT d.ctid AS tid, ts_rank(d.document, ${wantedQuery(query)}, 1) AS score
         FROM search_documents d
-        WHERE d.document @@ ${matchQuery(query)}
+        WHERE numnode(${wantedQuery(query)}) > 0 AND d.document @@ ${matchQuery(query)}
         ORDER BY score DESC
       ),
       threshold AS (

@@ -103,6 +103,17 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
       }
     });
 
+    it('answers a query of stop words alone with no hits, beside an exclusion too, from the lists as in SQL', async () => {
+      const buildId = await readyBuild();
+      for (const text of ['the', 'the -copper', 'more OR the -basket']) {
+        const expected = await engine.searchBySql(projectId, query(text), { offset: 0, limit: 100 });
+        assert.deepEqual(expected, { buildId, reportId: expected?.reportId, hits: [], more: false }, text);
+        assert.deepEqual(await engine.search(projectId, query(text), { offset: 0, limit: 100 }, buildId), expected, text);
+        const answer = await t.request('GET', `${searchPath(projectId, text)}&limit=100`);
+        assert.deepEqual([answer.status, answer.body], [200, []], text);
+      }
+    });
+
     it('answers over HTTP from the lists, and a rare word in SQL', async () => {
       for (const text of ['copper basket', 'quokka', 'quokka copper', 'nowhere']) {
         const answer = await t.request('GET', `${searchPath(projectId, text)}&limit=100`);
