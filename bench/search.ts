@@ -11,7 +11,8 @@
  *   BENCH_DIALECTS  sqlite, postgres or both (default both; postgres needs DATABASE_URL)
  *   DATABASE_URL    a PostgreSQL server the bench may create a database on (and drop it after),
  *                   e.g. postgres://postgres@127.0.0.1:5432/test
- *   LOUPE_SEARCH_LIST_MIN_PAGES, LOUPE_SEARCH_CACHE_BYTES  passed on to the server (its defaults unset)
+ *   LOUPE_SEARCH_LIST_MIN_PAGES, LOUPE_SEARCH_LIST_CACHE_BYTES, LOUPE_SEARCH_CACHE_BYTES
+ *                   passed on to the server (its defaults unset)
  *   BENCH_NODE_FLAGS  Node flags for the server beside the start script's, e.g.
  *                   `--cpu-prof --cpu-prof-dir=/tmp/prof` (bench/profile-window.ts reads a run's part)
  *
@@ -73,7 +74,7 @@ const SETTINGS = {
   databaseUrl: process.env.DATABASE_URL || undefined,
   /** The server's own settings the bench passes on (an operator's others are left out: bench/loupe-server.ts). */
   serverEnv: Object.fromEntries(
-    ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_CACHE_BYTES'].filter((name) => process.env[name]).map((name) => [name, process.env[name] as string]),
+    ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_LIST_CACHE_BYTES', 'LOUPE_SEARCH_CACHE_BYTES'].filter((name) => process.env[name]).map((name) => [name, process.env[name] as string]),
   ),
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
 };
