@@ -108,8 +108,9 @@ export class PostgresSearchEngine implements SearchEngine {
     // the answer holds whatever the plan; only the cost depends on the order.)
     //
     // A query whose wanted terms are all stop words wants nothing: no hits, as "the" alone
-    // (an empty tsquery matches nothing), even beside an exclusion, which || would otherwise
-    // leave alone to match every page without it (ranking all 50,000 of the bench took a second).
+    // (an empty tsquery matches nothing), even beside an exclusion: && drops the empty operand,
+    // and the exclusion left alone matched every page without it (the bench's 50,000 ranked
+    // took a second).
     const mine = sql`x.build_id = (SELECT id FROM current)`;
     const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
       WITH current AS (
