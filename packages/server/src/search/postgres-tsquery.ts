@@ -42,18 +42,26 @@ const HEADLINE_OPTIONS = sql.lit(`StartSel=${MARK_START}, StopSel=${MARK_END}, M
  * match's position: its text's words are counted from the title's last position (`||` shifts
  * the body's positions so), and the index of that word in the text split at spaces is at most
  * the position and rarely much less (the parser counts a hyphenated word and its parts, three
- * positions for one word), hence the words from 0.8 times the position to the position, 30
- * more each side. A window that misses the match (a page of many hyphenated words) falls back
- * to the whole text; a match in the title alone shows the text's start.
+ * positions for one word). So first the 30 words each side of the position, where the match is
+ * in a text without such words; when they mark nothing, the words from 0.8 times the position
+ * to it, 30 more each side; and when those miss it too (a page of many hyphenated words), the
+ * whole text. A match in the title alone shows the text's start. Trying the close stretch
+ * first: 600 queries of one and two words at 50,000 pages, one at a time, 2.20 → 1.85–2.05 ms
+ * a query, and the same snippets for each.
  */
 export function snippetParts(highlight: TsQuery, at: RawBuilder<unknown>) {
   const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${highlight}, ${HEADLINE_OPTIONS})`;
   const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
+  /** Whether a snippet marks anything. */
+  const marks = (snippet: RawBuilder<unknown>) => sql<boolean>`strpos(${snippet}, ${sql.lit(MARK_START)}) > 0`;
+  const close = headline(words(sql`greatest(1, ${at} - 30)`, sql`${at} + 30`));
+  const wide = headline(words(sql`greatest(1, floor(${at} * 0.8)::int - 30)`, sql`${at} + 30`));
   return {
-    near: headline(words(sql`greatest(1, floor(${at} * 0.8)::int - 30)`, sql`${at} + 30`)),
+    // The close stretch's headline made once: OFFSET 0 keeps the planner from copying it into both uses.
+    near: sql<string>`(SELECT CASE WHEN ${marks(sql`nearby.snippet`)} THEN nearby.snippet ELSE ${wide} END FROM (SELECT ${close} AS snippet OFFSET 0) nearby)`,
     start: headline(words(sql`1`, sql`60`)),
     whole: headline(sql`d.body`),
     /** Whether the snippet near the match, `near`, marks anything (else the whole text's is shown). */
-    marks: (near: RawBuilder<unknown>) => sql<boolean>`strpos(${near}, ${sql.lit(MARK_START)}) > 0`,
+    marks,
   };
 }
