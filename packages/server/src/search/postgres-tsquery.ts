@@ -46,7 +46,7 @@ const HEADLINE_OPTIONS = sql.lit(`StartSel=${MARK_START}, StopSel=${MARK_END}, M
  * in a text without such words; when they mark nothing, the words from 0.8 times the position
  * to it, 30 more each side; and when those miss it too (a page of many hyphenated words), the
  * whole text. A match in the title alone shows the text's start. Trying the close stretch
- * first: 600 queries of one and two words at 50,000 pages, one at a time, 2.20 → 1.85–2.05 ms
+ * first: 600 queries of one and two words at 50,000 pages, one at a time, 2.20 → 1.67–2.05 ms
  * a query, and the same snippets for each.
  */
 export function snippetParts(highlight: TsQuery, at: RawBuilder<unknown>) {
