@@ -90,3 +90,17 @@ export function decodeScores(bytes: Uint8Array, count: number): Float32Array {
   for (let i = 0; i < count; i++) scores[i] = view.getFloat32(i * 4, true);
   return scores;
 }
+
+/**
+ * A stored list decoded into memory every thread can read (one SharedArrayBuffer: the
+ * ordinals, then the scores): posted from a reader thread to the event loop and back, it is
+ * shared rather than copied, so the process keeps each list once whichever thread reads it.
+ */
+export function decodeSharedList(ordinalBytes: Uint8Array, scoreBytes: Uint8Array, count: number): PostingList {
+  const memory = new SharedArrayBuffer(count * 8);
+  const ordinals = new Uint32Array(memory, 0, count);
+  ordinals.set(decodeOrdinals(ordinalBytes, count));
+  const scores = new Float32Array(memory, count * 4, count);
+  scores.set(decodeScores(scoreBytes, count));
+  return { ordinals, scores };
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeOrdinals, decodeScores, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
+import { MessageChannel } from 'node:worker_threads';
+import { decodeOrdinals, decodeScores, decodeSharedList, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
 import { bestDocuments } from './postings-ranking.ts';
 
@@ -22,6 +23,23 @@ describe('posting lists', () => {
     const shifted = new Uint8Array(17);
     shifted.set(encodeScores(scores), 1);
     assert.deepEqual([...decodeScores(shifted.subarray(1), scores.length)], scores);
+  });
+
+  it('decode into one shared memory that a thread reads as posted, ordinals beside scores', async () => {
+    const ordinals = [0, 5, 300, 2 ** 20];
+    const scores = [1.5, -2.25, 0, 7];
+    const list = decodeSharedList(encodeOrdinals(ordinals), encodeScores(scores), ordinals.length);
+    assert.ok(list.ordinals.buffer instanceof SharedArrayBuffer);
+    assert.equal(list.scores.buffer, list.ordinals.buffer);
+    assert.deepEqual([[...list.ordinals], [...list.scores]], [ordinals, scores]);
+    // Posted, the list is the same memory, not a copy: a write on one side shows on the other.
+    const { port1, port2 } = new MessageChannel();
+    const received = new Promise<PostingList>((resolve) => port2.once('message', resolve));
+    port1.postMessage(list);
+    const posted = await received;
+    port1.close();
+    posted.scores[0] = 42;
+    assert.equal(list.scores[0], 42);
   });
 
   it('refuse ordinals out of order', () => {

@@ -5,6 +5,7 @@ import { onReader } from '../database/reader-procedure.ts';
 import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from './search-engine.ts';
 import { wordKey } from './search-words.ts';
 import { SEARCH_BY_FTS5, SEARCH_BY_LISTS, SPAN as GENERATION_SPAN } from './sqlite-search-reads.ts';
+import { SharedWordLists } from './shared-word-lists.ts';
 import { SqliteWordPostings, type WordListsOptions } from './sqlite-word-postings.ts';
 import { LIST_CACHE_BYTES } from './word-list-settings.ts';
 
@@ -29,8 +30,8 @@ function queryWords(query: SearchQuery): { required: string[][]; excluded: strin
 export class SqliteSearchEngine implements SearchEngine {
   readonly #database: Database;
   readonly #lists: SqliteWordPostings;
-  /** The lists the reader threads keep decoded, all together. */
-  readonly #listCacheBytes: number;
+  /** The lists the reader threads read lately, for the next queries of their words. */
+  readonly #kept: SharedWordLists;
   /**
    * Queries wait for the one connection while a transaction holds it, so each stays short:
    * 64 KB of text takes FTS5 some 15 ms (at 256 KB, 60 ms a transaction at 50,000 pages).
@@ -40,7 +41,7 @@ export class SqliteSearchEngine implements SearchEngine {
   constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
     this.#lists = new SqliteWordPostings(database, options);
-    this.#listCacheBytes = options.cacheBytes ?? LIST_CACHE_BYTES;
+    this.#kept = new SharedWordLists(options.cacheBytes ?? LIST_CACHE_BYTES);
   }
 
   async add(buildId: string, documents: readonly SearchDocument[]): Promise<void> {
@@ -85,7 +86,9 @@ export class SqliteSearchEngine implements SearchEngine {
   async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
     const words = queryWords(query);
     if (words) {
-      const answer = await onReader(this.#database, SEARCH_BY_LISTS, { projectId, query, words, window, listCacheBytes: this.#listCacheBytes });
+      const lists = this.#kept.lend(projectId, [...words.required.flat(), ...words.excluded]);
+      const answer = await onReader(this.#database, SEARCH_BY_LISTS, { projectId, query, words, window, lists });
+      if (answer.kind !== 'not-built') this.#kept.keep(projectId, answer.read);
       if (answer.kind === 'answer') return answer.window;
       if (answer.kind === 'not-built') return undefined;
     }

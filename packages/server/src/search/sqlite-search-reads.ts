@@ -1,15 +1,14 @@
-import { availableParallelism } from 'node:os';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { SearchQuery } from '@loupe/contract';
-import { LRUCache } from 'lru-cache';
 import { readerProcedure } from '../database/reader-procedure.ts';
 import { statementsOf } from '../database/statement-cache.ts';
 import { fts5Expression } from './fts5-expression.ts';
-import { decodeOrdinals, decodeScores, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
+import { decodeSharedList, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
 import { bestDocuments } from './postings-ranking.ts';
 import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow } from './search-engine.ts';
 import { wordKeysOf } from './search-words.ts';
+import type { SharedLists } from './shared-word-lists.ts';
 import { markedSnippet, wantedPhrases } from './text-snippet.ts';
 
 /**
@@ -34,12 +33,15 @@ export interface ListSearchInput {
   /** The query's words by key (search-words.ts): every term is one word. */
   words: { required: string[][]; excluded: string[] };
   window: SearchWindow;
-  /** The lists the reader threads keep decoded, all together (bytes). */
-  listCacheBytes: number;
+  /** The lists of the query's words the event loop keeps (SharedWordLists), of whatever build they are. */
+  lists: SharedLists;
 }
 
-/** Answered from the lists; or the project has no ready build; or the lists cannot answer (FTS5 ranks). */
-export type ListSearchResult = { kind: 'answer'; window: RankedWindow } | { kind: 'not-built' } | { kind: 'fts5' };
+/**
+ * Answered from the lists; or the project has no ready build; or the lists cannot answer (FTS5
+ * ranks). `read`: the lists read from the database, to keep.
+ */
+export type ListSearchResult = { kind: 'answer'; window: RankedWindow; read: SharedLists } | { kind: 'not-built' } | { kind: 'fts5'; read: SharedLists };
 
 export const SEARCH_BY_LISTS = readerProcedure<ListSearchInput, ListSearchResult>(import.meta.url, 'searchByLists');
 export const SEARCH_BY_FTS5 = readerProcedure<{ projectId: string; query: SearchQuery; window: SearchWindow }, RankedWindow | undefined>(
@@ -96,37 +98,12 @@ function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked
   return rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: markedSnippet(row.body, phrases), score: ranked[i].score }));
 }
 
-/**
- * Lists read lately, decoded, on this reader thread: a few common words make most queries, and
- * a generation's lists never change (a rebuild stores its own, under its build id), so an entry
- * is never stale, only unused, and ages out. There is a reader thread a core (SqliteReaders):
- * each keeps its share of the budget the engine sends, at least 4 MB; made by the first query.
- */
-let decodedLists: { budget: number; lists: LRUCache<string, PostingList> } | undefined;
-
-function listCache(budget: number): LRUCache<string, PostingList> {
-  if (decodedLists?.budget !== budget) {
-    const lists = new LRUCache<string, PostingList>({
-      maxSize: Math.max(4 * 1024 * 1024, Math.floor(budget / availableParallelism())),
-      sizeCalculation: (list) => list.ordinals.byteLength + list.scores.byteLength + 64,
-    });
-    decodedLists = { budget, lists };
-  }
-  return decodedLists.lists;
-}
-
-/** A word's stored list in a build's generation; undefined when it has none (fewer pages than the threshold). */
-function storedList(database: DatabaseSync, kept: LRUCache<string, PostingList>, buildId: string, word: string): PostingList | undefined {
-  const key = `${buildId} ${word}`;
-  let list = kept.get(key);
-  if (list) return list;
+/** A word's stored list in a build's generation, decoded in shared memory; undefined when it has none (fewer pages than the threshold). */
+function storedList(database: DatabaseSync, buildId: string, word: string): PostingList | undefined {
   const row = prepared(database, 'SELECT matches, ordinals, scores FROM search_word_postings WHERE build_id = ? AND word = ?').get(buildId, word) as
     | { matches: number; ordinals: Uint8Array; scores: Uint8Array }
     | undefined;
-  if (!row) return undefined;
-  list = { ordinals: decodeOrdinals(row.ordinals, row.matches), scores: decodeScores(row.scores, row.matches) };
-  kept.set(key, list);
-  return list;
+  return row && decodeSharedList(row.ordinals, row.scores, row.matches);
 }
 
 export function searchByLists(database: DatabaseSync, input: ListSearchInput): ListSearchResult {
@@ -139,21 +116,24 @@ export function searchByLists(database: DatabaseSync, input: ListSearchInput): L
        WHERE b.project_id = ? AND b.state = 'ready'`,
     ).get(projectId) as { id: string; report_id: string; number: number; threshold: number | null } | undefined;
     if (!current) return { kind: 'not-built' };
-    if (current.threshold === null) return { kind: 'fts5' };
+    if (current.threshold === null) return { kind: 'fts5', read: {} };
     const base = current.number * SPAN;
     const stored = new Map<string, PostingList>();
-    const kept = listCache(input.listCacheBytes);
+    const read: SharedLists = {};
     for (const word of new Set([...words.required.flat(), ...words.excluded])) {
-      const list = storedList(database, kept, current.id, word);
-      if (list) stored.set(word, list);
+      const lent = input.lists[word];
+      const list = lent?.buildId === current.id ? lent.list : storedList(database, current.id, word);
+      if (!list) continue;
+      stored.set(word, list);
+      if (list !== lent?.list) read[word] = { buildId: current.id, list };
     }
     // A group of words without lists is rarer than the threshold: FTS5 ranks its few matches.
-    if (!words.required.every((group) => group.some((word) => stored.has(word)))) return { kind: 'fts5' };
+    if (!words.required.every((group) => group.some((word) => stored.has(word)))) return { kind: 'fts5', read };
     const groups = words.required.map((group) => group.map((word) => stored.get(word) ?? matchesOf(database, base, word, true)));
     const excluded = words.excluded.map((word) => stored.get(word)?.ordinals ?? matchesOf(database, base, word, false).ordinals);
     const best = bestDocuments({ groups, excluded }, window.offset + window.limit + 1);
     const hits = hitsOf(database, query, base, best.slice(window.offset, window.offset + window.limit));
-    return { kind: 'answer', window: { buildId: current.id, reportId: current.report_id, hits, more: best.length > window.offset + window.limit } };
+    return { kind: 'answer', window: { buildId: current.id, reportId: current.report_id, hits, more: best.length > window.offset + window.limit }, read };
   });
 }
 

@@ -12,10 +12,11 @@ export const LIST_THRESHOLD = 100;
 
 /**
  * The word lists a process keeps decoded, unless LOUPE_SEARCH_LIST_CACHE_BYTES says otherwise:
- * a query whose lists are kept reads none from the database. On SQLite the budget is shared
- * out among the reader threads, each keeping its own. At 50,000 pages of the search bench
- * (lists of 112 MB stored, 184 MB decoded), twenty clients' never-seen queries on SQLite: 64 MB
- * answered 1,350 and 1,375 a second, 128 MB 1,591 and 1,542 (runs taken in turns); in another
- * hour, 128 MB 1,818, 256 MB 1,870 and 512 MB 1,928.
+ * a query whose lists are kept reads none from the database. On SQLite the reader threads
+ * share them (shared-word-lists.ts). At 50,000 pages of the search bench (lists of 112 MB
+ * stored, 184 MB decoded), twenty clients' never-seen queries on SQLite, while each of two
+ * threads kept its own half: 64 MB answered 1,350 and 1,375 a second, 128 MB 1,591 and 1,542
+ * (runs taken in turns); 128 MB 1,732 and 1,684, 384 MB 1,957 and 2,046 (in turns, another
+ * hour). Shared, 128 MB: 1,973, 1,826 and 1,884 where kept in halves 1,588, 1,725 and 1,678.
  */
 export const LIST_CACHE_BYTES = 128 * 1024 * 1024;
