@@ -2,12 +2,13 @@
  * A Loupe server for a benchmark, as `npm start` runs it (package.json's start script: its
  * environment and Node flags): a fresh data dir (SQLite) or a fresh PostgreSQL database, `loupe
  * init`, then `loupe serve` in a child process, so its CPU and memory are its own; stopped and
- * removed by the bench kit's clean-up. Shared by every bench that runs the server.
+ * removed by the bench kit's clean-up, unless kept for the next run (`keepDir`). Shared by every
+ * bench that runs the server.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ export interface Loupe {
   workspaceId: string;
   env: NodeJS.ProcessEnv;
   dataDir: string;
+  /** Set for a kept data dir (StartLoupeOptions.keepDir): what it holds, and what an earlier run recorded. */
+  kept?: KeptLoupe;
   /** The last lines it wrote (warnings and errors: LOG_LEVEL=warn). */
   output(): string;
   stop(): Promise<void>;
@@ -43,6 +46,35 @@ export interface StartLoupeOptions {
   nodeFlags?: string[];
   /** `loupe` commands to run once the workspace exists, before the server starts (e.g. `admin set-plan`). */
   setUp?: (workspaceId: string) => string[][];
+  /**
+   * A directory whose data outlives the bench: made and kept (with its PostgreSQL database)
+   * when new, started again as it was left when a run kept it before (`kept` then says what
+   * that run recorded). Unset, the data dir and database are fresh and removed at the end.
+   */
+  keepDir?: string;
+}
+
+/** What a kept data dir holds besides the server's data, in KEPT_FILE: how to start on it again, and what its bench recorded. */
+export interface KeptLoupe {
+  key: string;
+  workspaceId: string;
+  databaseUrl?: string;
+  /** A bench's own record (search.ts: its project, pages and build time). */
+  bench?: Record<string, unknown>;
+}
+
+const KEPT_FILE = 'loupe-bench.json';
+
+function readKept(dir: string): KeptLoupe | undefined {
+  const file = join(dir, KEPT_FILE);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as KeptLoupe) : undefined;
+}
+
+/** Records a bench's own facts in a kept data dir, beside how to start on it. */
+export function recordKept(loupe: Loupe, bench: Record<string, unknown>): void {
+  if (!loupe.kept) return;
+  loupe.kept.bench = bench;
+  writeFileSync(join(loupe.dataDir, KEPT_FILE), JSON.stringify(loupe.kept, null, 2));
 }
 
 /**
@@ -60,8 +92,8 @@ function readStartScript(): { env: Record<string, string>; nodeFlags: string[] }
 }
 const START_SCRIPT = readStartScript();
 
-/** A database of its own beside `url`'s, dropped at clean-up. */
-async function freshPostgresDatabase(url: string, label: string): Promise<string> {
+/** A database of its own beside `url`'s, dropped at clean-up unless kept. */
+async function freshPostgresDatabase(url: string, label: string, keep: boolean): Promise<string> {
   const name = `loupe_bench_${label}_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: url });
@@ -73,18 +105,25 @@ async function freshPostgresDatabase(url: string, label: string): Promise<string
     }
   };
   await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  if (!keep) cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   const target = new URL(url);
   target.pathname = `/${name}`;
   return target.toString();
 }
 
 export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
-  const { label, dialect = 'sqlite' } = options;
-  const dataDir = await mkdtemp(join(tmpdir(), `loupe-bench-${label}-${dialect}-`));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const { label, dialect = 'sqlite', keepDir } = options;
+  const earlier = keepDir === undefined ? undefined : readKept(keepDir);
+  let dataDir: string;
+  if (keepDir === undefined) {
+    dataDir = await mkdtemp(join(tmpdir(), `loupe-bench-${label}-${dialect}-`));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  } else {
+    dataDir = keepDir;
+    await mkdir(dataDir, { recursive: true });
+  }
   const port = await freePort();
-  const key = `loupe_${randomBytes(24).toString('base64url')}`;
+  const key = earlier?.key ?? `loupe_${randomBytes(24).toString('base64url')}`;
   // Only the variables set here: an operator's DATABASE_URL, S3_* or LOUPE_* would change what is measured.
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)));
   Object.assign(
@@ -95,7 +134,7 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
   );
   if (dialect === 'postgres') {
     if (!options.databaseUrl) throw new Error('postgres needs a databaseUrl');
-    env.DATABASE_URL = await freshPostgresDatabase(options.databaseUrl, label);
+    env.DATABASE_URL = earlier?.databaseUrl ?? (await freshPostgresDatabase(options.databaseUrl, label, keepDir !== undefined));
   }
   // The data dir as working directory: no `.env` of the repo is read.
   const cli = async (...args: string[]) => {
@@ -103,10 +142,15 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
     if (answer.code !== 0) throw new Error(`loupe ${args.join(' ')} exited with ${answer.code}:\n${answer.stderr}${answer.stdout}`);
     return answer.stdout;
   };
-  const init = JSON.parse(await cli('init', '--json')) as { initialized: boolean; workspaceId?: string };
-  if (!init.initialized || !init.workspaceId) throw new Error(`loupe init did not bootstrap a fresh data dir: ${JSON.stringify(init)}`);
-  const workspaceId = init.workspaceId;
-  for (const command of options.setUp?.(workspaceId) ?? []) await cli(...command);
+  let workspaceId = earlier?.workspaceId;
+  if (workspaceId === undefined) {
+    const init = JSON.parse(await cli('init', '--json')) as { initialized: boolean; workspaceId?: string };
+    if (!init.initialized || !init.workspaceId) throw new Error(`loupe init did not bootstrap a fresh data dir: ${JSON.stringify(init)}`);
+    workspaceId = init.workspaceId;
+    for (const command of options.setUp?.(workspaceId) ?? []) await cli(...command);
+  }
+  const kept: KeptLoupe | undefined = keepDir === undefined ? undefined : (earlier ?? { key, workspaceId, databaseUrl: env.DATABASE_URL });
+  if (keepDir !== undefined && !earlier) writeFileSync(join(dataDir, KEPT_FILE), JSON.stringify(kept, null, 2));
 
   const nodeFlags = [...START_SCRIPT.nodeFlags, ...(options.nodeFlags ?? [])];
   const child = track(spawn(process.execPath, [...nodeFlags, LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
@@ -134,7 +178,7 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
     return stopChild(child, 'SIGTERM');
   };
   cleanups.push(stop);
-  return { url, pid: child.pid!, key, workspaceId, env, dataDir, output: () => output, stop };
+  return { url, pid: child.pid!, key, workspaceId, env, dataDir, kept, output: () => output, stop };
 }
 
 /** A workspace API call with the owner's key; a failure throws with the answer. */

@@ -13,6 +13,10 @@
  *                   e.g. postgres://postgres@127.0.0.1:5432/test
  *   LOUPE_SEARCH_LIST_MIN_PAGES, LOUPE_SEARCH_LIST_CACHE_BYTES, LOUPE_SEARCH_CACHE_BYTES
  *                   passed on to the server (its defaults unset)
+ *   BENCH_KEEP_DIR  keep each dialect's data (data dir, PostgreSQL database) under this directory,
+ *                   and on a later run with the same BENCH_PAGES query it again rather than seed and
+ *                   build (the build figures printed are the kept run's); remove the directory (and
+ *                   drop the database named in its loupe-bench.json) to start afresh
  *   BENCH_NODE_FLAGS  Node flags for the server beside the start script's, e.g.
  *                   `--cpu-prof --cpu-prof-dir=/tmp/prof` (bench/profile-window.ts reads a run's part)
  *
@@ -58,7 +62,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
 import { cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, wholeNumberSetting } from './bench-kit.ts';
-import { loupeApi, startLoupe, type Loupe } from './loupe-server.ts';
+import { loupeApi, recordKept, startLoupe, type Loupe } from './loupe-server.ts';
 import { seedCrawl } from './seed-crawl.ts';
 
 const AIM_P99_MS = 20;
@@ -77,6 +81,7 @@ const SETTINGS = {
     ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_LIST_CACHE_BYTES', 'LOUPE_SEARCH_CACHE_BYTES'].filter((name) => process.env[name]).map((name) => [name, process.env[name] as string]),
   ),
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+  keepDir: process.env.BENCH_KEEP_DIR || undefined,
 };
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -346,19 +351,42 @@ async function load(
   };
 }
 
-async function benchDialect(dialect: string): Promise<Figures> {
-  console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
-  const env = SETTINGS.serverEnv;
-  const loupe = await startLoupe({
-    label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags,
-  });
-  const project = await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' });
+/** A kept data dir's project and how its index was built (BENCH_KEEP_DIR). */
+interface KeptIndex {
+  project: { id: string };
+  built: { seconds: number; serverSeconds: number; pages: number };
+}
+
+/** A project with the crawl of SETTINGS.pages pages, and its index built. */
+async function seedAndBuild(loupe: Loupe): Promise<KeptIndex> {
+  if (loupe.kept) {
+    // A kept dir without the record of its index: a run stopped while seeding or building.
+    const projects = (await loupeApi(loupe, 'GET', '/api/v1/projects')) as unknown[];
+    if (projects.length > 0) throw new Error(`${loupe.dataDir} holds the data of a bench stopped before its index was built: remove it`);
+    console.log(`  keeping the data in ${loupe.dataDir}`);
+  }
+  const project = (await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' })) as { id: string };
   const generate = pageGenerator(42);
   const t0 = performance.now();
   const textBytes = await writeCrawl(loupe, project.id, SETTINGS.pages, generate);
   console.log(`  crawl written in ${fixed((performance.now() - t0) / 1000, 1)} s (${fixed(textBytes / 1024 / 1024, 0)} MB of text, ${fixed(textBytes / SETTINGS.pages / 1024, 1)} KB a page)`);
   const built = await buildIndex(loupe, project.id);
   console.log(`  index built: ${fixed(built.seconds, 1)} s (server: ${fixed(built.serverSeconds, 1)} s), ${built.pages} pages`);
+  return { project: { id: project.id }, built };
+}
+
+async function benchDialect(dialect: string): Promise<Figures> {
+  console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
+  const env = SETTINGS.serverEnv;
+  const loupe = await startLoupe({
+    label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags,
+    keepDir: SETTINGS.keepDir && join(SETTINGS.keepDir, dialect),
+  });
+  const { project, built } = (loupe.kept?.bench as KeptIndex | undefined) ?? (await seedAndBuild(loupe));
+  if (loupe.kept?.bench) {
+    if (built.pages !== SETTINGS.pages) throw new Error(`${loupe.dataDir} keeps ${built.pages} pages, not BENCH_PAGES=${SETTINGS.pages}: use another BENCH_KEEP_DIR`);
+    console.log(`  querying the index kept in ${loupe.dataDir} (built in ${fixed(built.seconds, 1)} s when made)`);
+  } else if (loupe.kept) recordKept(loupe, { project, built } satisfies KeptIndex);
   if (dialect === 'sqlite') console.log(`  ${wordListsOf(loupe)}`);
   // Far more distinct queries than the cold runs send; the warm mix draws from the first ones.
   const queries = distinctQueries(200_000, pageGenerator(42)(0));
