@@ -184,6 +184,30 @@ for (const dialect of testDialects()) {
         assert.ok(second.time - first.time >= 1000, `asked again after ${second.time - first.time} ms`);
       });
 
+      it('asks again once for a page whose connection was dropped before any answer, then takes the drop as its answer', async () => {
+        const dropping = await startTestSite({
+          pages: {
+            '/': htmlPage({ path: '/', title: 'Dropping test site: connections closed without an answer', links: ['/dropped-once', '/dropped-always'] }),
+            '/dropped-once': { drop: true, thenServe: htmlPage({ path: '/dropped-once', title: 'A page whose first connection was dropped' }) },
+            '/dropped-always': { drop: true, times: 1000, thenServe: 'never' },
+          },
+        });
+        try {
+          const options = crawlOptions({ url: dropping.url('/'), concurrency: 2 }, 10);
+          const crawlId = await newCrawl(options);
+          await crawler().run(crawlId, options, new AbortController().signal, () => {});
+          const byUrl = new Map((await rows(crawlId)).map((r) => [r.url, r]));
+          assert.deepEqual([byUrl.get(dropping.url('/dropped-once'))?.status_code, byUrl.get(dropping.url('/dropped-once'))?.fetch_error], [200, null]);
+          assert.equal(dropping.requests.count('/dropped-once'), 2);
+          const always = byUrl.get(dropping.url('/dropped-always'));
+          assert.equal(always?.status_code, null);
+          assert.match(always?.fetch_error ?? '', /^network: /);
+          assert.equal(dropping.requests.count('/dropped-always'), 2, 'asked once more, not more');
+        } finally {
+          await dropping.close();
+        }
+      });
+
       it('reads compressed pages, recording the bytes transferred and the decoded facts', async () => {
         const options = crawlOptions({ url: site.url('/'), concurrency: 2 }, 10);
         const crawlId = await newCrawl(options);

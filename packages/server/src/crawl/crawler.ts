@@ -29,6 +29,8 @@ export interface CrawlProgress {
 /** How many times a URL answered 429/503 with Retry-After is asked again, and the longest wait honoured. */
 const MAX_BACKOFF_ATTEMPTS = 3;
 const MAX_RETRY_AFTER_MS = 60_000;
+/** How many times a URL whose connection was dropped before any response is asked again before the drop is its answer. */
+const MAX_LOST_CONNECTION_RETRIES = 1;
 /** Links and images checked per crawl at most, and at once. */
 const MAX_LINK_CHECKS = 2_000;
 const LINK_CHECK_CONCURRENCY = 8;
@@ -94,6 +96,11 @@ export class Crawler {
       if (waitMs !== null && waitMs <= MAX_RETRY_AFTER_MS && tries <= MAX_BACKOFF_ATTEMPTS) {
         attempts.set(row.id, tries);
         nextStartAt = Math.max(nextStartAt, Date.now() + waitMs);
+        await store.requeue(row.id);
+        return;
+      }
+      if (fetched.connectionLost && tries <= MAX_LOST_CONNECTION_RETRIES) {
+        attempts.set(row.id, tries);
         await store.requeue(row.id);
         return;
       }

@@ -45,6 +45,16 @@ export interface FetchedPage {
   error: string | null;
   /** Seconds from Retry-After on a 429/503, to back off before asking again. */
   retryAfterSeconds: number | null;
+  /** The connection was reset or closed before any response: a site's passing failure, worth asking again. */
+  connectionLost: boolean;
+}
+
+/** Errors of a connection the other side dropped (undici's "other side closed" is UND_ERR_SOCKET). */
+const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+function lostConnection(error: unknown): boolean {
+  const { code, cause } = error as { code?: string; cause?: { code?: string } };
+  return LOST_CONNECTION.has(code ?? '') || LOST_CONNECTION.has(cause?.code ?? '');
 }
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
@@ -116,6 +126,7 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
     redirects,
     error: null,
     retryAfterSeconds: null,
+    connectionLost: false,
     ...partial,
   });
 
@@ -142,7 +153,7 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
           : /timeout/i.test((error as Error).name + (error as Error).message)
             ? 'timeout'
             : `network: ${(error as Error).message}`;
-      return result({ finalUrl: current, error: reason });
+      return result({ finalUrl: current, error: reason, connectionLost: lostConnection(error) });
     }
     ttfbMs = Math.round(performance.now() - started);
     const headers = flatHeaders(response.headers);

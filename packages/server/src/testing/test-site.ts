@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 export const ORIGIN = '{{origin}}';
 
 /** A 200 `text/html` page when a string. */
-export type PageSpec = string | ResponseSpec | RedirectSpec | RetryLaterSpec | LargeBodySpec | HangSpec;
+export type PageSpec = string | ResponseSpec | RedirectSpec | RetryLaterSpec | DroppedSpec | LargeBodySpec | HangSpec;
 
 export interface ResponseSpec {
   /** Defaults to 200. */
@@ -40,6 +40,13 @@ export interface RedirectSpec {
 export interface RetryLaterSpec {
   status: 429 | 503;
   retryAfter: number;
+  thenServe: PageSpec;
+  times?: number;
+}
+
+/** The connection closed without an answer for the first `times` requests (default 1) of the path, then `thenServe`. */
+export interface DroppedSpec {
+  drop: true;
   thenServe: PageSpec;
   times?: number;
 }
@@ -224,10 +231,11 @@ export async function startTestSite(site: SiteDefinition, options: TestSiteOptio
       if ('redirect' in spec) {
         return send(req, res, { status: spec.status ?? 301, headers: { location: fill(spec.redirect) }, contentType: 'text/plain' });
       }
-      if ('retryAfter' in spec) {
+      if ('retryAfter' in spec || 'drop' in spec) {
         const served = retriesServed.get(path) ?? 0;
         retriesServed.set(path, served + 1);
         if (served >= (spec.times ?? 1)) return serve(req, res, spec.thenServe, path);
+        if ('drop' in spec) return void req.socket.destroy();
         return send(req, res, { status: spec.status, headers: { 'retry-after': String(spec.retryAfter) }, contentType: 'text/plain' });
       }
       if ('largeBody' in spec) return streamLarge(req, res, spec);
