@@ -12,11 +12,12 @@ export class SafeHtml {
 /** What `html` accepts between `${}`: text is escaped, `SafeHtml` kept, empty values dropped. */
 export type HtmlValue = SafeHtml | string | number | null | undefined | false | readonly HtmlValue[];
 
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** The characters escapeHtml replaces, and their entities. */
+export const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for an element's content or a quoted attribute value (either quote). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => entities[char]!);
+  return text.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]!);
 }
 
 /**
