@@ -2,8 +2,8 @@ import { HTML_ENTITIES } from '../reports/html-escape.ts';
 
 /**
  * The engines mark matches with characters of Unicode's private use area, which no page text
- * keeps (`indexedText` removes them): the snippet is escaped as a whole afterwards and only then
- * are the marks turned into tags, so nothing of a page's text can ever become markup.
+ * keeps (`indexedText` removes them): the snippet is escaped as a whole, the marks alone becoming
+ * tags, so nothing of a page's text can ever become markup.
  */
 export const MARK_START = '\uE000';
 export const MARK_END = '\uE001';
