@@ -30,6 +30,15 @@ export class BestOf {
     }
   }
 
+  /**
+   * The score an offer needs to be kept: −Infinity until `count` are, then the worst kept's
+   * (equal to it, an offer is kept only with a lower ordinal). A ranking compares a score with
+   * it before gathering the rest of an offer: most postings of a common word end there.
+   */
+  get floor(): number {
+    return this.#size < this.#ordinals.length ? Number.NEGATIVE_INFINITY : this.#scores[0];
+  }
+
   inOrder(): RankedOrdinal[] {
     const kept = Array.from({ length: this.#size }, (_, i) => ({ ordinal: this.#ordinals[i], score: this.#scores[i] }));
     return kept.sort((a, b) => (ranksBefore(a.score, a.ordinal, b.score, b.ordinal) ? -1 : 1));

@@ -10,6 +10,33 @@ const list = (entries: Record<number, number>): PostingList => {
   return { ordinals: Uint32Array.from(ordinals), scores: Float32Array.from(ordinals.map((o) => entries[o])) };
 };
 
+const DOCUMENTS = 4000;
+
+function randomList(random: () => number, size: number, score: () => number): PostingList {
+  const entries: Record<number, number> = {};
+  while (Object.keys(entries).length < size) entries[Math.floor(random() * DOCUMENTS)] = score();
+  return list(entries);
+}
+
+/** Every document's score added up list by list, in the query's order, then sorted: what any way of ranking must answer. */
+function everyDocumentRanked({ groups, excluded }: { groups: PostingList[][]; excluded: Uint32Array[] }, count: number) {
+  const found: { ordinal: number; score: number }[] = [];
+  for (let ordinal = 0; ordinal < DOCUMENTS; ordinal++) {
+    if (excluded.some((out) => out.includes(ordinal))) continue;
+    let score = 0;
+    const everyGroup = groups.every((group) => {
+      let matched = false;
+      for (const { ordinals, scores } of group) {
+        const at = ordinals.indexOf(ordinal);
+        if (at >= 0) [score, matched] = [score + scores[at], true];
+      }
+      return matched;
+    });
+    if (everyGroup) found.push({ ordinal, score });
+  }
+  return found.sort((x, y) => y.score - x.score || x.ordinal - y.ordinal).slice(0, count);
+}
+
 describe('posting lists', () => {
   it('round-trip ordinals from 0 to 2³² − 1 and float32 scores', () => {
     for (const ordinals of [[], [0], [0, 1, 2], [127, 128, 16_383, 16_384, 2 ** 21, 2 ** 32 - 1]]) {
@@ -103,31 +130,9 @@ describe('bestDocuments', () => {
 
   it('ranks a rare word ANDed with common ones (seeking its documents in their lists) as adding up every list does', () => {
     const random = mulberry32(3);
-    const randomList = (size: number, of: number) => {
-      const entries: Record<number, number> = {};
-      while (Object.keys(entries).length < size) entries[Math.floor(random() * of)] = Math.fround(random() * 8);
-      return list(entries);
-    };
-    // Every document's score added up list by list, in the query's order: what either way must answer.
-    const expected = ({ groups, excluded }: { groups: PostingList[][]; excluded: Uint32Array[] }, count: number) => {
-      const found: { ordinal: number; score: number }[] = [];
-      for (let ordinal = 0; ordinal < 4000; ordinal++) {
-        if (excluded.some((out) => out.includes(ordinal))) continue;
-        let score = 0;
-        const everyGroup = groups.every((group) => {
-          let matched = false;
-          for (const { ordinals, scores } of group) {
-            const at = ordinals.indexOf(ordinal);
-            if (at >= 0) [score, matched] = [score + scores[at], true];
-          }
-          return matched;
-        });
-        if (everyGroup) found.push({ ordinal, score });
-      }
-      return found.sort((x, y) => y.score - x.score || x.ordinal - y.ordinal).slice(0, count);
-    };
-    const rare = randomList(60, 4000);
-    const [common, other, third] = [randomList(2500, 4000), randomList(1800, 4000), randomList(900, 4000)];
+    const score = () => Math.fround(random() * 8);
+    const rare = randomList(random, 60, score);
+    const [common, other, third] = [randomList(random, 2500, score), randomList(random, 1800, score), randomList(random, 900, score)];
     const queries = [
       { groups: [[common], [rare]], excluded: [] },
       { groups: [[other, third], [rare], [common]], excluded: [third.ordinals] },
@@ -136,7 +141,24 @@ describe('bestDocuments', () => {
       { groups: [[common], [other]], excluded: [rare.ordinals] },
     ];
     for (const query of queries) {
-      for (const count of [1, 10, 5000]) assert.deepEqual(bestDocuments(query, count), expected(query, count));
+      for (const count of [1, 10, 5000]) assert.deepEqual(bestDocuments(query, count), everyDocumentRanked(query, count));
+    }
+  });
+
+  it('keeps, of documents tied with the worst kept, those of lower ordinals, whichever list offers them first', () => {
+    // Scores of four values: most documents tie, and a group's second list offers lower ordinals than its first kept.
+    const random = mulberry32(11);
+    const score = () => Math.floor(random() * 4);
+    const [a, b, c, d] = [randomList(random, 700, score), randomList(random, 600, score), randomList(random, 2500, score), randomList(random, 300, score)];
+    const queries = [
+      { groups: [[a]], excluded: [] },
+      { groups: [[a]], excluded: [d.ordinals] },
+      { groups: [[a, b], [c]], excluded: [] },
+      { groups: [[b, a], [c]], excluded: [d.ordinals] },
+      { groups: [[d], [c]], excluded: [] },
+    ];
+    for (const query of queries) {
+      for (const count of [1, 7, 50]) assert.deepEqual(bestDocuments(query, count), everyDocumentRanked(query, count));
     }
   });
 

@@ -60,13 +60,15 @@ function bestByAdding(query: ListQuery, lists: PostingList[], driver: PostingLis
   // candidates, rather than a pass over every document of the generation.
   const wanted = query.groups.length;
   const best = new BestOf(count);
+  let floor = best.floor;
   for (const { ordinals } of driver) {
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i];
-      if (groupsMatched[ordinal] !== wanted) continue;
+      if (groupsMatched[ordinal] !== wanted || scores[ordinal] < floor) continue;
       // Offered once: a document in two of the driver's lists is seen again.
       groupsMatched[ordinal] = 0;
       best.offer(ordinal, scores[ordinal]);
+      floor = best.floor;
     }
   }
   return best.inOrder();
@@ -117,9 +119,12 @@ function bestBySeeking(query: ListQuery, driver: PostingList, count: number): Ra
  */
 function bestOfOneList(list: PostingList, excluded: Uint32Array[], count: number): RankedOrdinal[] {
   const best = new BestOf(count);
+  const { ordinals, scores } = list;
   const next = new Array<number>(excluded.length).fill(0);
-  postings: for (let i = 0; i < list.ordinals.length; i++) {
-    const ordinal = list.ordinals[i];
+  let floor = best.floor;
+  postings: for (let i = 0; i < ordinals.length; i++) {
+    if (scores[i] < floor) continue;
+    const ordinal = ordinals[i];
     for (let e = 0; e < excluded.length; e++) {
       const out = excluded[e];
       let at = next[e];
@@ -127,7 +132,8 @@ function bestOfOneList(list: PostingList, excluded: Uint32Array[], count: number
       next[e] = at;
       if (at < out.length && out[at] === ordinal) continue postings;
     }
-    best.offer(ordinal, list.scores[i]);
+    best.offer(ordinal, scores[i]);
+    floor = best.floor;
   }
   return best.inOrder();
 }
