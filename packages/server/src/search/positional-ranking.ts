@@ -62,9 +62,13 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
     // One word (however often it is written): its list's matches are the candidates, each scored already.
     const list = cursor.lists[items[0]];
     const scores = scoresAlone(list, stats.lengths);
+    let floor = best.floor;
     for (let i = 0; i < list.ordinals.length; i++) {
+      if (scores[i] < floor) continue;
       const ordinal = list.ordinals[i];
-      if (!cursor.matchesAny(excluded, ordinal)) best.offer(ordinal, scores[i]);
+      if (cursor.matchesAny(excluded, ordinal)) continue;
+      best.offer(ordinal, scores[i]);
+      floor = best.floor;
     }
   } else {
     // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
