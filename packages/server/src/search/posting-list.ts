@@ -6,6 +6,15 @@
 export interface PostingList {
   ordinals: Uint32Array;
   scores: Float32Array;
+  /** The highest score (0 when none is higher): the most a document of the list adds to a sum. */
+  top: number;
+}
+
+/** A list of the ordinals and scores, its top score read once as it is made. */
+export function postingList(ordinals: Uint32Array, scores: Float32Array): PostingList {
+  let top = 0;
+  for (let i = 0; i < scores.length; i++) if (scores[i] > top) top = scores[i];
+  return { ordinals, scores, top };
 }
 
 /**
@@ -102,5 +111,5 @@ export function decodeSharedList(ordinalBytes: Uint8Array, scoreBytes: Uint8Arra
   ordinals.set(decodeOrdinals(ordinalBytes, count));
   const scores = new Float32Array(memory, count * 4, count);
   scores.set(decodeScores(scoreBytes, count));
-  return { ordinals, scores };
+  return postingList(ordinals, scores);
 }

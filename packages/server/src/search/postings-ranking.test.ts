@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
-import { decodeOrdinals, decodeScores, decodeSharedList, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
+import { decodeOrdinals, decodeScores, decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from './posting-list.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
 import { bestDocuments } from './postings-ranking.ts';
 
 const list = (entries: Record<number, number>): PostingList => {
   const ordinals = Object.keys(entries).map(Number).sort((a, b) => a - b);
-  return { ordinals: Uint32Array.from(ordinals), scores: Float32Array.from(ordinals.map((o) => entries[o])) };
+  return postingList(Uint32Array.from(ordinals), Float32Array.from(ordinals.map((o) => entries[o])));
 };
 
 const DOCUMENTS = 4000;

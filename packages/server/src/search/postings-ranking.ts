@@ -84,7 +84,13 @@ function bestBySeeking(query: ListQuery, driver: PostingList, count: number): Ra
   const at = groups.map((group) => new Int32Array(group.length));
   const excludedAt = new Int32Array(excluded.length);
   const best = new BestOf(count);
+  let floor = best.floor;
   documents: for (let d = 0; d < driver.ordinals.length; d++) {
+    // The most the document can score, added in the order of its sum, each term as large as
+    // its own or larger (every list's top, the driver's score): under the floor, it is not sought.
+    let most = 0;
+    for (const group of groups) for (const list of group) most += list === driver ? driver.scores[d] : list.top;
+    if (most < floor) continue;
     const ordinal = driver.ordinals[d];
     for (let e = 0; e < excluded.length; e++) {
       excludedAt[e] = seekFrom(excluded[e], ordinal, excludedAt[e]);
@@ -109,6 +115,7 @@ function bestBySeeking(query: ListQuery, driver: PostingList, count: number): Ra
       if (!matched) continue documents;
     }
     best.offer(ordinal, score);
+    floor = best.floor;
   }
   return best.inOrder();
 }

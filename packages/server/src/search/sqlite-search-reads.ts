@@ -3,7 +3,7 @@ import type { SearchQuery } from '@loupe/contract';
 import { readerProcedure } from '../database/reader-procedure.ts';
 import { statementsOf } from '../database/statement-cache.ts';
 import { fts5Expression } from './fts5-expression.ts';
-import { decodeSharedList, encodeOrdinals, encodeScores, type PostingList } from './posting-list.ts';
+import { decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from './posting-list.ts';
 import { bestDocuments } from './postings-ranking.ts';
 import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow } from './search-engine.ts';
@@ -73,13 +73,13 @@ function inOneSnapshot<T>(database: DatabaseSync, read: () => T): T {
 }
 
 /** A word's matches in the generation, ranked by FTS5 (with their bm25 scores) or not. */
-function matchesOf(database: DatabaseSync, base: number, word: string, ranked: boolean): { ordinals: Uint32Array; scores: Float32Array } {
+function matchesOf(database: DatabaseSync, base: number, word: string, ranked: boolean): PostingList {
   const rows = prepared(
     database,
     `SELECT rowid - ? AS ordinal, ${ranked ? '-rank' : '0'} AS score FROM search_documents
      WHERE search_documents MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`,
   ).all(rowid(base), `"${word}"`, rowid(base), rowid(base + SPAN - 1)) as { ordinal: number; score: number }[];
-  return { ordinals: Uint32Array.from(rows, (row) => row.ordinal), scores: Float32Array.from(rows, (row) => row.score) };
+  return postingList(Uint32Array.from(rows, (row) => row.ordinal), Float32Array.from(rows, (row) => row.score));
 }
 
 /**
