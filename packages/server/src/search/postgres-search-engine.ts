@@ -9,6 +9,7 @@ import { CONFIG, highlightQuery, matchQuery, snippetParts, wantedQuery } from '.
 import { PostgresWordPostings } from './postgres-word-postings.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
 import { withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
+import { wordMarks } from './word-marks.ts';
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -36,12 +37,14 @@ export class PostgresSearchEngine implements SearchEngine {
     // PostgreSQL's parser reads "<script>" in a text as a tag and drops its word; the stored
     // text carries stand-ins for < and > (the tsvector is generated from it), put back on reading.
     // Ordinals follow on from the generation's last (one build writes a generation, a batch at a time).
+    // The marks of each text (word-marks.ts) go as text, '{1,183,…}': unnest flattens an array of arrays.
+    const bodies = documents.map((d) => withoutAngleBrackets(d.body));
     await sql`
-      INSERT INTO search_documents (build_id, ordinal, page_id, url, title, body)
-      SELECT ${buildId}, next.ordinal + page.n - 1, page_id, url, title, body
+      INSERT INTO search_documents (build_id, ordinal, page_id, url, title, body, word_marks)
+      SELECT ${buildId}, next.ordinal + page.n - 1, page_id, url, title, body, marks::integer[]
       FROM unnest(${documents.map((d) => d.pageId)}::text[], ${documents.map((d) => d.url)}::text[],
         ${documents.map((d) => (d.title === null ? null : withoutAngleBrackets(d.title)))}::text[],
-        ${documents.map((d) => withoutAngleBrackets(d.body))}::text[]) WITH ORDINALITY AS page(page_id, url, title, body, n)
+        ${bodies}::text[], ${bodies.map((body) => `{${wordMarks(body).join(',')}}`)}::text[]) WITH ORDINALITY AS page(page_id, url, title, body, marks, n)
       CROSS JOIN (SELECT coalesce(max(ordinal) + 1, 0) AS ordinal FROM search_documents WHERE build_id = ${buildId}) next
     `.execute(this.#database.db);
   }

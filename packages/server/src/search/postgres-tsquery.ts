@@ -51,7 +51,8 @@ const HEADLINE_OPTIONS = sql.lit(`StartSel=${MARK_START}, StopSel=${MARK_END}, M
  */
 export function snippetParts(highlight: TsQuery, at: RawBuilder<unknown>) {
   const headline = (text: RawBuilder<unknown>) => sql<string>`ts_headline(${CONFIG}, ${text}, ${highlight}, ${HEADLINE_OPTIONS})`;
-  const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`array_to_string((string_to_array(d.body, ' '))[${from} : ${to}], ' ')`;
+  // The text's words from … to, split at spaces (migration 0021).
+  const words = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`search_text_words(d.body, d.word_marks, ${from}, ${to})`;
   /** Whether a snippet marks anything. */
   const marks = (snippet: RawBuilder<unknown>) => sql<boolean>`strpos(${snippet}, ${sql.lit(MARK_START)}) > 0`;
   const close = headline(words(sql`greatest(1, ${at} - 30)`, sql`${at} + 30`));
