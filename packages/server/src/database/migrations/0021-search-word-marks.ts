@@ -24,9 +24,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Words first_word … last_word (from 1) of the text, joined by single spaces again: what
   // array_to_string((string_to_array(body, ' '))[first_word : last_word], ' ') answers. The
   // marks name the span holding them (its first word's start, the next span's start), which
-  // alone is split. STABLE as array_to_string is: the planner then writes the body into the
-  // query in place of the call (an IMMUTABLE function whose body is not runs as a query of
-  // its own each call, 14% of the database's time).
+  // alone is split. STABLE, as array_to_string is: the planner then puts the function's
+  // expression into the query in place of each call (an IMMUTABLE function calling a STABLE
+  // one is not inlined, and ran as a query of its own each call: 14% of the database's time).
   await sql`
     CREATE FUNCTION search_text_words(body text, marks integer[], first_word integer, last_word integer) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
