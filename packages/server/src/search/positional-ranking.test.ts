@@ -4,6 +4,7 @@ import { decodePositionalList, PositionalListWriter, type PositionalList } from 
 import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
 import { parsePhraseQuery, phraseQueryText } from './postgres-query-terms.ts';
 import { tsRank } from './ts-rank.ts';
+import { mulberry32 } from '../testing/seeded-random.ts';
 
 const A = 3 << 14;
 const B = 2 << 14;
@@ -88,6 +89,41 @@ describe('bestMatches', () => {
     assert.deepEqual(scored([[word('lamp'), word('lamp')]]), expected, 'written twice in a group');
     assert.deepEqual(scored([[word('lamp')]], [word('wick')]), expected.filter((match) => match.ordinal !== 3));
     assert.deepEqual(scored([[word('lamp')]], [word('lamp')]), []);
+  });
+});
+
+describe('bestMatches over many documents', () => {
+  // Two words at random places, most pages holding both, lengths far apart.
+  const random = mulberry32(5);
+  const documents: Record<string, number[]>[] = [];
+  const lengths: number[] = [];
+  for (let d = 0; d < 400; d++) {
+    const positions = () => [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => 1 + Math.floor(random() * 60)))].sort((a, b) => a - b);
+    documents.push(random() < 0.7 ? { lamp: positions(), oil: positions() } : { lamp: positions() });
+    lengths.push(10 + Math.floor(random() * 3000));
+  }
+  const titleEnds = documents.map(() => 3);
+  const stats = { lengths: Uint32Array.from(lengths), titleEnds: Uint16Array.from(titleEnds) };
+  const lists = listsOf(documents, titleEnds);
+
+  /** Every document holding both words ranked by tsRank, best first. */
+  const everyDocument = (conjunctive: boolean) => {
+    const [lamp, oil] = [lists.get('lamp')!, lists.get('oil')!];
+    return [...oil.ordinals]
+      .map((ordinal, i) => {
+        const l = [...lamp.ordinals].indexOf(ordinal);
+        const positions = { entries: [lamp.entries, oil.entries], from: Int32Array.of(lamp.starts[l], oil.starts[i]), to: Int32Array.of(lamp.starts[l + 1], oil.starts[i + 1]) };
+        return { ordinal, score: tsRank(positions, conjunctive, lengths[ordinal]) };
+      })
+      .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
+  };
+
+  it('ranks words ANDed as scoring every document would, for any window', () => {
+    const expected = everyDocument(true);
+    for (const count of [1, 5, 11, 300]) {
+      const ranked = bestMatches({ groups: [[word('lamp')], [word('oil')]], excluded: [] }, lists, stats, count);
+      assert.deepEqual(ranked.map(({ ordinal, score }) => ({ ordinal, score })), expected.slice(0, count));
+    }
   });
 });
 
