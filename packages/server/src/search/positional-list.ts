@@ -54,7 +54,7 @@ export function decodePositionalList(blocks: readonly { matches: number; ordinal
   let match = 0;
   let entry = 0;
   for (const block of blocks) {
-    ordinals.set(decodeOrdinals(block.ordinals, block.matches), match);
+    decodeOrdinals(block.ordinals, block.matches, ordinals.subarray(match, match + block.matches));
     const varints = new VarintReader(block.positions);
     for (let i = 0; i < block.matches; i++) {
       const count = varints.next();

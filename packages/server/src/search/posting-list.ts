@@ -74,8 +74,8 @@ export function encodeOrdinals(ordinals: ArrayLike<number>): Uint8Array {
   return bytes.slice(0, at);
 }
 
-export function decodeOrdinals(bytes: Uint8Array, count: number): Uint32Array {
-  const ordinals = new Uint32Array(count);
+/** Decodes `count` ordinals into `ordinals` (a new array unless given: a longer list's part, shared memory). */
+export function decodeOrdinals(bytes: Uint8Array, count: number, ordinals: Uint32Array = new Uint32Array(count)): Uint32Array {
   const deltas = new VarintReader(bytes);
   let previous = 0;
   for (let i = 0; i < count; i++) ordinals[i] = previous += deltas.next();
@@ -107,8 +107,7 @@ export function decodeScores(bytes: Uint8Array, count: number): Float32Array {
  */
 export function decodeSharedList(ordinalBytes: Uint8Array, scoreBytes: Uint8Array, count: number): PostingList {
   const memory = new SharedArrayBuffer(count * 8);
-  const ordinals = new Uint32Array(memory, 0, count);
-  ordinals.set(decodeOrdinals(ordinalBytes, count));
+  const ordinals = decodeOrdinals(ordinalBytes, count, new Uint32Array(memory, 0, count));
   const scores = new Float32Array(memory, count * 4, count);
   scores.set(decodeScores(scoreBytes, count));
   return postingList(ordinals, scores);
