@@ -288,14 +288,15 @@ function get(pool: Pool, path: string, headers: Record<string, string>): Promise
  * This process's garbage-collection pauses while `during` runs. The clients share one event
  * loop: a pause holds up every answer that arrives meanwhile, and is timed as the server's.
  */
-async function withClientPauses<T>(during: () => Promise<T>): Promise<{ result: T; pauses: [number, number][] }> {
+async function withClientPauses(during: () => Promise<unknown>): Promise<[number, number][]> {
   const pauses: [number, number][] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.startTime + entry.duration]);
   });
   observer.observe({ entryTypes: ['gc'] });
   try {
-    return { result: await during(), pauses };
+    await during();
+    return pauses;
   } finally {
     observer.disconnect();
   }
@@ -398,7 +399,7 @@ async function load(
       else errors++;
     }
   };
-  const { pauses } = await withClientPauses(() => Promise.all(Array.from({ length: clients }, client)));
+  const pauses = await withClientPauses(() => Promise.all(Array.from({ length: clients }, client)));
   await pool.close();
   const paused = (span: { started: number; ended: number }) => pauses.some(([from, to]) => from < span.ended && to > span.started);
   for (const span of spans) samples.push({ ms: span.ended - span.started, band: span.band, clientPaused: paused(span) });
