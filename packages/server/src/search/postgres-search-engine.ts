@@ -98,11 +98,12 @@ export class PostgresSearchEngine implements SearchEngine {
     // One hit more than the window is ranked, to tell whether more follow; ts_headline runs on
     // the window's hits only. The first row names the build that answered, hits or not.
     //
-    // Ranking reads the tsvector of every match, kept in the row. Every other column is in the
-    // TOAST table (the tsvector alone puts the row over the toaster's 2 KB target, so it moves
-    // out even the 36-character ids), where each read is an index probe: testing build_id on
-    // the 34,000 matches of a common word at 50,000 pages took longer than ranking them (190
-    // against 70 ms). So the matches of every generation are ranked by the tsvector alone; the
+    // Ranking reads the tsvector of every match, kept in the row. Until migration 0022 every
+    // other column was in the TOAST table (the tsvector alone puts the row over the toaster's
+    // 2 KB target), where each read is an index probe: testing build_id on the 34,000 matches
+    // of a common word at 50,000 pages took longer than ranking them (190 against 70 ms), and
+    // generations written before it are still so stored. So the matches of every generation
+    // are ranked by the tsvector alone; the
     // best are then tested for the ready build one by one, in score order, until the window's
     // end has matches of it, the lowest of whose scores is the threshold; only matches scoring
     // that or more are tested again and ordered by score and page id. They include every hit
