@@ -44,13 +44,18 @@ function encodeVarints(values: readonly number[]): Uint8Array {
   return bytes.slice(0, at);
 }
 
-/** One list from its blocks' stored parts, in block order (ordinals already absolute). */
+/**
+ * One list from its blocks' stored parts, in block order (ordinals already absolute), decoded in
+ * memory threads share: the ranking threads read it where it is (ranking-threads.ts).
+ */
 export function decodePositionalList(blocks: readonly { matches: number; ordinals: Uint8Array; positions: Uint8Array }[]): PositionalList {
   const total = blocks.reduce((sum, block) => sum + block.matches, 0);
-  const ordinals = new Uint32Array(total);
-  const starts = new Uint32Array(total + 1);
   // Counted first (a varint a match besides its positions'), so the entries are made once at their size.
-  const entries = new Uint16Array(blocks.reduce((sum, block) => sum + countVarints(block.positions) - block.matches, 0));
+  const positions = blocks.reduce((sum, block) => sum + countVarints(block.positions) - block.matches, 0);
+  const memory = new SharedArrayBuffer(total * 4 + (total + 1) * 4 + positions * 2);
+  const ordinals = new Uint32Array(memory, 0, total);
+  const starts = new Uint32Array(memory, total * 4, total + 1);
+  const entries = new Uint16Array(memory, (2 * total + 1) * 4, positions);
   let match = 0;
   let entry = 0;
   for (const block of blocks) {

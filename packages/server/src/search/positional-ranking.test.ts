@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
 import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
 import { parsePhraseQuery, phraseQueryText } from './postgres-query-terms.ts';
+import { RankingThreads } from './ranking-threads.ts';
 import { tsRank } from './ts-rank.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
 
@@ -123,6 +124,19 @@ describe('bestMatches over many documents', () => {
     for (const count of [1, 5, 11, 300]) {
       const ranked = bestMatches({ groups: [[word('lamp')], [word('oil')]], excluded: [] }, lists, stats, count);
       assert.deepEqual(ranked.map(({ ordinal, score }) => ({ ordinal, score })), expected.slice(0, count));
+    }
+  });
+
+  it('ranks on a ranking thread, reading the lists where they are, as on the event loop', async () => {
+    // The stats in shared memory, as PostgresWordPostings reads them; the lists are decoded so.
+    const memory = new SharedArrayBuffer(lengths.length * 6);
+    const shared = { lengths: new Uint32Array(memory, 0, lengths.length), titleEnds: new Uint16Array(memory, lengths.length * 4, lengths.length) };
+    shared.lengths.set(lengths);
+    shared.titleEnds.set(titleEnds);
+    assert.ok(lists.get('lamp')!.ordinals.buffer instanceof SharedArrayBuffer);
+    const threads = new RankingThreads();
+    for (const query of [{ groups: [[word('lamp')], [word('oil')]], excluded: [] }, { groups: [[word('oil'), word('lamp')]], excluded: [] }]) {
+      assert.deepEqual(await threads.rank(query, lists, shared, 11), bestMatches(query, lists, stats, 11));
     }
   });
 });

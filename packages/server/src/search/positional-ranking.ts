@@ -58,7 +58,7 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
   const conjunctive = query.groups.length > 1 || (query.groups[0].length === 1 && query.groups[0][0].lexemes.length > 1);
 
   const best = new BestOf(count);
-  if (!conjunctive && items.length === 1 && groups.length === 1 && groups[0].every((term) => term.slots.length === 1)) {
+  if (isOneWord(query)) {
     // One word (however often it is written): its list's matches are the candidates, each scored already.
     const list = cursor.lists[items[0]];
     const scores = scoresAlone(list, stats.lengths);
@@ -85,6 +85,15 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
     }
   }
   return best.inOrder().map(({ ordinal, score }) => ({ ordinal, score, textAt: textAt(items.map((i) => cursor.lists[i]), ordinal, stats.titleEnds[ordinal]) }));
+}
+
+/**
+ * Whether the query asks for one lexeme alone (however often it is written, as "cat OR cats"):
+ * its list's matches are then ranked by their scores alone, kept with the list (scoresAlone),
+ * a pass over one array.
+ */
+export function isOneWord(query: PositionalQuery): boolean {
+  return query.groups.length === 1 && query.groups[0].every((term) => term.lexemes.length === 1) && new Set(query.groups[0].map((term) => term.lexemes[0])).size === 1;
 }
 
 /**

@@ -3,12 +3,16 @@ import { sql } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { PositionalList } from './positional-list.ts';
-import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
+import { bestMatches, isOneWord, type LexemePhrase } from './positional-ranking.ts';
 import { phraseQueryText, type PostgresQueryTerms, type ReadTerm } from './postgres-query-terms.ts';
 import { snippetParts } from './postgres-tsquery.ts';
 import type { PostgresWordPostings } from './postgres-word-postings.ts';
+import { RankingThreads } from './ranking-threads.ts';
 import type { RankedWindow } from './search-engine.ts';
 import { withAngleBrackets } from './snippet-html.ts';
+
+/** The process's threads, whichever engine ranks: they share its cores. */
+const rankingThreads = new RankingThreads();
 
 const isPhrase = (reading: ReadTerm | undefined): reading is LexemePhrase => typeof reading === 'object';
 
@@ -66,7 +70,10 @@ export class PostgresListSearch {
       if (!list) return undefined;
       lists.set(lexeme, list);
     }
-    const best = bestMatches({ groups, excluded }, lists, build.stats, window.offset + window.limit + 1);
+    // A word alone reads scores it keeps with its list, in a pass too short to send elsewhere.
+    const ranked = { groups, excluded };
+    const count = window.offset + window.limit + 1;
+    const best = isOneWord(ranked) ? bestMatches(ranked, lists, build.stats, count) : await rankingThreads.rank(ranked, lists, build.stats, count);
     const shown = best.slice(window.offset, window.offset + window.limit);
     const more = best.length > window.offset + window.limit;
     if (shown.length === 0) return { buildId, reportId: build.reportId, hits: [], more };

@@ -71,7 +71,9 @@ export class PostgresWordPostings {
     const blocks = await sql<{ lengths: Uint8Array; title_ends: Uint8Array }>`
       SELECT lengths, title_ends FROM search_list_blocks WHERE build_id = ${buildId} ORDER BY block`.execute(this.#database.db);
     const documents = rows[0].documents;
-    const stats = { lengths: new Uint32Array(documents), titleEnds: new Uint16Array(documents) };
+    // In memory the ranking threads share, as the lists are.
+    const memory = new SharedArrayBuffer(documents * 6);
+    const stats = { lengths: new Uint32Array(memory, 0, documents), titleEnds: new Uint16Array(memory, documents * 4, documents) };
     let at = 0;
     for (const block of blocks.rows) {
       const lengths = littleEndian(block.lengths, Uint32Array);
