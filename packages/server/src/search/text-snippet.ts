@@ -19,24 +19,34 @@ const ELLIPSIS = '…';
 /** A term as FTS5 matches it: the stems of its words in order (one for a word, more for a phrase). */
 export type StemmedPhrase = string[];
 
-/** Stems of words met lately: a page says its common words many times, and pages share them. */
-const stems = new Map<string, string>();
-const STEMS_KEPT = 50_000;
-
-/** The stem FTS5 indexes a word under. */
-export function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size >= STEMS_KEPT) stems.clear();
-    stem = stemmer(foldedWord(word));
-    stems.set(word, stem);
-  }
-  return stem;
+/**
+ * A stemmer whose stems of words met lately are kept: a page says its common words many times,
+ * and pages share them.
+ */
+export function keptStems(stem: (word: string) => string, kept = 50_000): (word: string) => string {
+  const stems = new Map<string, string>();
+  return (word) => {
+    let found = stems.get(word);
+    if (found === undefined) {
+      if (stems.size >= kept) stems.clear();
+      found = stem(word);
+      stems.set(word, found);
+    }
+    return found;
+  };
 }
 
-/** What a query's snippets mark, made once for all its hits. */
+/** The stem FTS5 indexes a word under. */
+export const stemOf = keptStems((word) => stemmer(foldedWord(word)));
+
+/** What a snippet marks, made once for all its hits. */
 export interface WantedPhrases {
   phrases: StemmedPhrase[];
+  /**
+   * Where each stem of a phrase stands, in tokens from its first: 0, 1, 2… as FTS5 reads a
+   * phrase; PostgreSQL's leave a gap for a stop word (postgres-snippet.ts).
+   */
+  offsets: number[][];
   /**
    * The required group of each phrase, numbered among the groups that can match (−1: a phrase
    * of no token): a window showing a phrase of every group is as good as a snippet gets.
@@ -47,24 +57,54 @@ export interface WantedPhrases {
   stems: Set<string>;
   /** The stems' sure prefixes, by which a token is stemmed or passed over (surePrefixes). */
   prefixes: Prefixes;
+  /** The stem of a token of the text, as the index stems words. */
+  stem: (token: string) => string;
+  /**
+   * Stems found as text rather than as a token's stem, in lower case: more than one token to
+   * this tokenizer, as PostgreSQL's parser reads a host name or a number with a point.
+   */
+  literals: string[];
 }
 
-/** What a snippet marks: the wanted terms of the query (an excluded one is in no hit). */
-export function wantedPhrases(query: SearchQuery): WantedPhrases {
+/** A term to mark: its stems, and where each stands in tokens from the first. */
+export interface PhraseStems {
+  stems: string[];
+  offsets: number[];
+}
+
+/**
+ * What a snippet marks, from each required group's terms: `stem` stems the text's tokens as the
+ * index did the terms'; a term without a stem is in no window.
+ */
+export function wantedOf(groupsOfTerms: PhraseStems[][], stem: (token: string) => string, literals: string[] = []): WantedPhrases {
   const phrases: StemmedPhrase[] = [];
+  const offsets: number[][] = [];
   const groupOf: number[] = [];
   let groups = 0;
-  for (const group of query.required) {
+  for (const terms of groupsOfTerms) {
     let matchable = false;
-    for (const term of group) {
-      const tokens = tokensOf(term.text);
-      phrases.push(Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i]))));
-      groupOf.push(tokens.count > 0 ? groups : -1);
-      matchable ||= tokens.count > 0;
+    for (const term of terms) {
+      phrases.push(term.stems);
+      offsets.push(term.offsets);
+      groupOf.push(term.stems.length > 0 ? groups : -1);
+      matchable ||= term.stems.length > 0;
     }
     if (matchable) groups++;
   }
-  return { phrases, groupOf, groups, stems: new Set(phrases.flat()), prefixes: surePrefixes(phrases) };
+  const tokenStems = phrases.flat().filter((stem) => !literals.includes(stem));
+  return { phrases, offsets, groupOf, groups, stems: new Set(tokenStems), prefixes: surePrefixes(tokenStems), stem, literals };
+}
+
+/** What a snippet marks: the wanted terms of the query (an excluded one is in no hit), as FTS5 matches them. */
+export function wantedPhrases(query: SearchQuery): WantedPhrases {
+  const terms = query.required.map((group) =>
+    group.map((term) => {
+      const tokens = tokensOf(term.text);
+      const stems = Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
+      return { stems, offsets: stems.map((_, i) => i) };
+    }),
+  );
+  return wantedOf(terms, stemOf);
 }
 
 /**
@@ -82,8 +122,8 @@ interface Prefixes {
   any: boolean;
 }
 
-function surePrefixes(phrases: StemmedPhrase[]): Prefixes {
-  const list = [...new Set(phrases.flat().map(surePrefix))];
+function surePrefixes(stems: string[]): Prefixes {
+  const list = [...new Set(stems.map(surePrefix))];
   return { list, any: !list.every(isAscii) };
 }
 
@@ -111,17 +151,18 @@ export interface StemHit {
 }
 
 /**
- * The tokens stemming to a wanted stem, in order. Only a token that starts with a wanted stem's
- * sure prefix (found by indexOf in the lower-cased text, a fraction of a nanosecond a
- * character) or holds a letter beyond ASCII is stemmed; the rest of the text is never read a
- * character at a time.
+ * The tokens stemming to a wanted stem, and the literals where they stand as whole tokens, in
+ * order. Only a token that starts with a wanted stem's sure prefix (found by indexOf in the
+ * lower-cased text, a fraction of a nanosecond a character) or holds a letter beyond ASCII is
+ * stemmed; the rest of the text is never read a character at a time.
  */
-function stemHits(text: string, { stems, prefixes }: WantedPhrases): StemHit[] {
+function stemHits(text: string, { stems, prefixes, stem: stemOfToken, literals }: WantedPhrases): StemHit[] {
   const starts: number[] = [];
+  let lower: string | undefined;
   if (prefixes.any) {
     for (let at = nextTokenStart(text, 0); at < text.length; at = nextTokenStart(text, tokenEnd(text, at))) starts.push(at);
   } else {
-    const lower = lowerCased(text);
+    lower = lowerCased(text);
     for (const prefix of prefixes.list) {
       for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
         if (at === 0 || !isTokenCharacter(text, at - 1)) starts.push(at);
@@ -139,10 +180,18 @@ function stemHits(text: string, { stems, prefixes }: WantedPhrases): StemHit[] {
   for (let i = 0; i < starts.length; i++) {
     if (i > 0 && starts[i] === starts[i - 1]) continue;
     const end = tokenEnd(text, starts[i]);
-    const stem = stemOf(text.slice(starts[i], end));
+    const stem = stemOfToken(text.slice(starts[i], end));
     if (stems.has(stem)) hits.push({ start: starts[i], end, stem });
   }
-  return hits;
+  if (literals.length === 0) return hits;
+  lower ??= lowerCased(text);
+  for (const literal of literals) {
+    for (let at = lower.indexOf(literal); at >= 0; at = lower.indexOf(literal, at + 1)) {
+      const end = at + literal.length;
+      if ((at === 0 || !isTokenCharacter(text, at - 1)) && (end === text.length || !isTokenCharacter(text, end))) hits.push({ start: at, end, stem: literal });
+    }
+  }
+  return hits.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /** A phrase where it stands: its first and last stem hits. */
@@ -152,18 +201,29 @@ export interface Match {
   phrase: number;
 }
 
-/** Each phrase wherever its stems stand one after another, in the order they start. */
-function matchesOf(text: string, hits: StemHit[], { phrases }: WantedPhrases): Match[] {
+/** Where the `count`-th token starting at or after `from` starts (count ≥ 1); the text's length past its last. */
+function tokenStartAfter(text: string, from: number, count: number): number {
+  let start = nextTokenStart(text, from);
+  for (let walked = 1; walked < count && start < text.length; walked++) start = nextTokenStart(text, tokenEnd(text, start));
+  return start;
+}
+
+/** Each phrase wherever its stems stand at their distances, in the order they start. */
+function matchesOf(text: string, hits: StemHit[], { phrases, offsets }: WantedPhrases): Match[] {
   const matches: Match[] = [];
   for (let first = 0; first < hits.length; first++) {
     phrases: for (let p = 0; p < phrases.length; p++) {
       const phrase = phrases[p];
       if (phrase.length === 0 || phrase[0] !== hits[first].stem) continue;
+      let last = first;
       for (let k = 1; k < phrase.length; k++) {
-        const hit = hits[first + k];
-        if (!hit || hit.stem !== phrase[k] || hit.start !== nextTokenStart(text, hits[first + k - 1].end)) continue phrases;
+        const start = tokenStartAfter(text, hits[last].end, offsets[p][k] - offsets[p][k - 1]);
+        let next = last + 1;
+        while (next < hits.length && (hits[next].start < start || (hits[next].start === start && hits[next].stem !== phrase[k]))) next++;
+        if (next === hits.length || hits[next].start !== start) continue phrases;
+        last = next;
       }
-      matches.push({ first, last: first + phrase.length - 1, phrase: p });
+      matches.push({ first, last, phrase: p });
     }
   }
   return matches;
