@@ -48,7 +48,7 @@ describe('bestMatches', () => {
   ];
   const titleEnds = [0, 0, 0, 2];
   const lengths = new Uint32Array([20, 30, 10, 15]);
-  const stats = { lengths, titleEnds: Uint16Array.from(titleEnds) };
+  const stats = { lengths };
   const lists = listsOf(documents, titleEnds);
 
   it('matches a phrase only where its words stand at their distances', () => {
@@ -64,14 +64,12 @@ describe('bestMatches', () => {
     assert.deepEqual(found([[word('oil')]], [{ lexemes: ['lamp', 'oil'], offsets: [0, 1] }]), [1, 2]);
   });
 
-  it('ranks the best first, ties by ordinal, and says where the text first holds a wanted word', () => {
+  it('ranks the best first, ties by ordinal', () => {
     const ranked = bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 10);
     for (let i = 1; i < ranked.length; i++) {
       assert.ok(ranked[i - 1].score > ranked[i].score || (ranked[i - 1].score === ranked[i].score && ranked[i - 1].ordinal < ranked[i].ordinal));
     }
     assert.equal(ranked[0].ordinal, 3, 'oil in the title weighs most');
-    assert.equal(ranked.find((m) => m.ordinal === 3)?.textAt, null, 'in the title alone');
-    assert.equal(ranked.find((m) => m.ordinal === 2)?.textAt, 3);
     assert.equal(bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 2).length, 2);
   });
 
@@ -104,7 +102,7 @@ describe('bestMatches over many documents', () => {
     lengths.push(10 + Math.floor(random() * 3000));
   }
   const titleEnds = documents.map(() => 3);
-  const stats = { lengths: Uint32Array.from(lengths), titleEnds: Uint16Array.from(titleEnds) };
+  const stats = { lengths: Uint32Array.from(lengths) };
   const lists = listsOf(documents, titleEnds);
 
   /** Every document holding both words ranked by tsRank, best first. */
@@ -129,10 +127,8 @@ describe('bestMatches over many documents', () => {
 
   it('ranks on a ranking thread, reading the lists where they are, as on the event loop', async () => {
     // The stats in shared memory, as PostgresWordPostings reads them; the lists are decoded so.
-    const memory = new SharedArrayBuffer(lengths.length * 6);
-    const shared = { lengths: new Uint32Array(memory, 0, lengths.length), titleEnds: new Uint16Array(memory, lengths.length * 4, lengths.length) };
+    const shared = { lengths: new Uint32Array(new SharedArrayBuffer(lengths.length * 4)) };
     shared.lengths.set(lengths);
-    shared.titleEnds.set(titleEnds);
     assert.ok(lists.get('lamp')!.ordinals.buffer instanceof SharedArrayBuffer);
     const threads = new RankingThreads();
     for (const query of [{ groups: [[word('lamp')], [word('oil')]], excluded: [] }, { groups: [[word('oil'), word('lamp')]], excluded: [] }]) {

@@ -1,5 +1,5 @@
 import { BestOf } from './best-of.ts';
-import { firstAtOrAfter, seekFrom } from './ordinal-seek.ts';
+import { seekFrom } from './ordinal-seek.ts';
 import type { PositionalList } from './positional-list.ts';
 import { compareLexemes, tsRank, type WordPositions } from './ts-rank.ts';
 
@@ -24,18 +24,11 @@ export interface PositionalQuery {
 export interface GenerationStats {
   /** Its count of positions (ts_rank's length). */
   lengths: Uint32Array;
-  /** Its title's last position (0: no title); the text's positions follow. */
-  titleEnds: Uint16Array;
 }
 
 export interface RankedMatch {
   ordinal: number;
   score: number;
-  /**
-   * The first position of a wanted lexeme in the document's text, counted from the text's
-   * start (1: its first word); null when they are in the title alone. Where its snippet is.
-   */
-  textAt: number | null;
 }
 
 /**
@@ -84,7 +77,7 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
       best.offer(ordinal, tsRank(positions, conjunctive, stats.lengths[ordinal]));
     }
   }
-  return best.inOrder().map(({ ordinal, score }) => ({ ordinal, score, textAt: textAt(items.map((i) => cursor.lists[i]), ordinal, stats.titleEnds[ordinal]) }));
+  return best.inOrder();
 }
 
 /**
@@ -228,26 +221,4 @@ class Candidates {
     for (const head of this.#heads) if (head.at < head.ordinals.length && head.ordinals[head.at] === next) head.at++;
     return next;
   }
-}
-
-/** The first position of the lists' lexemes past the title, counted from the text's start. */
-function textAt(lists: PositionalList[], ordinal: number, titleEnd: number): number | null {
-  let first = Number.POSITIVE_INFINITY;
-  for (const list of lists) {
-    const at = indexOf(list.ordinals, ordinal);
-    if (at < 0) continue;
-    for (let e = list.starts[at]; e < list.starts[at + 1]; e++) {
-      const position = list.entries[e] & 0x3fff;
-      if (position > titleEnd) {
-        first = Math.min(first, position);
-        break;
-      }
-    }
-  }
-  return first === Number.POSITIVE_INFINITY ? null : first - titleEnd;
-}
-
-function indexOf(ordinals: Uint32Array, ordinal: number): number {
-  const at = firstAtOrAfter(ordinals, ordinal, 0, ordinals.length);
-  return at < ordinals.length && ordinals[at] === ordinal ? at : -1;
 }

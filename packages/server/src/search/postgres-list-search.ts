@@ -3,25 +3,24 @@ import { sql } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { PositionalList } from './positional-list.ts';
-import { bestMatches, isOneWord, type LexemePhrase } from './positional-ranking.ts';
-import { phraseQueryText, type PostgresQueryTerms, type ReadTerm } from './postgres-query-terms.ts';
-import { snippetParts } from './postgres-tsquery.ts';
+import { bestMatches, isOneWord } from './positional-ranking.ts';
+import { excludedPhrases, requiredPhrases, type PostgresQueryTerms } from './postgres-query-terms.ts';
+import { wantedLexemes } from './postgres-snippet.ts';
 import type { PostgresWordPostings } from './postgres-word-postings.ts';
 import { RankingThreads } from './ranking-threads.ts';
 import type { RankedWindow } from './search-engine.ts';
 import { withAngleBrackets } from './snippet-html.ts';
+import { markedSnippet } from './text-snippet.ts';
 
 /** The process's threads, whichever engine ranks: they share its cores. */
 const rankingThreads = new RankingThreads();
-
-const isPhrase = (reading: ReadTerm | undefined): reading is LexemePhrase => typeof reading === 'object';
 
 /**
  * A query ranked over a build's word lists (postgres-word-postings.ts) rather than by ts_rank
  * over every match: the same hits in the same order with the same scores, computed as
  * PostgreSQL computes them (positional-ranking.ts). Only the window's hits are read from the
- * documents, with their snippets by ts_headline near the first match, as the SQL ranking makes
- * them. It declines (undefined) where the lists cannot answer: a build without lists, a term
+ * documents, their snippets made from their text (postgres-snippet.ts), as the SQL ranking's
+ * are. It declines (undefined) where the lists cannot answer: a build without lists, a term
  * PostgreSQL reads as more than a phrase, a lexeme without a list (on fewer pages than the
  * threshold), or a build no longer ready by the time its hits are read. A query of stop words
  * alone has no hits, as in SQL.
@@ -36,22 +35,18 @@ export class PostgresListSearch {
     this.#database = database;
     this.#postings = postings;
     this.#terms = terms;
-    // The same text whatever the query (its highlight a tsquery value): prepared once per connection.
-    this.#hits = compiledOnce(() => {
-      const parts = snippetParts(sql`hl.q`, sql`h.at`);
+    // Prepared once per connection.
+    this.#hits = compiledOnce(() =>
       // The build must still be the ready one: a rebuild that switched meanwhile removes its documents.
-      return sql<{ page_id: string; url: string; title: string | null; snippet: string }>`
-        SELECT d.page_id, d.url, d.title,
-          CASE WHEN h.at IS NULL THEN ${parts.start} WHEN ${parts.marks(sql`near.snippet`)} THEN near.snippet ELSE ${parts.whole} END AS snippet
+      sql<{ page_id: string; url: string; title: string | null; body: string }>`
+        SELECT d.page_id, d.url, d.title, d.body
         FROM search_builds b
-        CROSS JOIN (SELECT ${''}::tsquery AS q) hl
-        CROSS JOIN unnest(${[]}::int[], ${[]}::int[]) WITH ORDINALITY AS h(ordinal, at, n)
+        CROSS JOIN unnest(${[]}::int[]) WITH ORDINALITY AS h(ordinal, n)
         JOIN search_documents d ON d.build_id = b.id AND d.ordinal = h.ordinal
-        CROSS JOIN LATERAL (SELECT CASE WHEN h.at IS NULL THEN NULL ELSE ${parts.near} END AS snippet OFFSET 0) near
         WHERE b.id = ${''} AND b.state = 'ready'
         ORDER BY h.n
-      `.compile(database.db);
-    });
+      `.compile(database.db),
+    );
   }
 
   async search(buildId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
@@ -59,10 +54,9 @@ export class PostgresListSearch {
     if (!build) return undefined;
     const readings = await this.#terms.read([...query.required.flat(), ...query.excluded]);
     if ([...readings.values()].includes('other')) return undefined;
-    // A term of stop words alone is left out of the tsquery (phraseto_tsquery gives nothing), and so is a group of them.
-    const groups = query.required.map((group) => group.map((term) => readings.get(term.text)).filter(isPhrase)).filter((group) => group.length > 0);
+    const groups = requiredPhrases(query, readings);
     if (groups.length === 0) return { buildId, reportId: build.reportId, hits: [], more: false };
-    const excluded = query.excluded.map((term) => readings.get(term.text)).filter(isPhrase);
+    const excluded = excludedPhrases(query, readings);
     const lexemes = [...new Set([...groups.flat(), ...excluded].flatMap((term) => term.lexemes))];
     const found = await this.#postings.listsOf(buildId, lexemes);
     const lists = new Map<string, PositionalList>();
@@ -77,17 +71,14 @@ export class PostgresListSearch {
     const shown = best.slice(window.offset, window.offset + window.limit);
     const more = best.length > window.offset + window.limit;
     if (shown.length === 0) return { buildId, reportId: build.reportId, hits: [], more };
-    // What the SQL ranking highlights (highlightQuery): any wanted term, a term of stop words left out as || leaves it.
-    const highlight = groups.flat().map((phrase) => `(${phraseQueryText(phrase)})`).join(' | ');
-    const { rows } = await this.#database.db.executeQuery(
-      this.#hits(highlight, shown.map((hit) => hit.ordinal), shown.map((hit) => hit.textAt), buildId),
-    );
+    const { rows } = await this.#database.db.executeQuery(this.#hits(shown.map((hit) => hit.ordinal), buildId));
     if (rows.length < shown.length) return undefined;
+    const wanted = wantedLexemes(groups);
     const hits = rows.map((row, i) => ({
       pageId: row.page_id,
       url: row.url,
       title: row.title === null ? null : withAngleBrackets(row.title),
-      markedSnippet: row.snippet,
+      markedSnippet: markedSnippet(withAngleBrackets(row.body), wanted),
       score: asFloat4(shown[i].score),
     }));
     return { buildId, reportId: build.reportId, hits, more };

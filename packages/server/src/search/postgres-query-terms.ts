@@ -1,4 +1,4 @@
-import type { SearchTerm } from '@loupe/contract';
+import type { SearchQuery, SearchTerm } from '@loupe/contract';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { compiledOnce } from '../database/compiled-query.ts';
@@ -47,6 +47,21 @@ export class PostgresQueryTerms {
     }
     return readings;
   }
+}
+
+const isPhrase = (reading: ReadTerm | undefined): reading is LexemePhrase => typeof reading === 'object';
+
+/**
+ * The query's required groups as PostgreSQL reads their terms: a term of stop words alone is
+ * left out of the tsquery (phraseto_tsquery gives nothing), and so is a group of them.
+ */
+export function requiredPhrases(query: SearchQuery, readings: ReadonlyMap<string, ReadTerm>): LexemePhrase[][] {
+  return query.required.map((group) => group.map((term) => readings.get(term.text)).filter(isPhrase)).filter((group) => group.length > 0);
+}
+
+/** The query's excluded terms as PostgreSQL reads them, those of stop words alone left out. */
+export function excludedPhrases(query: SearchQuery, readings: ReadonlyMap<string, ReadTerm>): LexemePhrase[] {
+  return query.excluded.map((term) => readings.get(term.text)).filter(isPhrase);
 }
 
 /** A phrase as tsquery text, as phraseto_tsquery writes it: parsePhraseQuery's inverse. */

@@ -4,12 +4,13 @@ import type { Database } from '../database/database.ts';
 import { rankedWindow } from './ranked-window.ts';
 import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from './search-engine.ts';
 import { PostgresListSearch } from './postgres-list-search.ts';
-import { PostgresQueryTerms } from './postgres-query-terms.ts';
-import { CONFIG, highlightQuery, matchQuery, snippetParts, wantedQuery } from './postgres-tsquery.ts';
+import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
+import { wantedLexemes } from './postgres-snippet.ts';
+import { matchQuery, wantedQuery } from './postgres-tsquery.ts';
 import { PostgresWordPostings } from './postgres-word-postings.ts';
 import type { WordListsOptions } from './sqlite-word-postings.ts';
 import { withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
-import { wordMarks } from './word-marks.ts';
+import { markedSnippet } from './text-snippet.ts';
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -26,6 +27,7 @@ export class PostgresSearchEngine implements SearchEngine {
    * writes, and the term readings' cache allocates its 50,000 slots when made.
    */
   #lists?: PostgresListSearch;
+  #terms?: PostgresQueryTerms;
 
   constructor(database: Database, options: WordListsOptions = {}) {
     this.#database = database;
@@ -37,14 +39,12 @@ export class PostgresSearchEngine implements SearchEngine {
     // PostgreSQL's parser reads "<script>" in a text as a tag and drops its word; the stored
     // text carries stand-ins for < and > (the tsvector is generated from it), put back on reading.
     // Ordinals follow on from the generation's last (one build writes a generation, a batch at a time).
-    // The marks of each text (word-marks.ts) go as text, '{1,183,…}': unnest flattens an array of arrays.
-    const bodies = documents.map((d) => withoutAngleBrackets(d.body));
     await sql`
-      INSERT INTO search_documents (build_id, ordinal, page_id, url, title, body, word_marks)
-      SELECT ${buildId}, next.ordinal + page.n - 1, page_id, url, title, body, marks::integer[]
+      INSERT INTO search_documents (build_id, ordinal, page_id, url, title, body)
+      SELECT ${buildId}, next.ordinal + page.n - 1, page_id, url, title, body
       FROM unnest(${documents.map((d) => d.pageId)}::text[], ${documents.map((d) => d.url)}::text[],
         ${documents.map((d) => (d.title === null ? null : withoutAngleBrackets(d.title)))}::text[],
-        ${bodies}::text[], ${bodies.map((body) => `{${wordMarks(body).join(',')}}`)}::text[]) WITH ORDINALITY AS page(page_id, url, title, body, marks, n)
+        ${documents.map((d) => withoutAngleBrackets(d.body))}::text[]) WITH ORDINALITY AS page(page_id, url, title, body, n)
       CROSS JOIN (SELECT coalesce(max(ordinal) + 1, 0) AS ordinal FROM search_documents WHERE build_id = ${buildId}) next
     `.execute(this.#database.db);
   }
@@ -86,17 +86,21 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /** Over the ready build's word lists where they can answer, else ranked in SQL. */
   async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined> {
-    this.#lists ??= new PostgresListSearch(this.#database, this.#postings, new PostgresQueryTerms(this.#database));
+    this.#lists ??= new PostgresListSearch(this.#database, this.#postings, this.#queryTerms());
     const listed = readyBuildId === undefined ? undefined : await this.#lists.search(readyBuildId, query, window);
     return listed ?? this.searchBySql(projectId, query, window);
   }
 
+  #queryTerms(): PostgresQueryTerms {
+    return (this.#terms ??= new PostgresQueryTerms(this.#database));
+  }
+
   /** ts_rank over every match of the project's ready generation; public for the tests that compare. */
   async searchBySql(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
-    const wantedText = query.required.flat().map((term) => term.text).join(' ');
-    const parts = snippetParts(highlightQuery(query), sql`hit.at`);
-    // One hit more than the window is ranked, to tell whether more follow; ts_headline runs on
-    // the window's hits only. The first row names the build that answered, hits or not.
+    const readings = await this.#queryTerms().read([...query.required.flat(), ...query.excluded]);
+    const wanted = wantedLexemes(requiredPhrases(query, readings));
+    // One hit more than the window is ranked, to tell whether more follow; the text is read for
+    // the window's hits only, for their snippets. The first row names the build that answered, hits or not.
     //
     // Ranking reads the tsvector of every match, kept in the row. Until migration 0022 every
     // other column was in the TOAST table (the tsvector alone puts the row over the toaster's
@@ -116,7 +120,7 @@ export class PostgresSearchEngine implements SearchEngine {
     // and the exclusion left alone matched every page without it (the bench's 50,000 ranked
     // took a second).
     const mine = sql`x.build_id = (SELECT id FROM current)`;
-    const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; snippet: string | null; score: number }>`
+    const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; body: string | null; score: number }>`
       WITH current AS (
         SELECT id, report_id FROM search_builds WHERE project_id = ${projectId} AND state = 'ready'
       ),
@@ -144,42 +148,19 @@ export class PostgresSearchEngine implements SearchEngine {
       ),
       numbered AS (
         SELECT tid, page_id, score, row_number() OVER (ORDER BY score DESC, page_id) AS n FROM top
-      ),
-      wanted AS (
-        SELECT coalesce(array_agg(lexeme), '{}') AS lexemes FROM unnest(to_tsvector(${CONFIG}, ${wantedText}))
       )
-      SELECT 0::bigint AS n, current.id AS build_id, current.report_id, NULL AS page_id, NULL AS url, NULL AS title, NULL AS snippet, NULL::real AS score
+      SELECT 0::bigint AS n, current.id AS build_id, current.report_id, NULL AS page_id, NULL AS url, NULL AS title, NULL AS body, NULL::real AS score
       FROM current
       UNION ALL
-      SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title,
-        CASE WHEN numbered.n > ${window.limit} THEN NULL WHEN hit.at IS NULL THEN ${parts.start} WHEN ${parts.marks(sql`near.snippet`)} THEN near.snippet ELSE ${parts.whole} END,
-        numbered.score
-      FROM numbered CROSS JOIN wanted
-      JOIN search_documents d ON d.ctid = numbered.tid
-      -- The text's first match: the wanted lexemes' first position past the title's last.
-      -- setweight marks those lexemes (every other position weighs A or B) so that ts_filter
-      -- keeps them alone: unnesting the whole tsvector into rows instead costs 0.19 ms a hit,
-      -- this 0.04 ms.
-      CROSS JOIN LATERAL (
-        SELECT coalesce((SELECT max(p) FROM unnest(ts_filter(d.document, '{a}')) AS u, unnest(u.positions) AS p), 0) AS title_end
-        -- OFFSET 0 keeps the planner from copying the subquery into every use of its column.
-        OFFSET 0
-      ) title
-      CROSS JOIN LATERAL (
-        SELECT CASE WHEN numbered.n <= ${window.limit} THEN (
-          SELECT min(p) FROM unnest(ts_filter(setweight(d.document, 'D', wanted.lexemes), '{d}')) AS u, unnest(u.positions) AS p
-          WHERE p > title.title_end
-        ) - title.title_end END AS at
-        OFFSET 0
-      ) hit
-      CROSS JOIN LATERAL (SELECT CASE WHEN hit.at IS NULL THEN NULL ELSE ${parts.near} END AS snippet OFFSET 0) near
+      SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title, CASE WHEN numbered.n <= ${window.limit} THEN d.body END, numbered.score
+      FROM numbered JOIN search_documents d ON d.ctid = numbered.tid
       ORDER BY n
     `.execute(this.#database.db);
     return rankedWindow(result.rows, window.limit, (row) => ({
       pageId: row.page_id,
       url: row.url,
       title: row.title === null ? null : withAngleBrackets(row.title),
-      markedSnippet: row.snippet ?? '',
+      markedSnippet: markedSnippet(withAngleBrackets(row.body ?? ''), wanted),
       score: row.score,
     }));
   }

@@ -68,17 +68,15 @@ export class PostgresWordPostings {
       SELECT l.documents, l.threshold, b.report_id FROM search_word_lists l JOIN search_builds b ON b.id = l.build_id
       WHERE l.build_id = ${buildId}`.execute(this.#database.db);
     if (rows.length === 0) return false;
-    const blocks = await sql<{ lengths: Uint8Array; title_ends: Uint8Array }>`
-      SELECT lengths, title_ends FROM search_list_blocks WHERE build_id = ${buildId} ORDER BY block`.execute(this.#database.db);
+    const blocks = await sql<{ lengths: Uint8Array }>`
+      SELECT lengths FROM search_list_blocks WHERE build_id = ${buildId} ORDER BY block`.execute(this.#database.db);
     const documents = rows[0].documents;
     // In memory the ranking threads share, as the lists are.
-    const memory = new SharedArrayBuffer(documents * 6);
-    const stats = { lengths: new Uint32Array(memory, 0, documents), titleEnds: new Uint16Array(memory, documents * 4, documents) };
+    const stats = { lengths: new Uint32Array(new SharedArrayBuffer(documents * 4)) };
     let at = 0;
     for (const block of blocks.rows) {
       const lengths = littleEndian(block.lengths, Uint32Array);
       stats.lengths.set(lengths, at);
-      stats.titleEnds.set(littleEndian(block.title_ends, Uint16Array), at);
       at += lengths.length;
     }
     return { reportId: rows[0].report_id, threshold: rows[0].threshold, stats };
@@ -124,7 +122,6 @@ export class PostgresWordPostings {
   async #writeBlock(buildId: string, block: number, size: number, words: ReadonlySet<string>): Promise<void> {
     const first = block * BLOCK;
     const lengths = new Uint32Array(size);
-    const titleEnds = new Uint16Array(size);
     const writers = new Map<string, PositionalListWriter>();
     for (let from = first; from < first + size; from += READ) {
       const { rows } = await sql<{ ordinal: number; document: string }>`
@@ -132,17 +129,14 @@ export class PostgresWordPostings {
         WHERE build_id = ${buildId} AND ordinal >= ${from} AND ordinal < ${Math.min(from + READ, first + size)} ORDER BY ordinal`.execute(this.#database.db);
       for (const row of rows) {
         let length = 0;
-        let titleEnd = 0;
         forEachLexeme(row.document, (lexeme, positions) => {
           length += Math.max(1, positions.length);
-          for (const entry of positions) if (entry >> 14 === 3) titleEnd = Math.max(titleEnd, entry & 0x3fff);
           if (!words.has(lexeme)) return;
           let writer = writers.get(lexeme);
           if (!writer) writers.set(lexeme, (writer = new PositionalListWriter()));
           writer.add(row.ordinal, positions);
         });
         lengths[row.ordinal - first] = length;
-        titleEnds[row.ordinal - first] = titleEnd;
       }
     }
     const encoded = [...writers].map(([word, writer]) => ({ word, matches: writer.matches, ...writer.encode() }));
@@ -155,8 +149,8 @@ export class PostgresWordPostings {
             ${rows.map((r) => asBuffer(r.ordinals))}::bytea[], ${rows.map((r) => asBuffer(r.positions))}::bytea[]) AS w(word, matches, ordinals, positions)
           ON CONFLICT DO NOTHING`.execute(db);
       }
-      await sql`INSERT INTO search_list_blocks (build_id, block, lengths, title_ends)
-        VALUES (${buildId}, ${block}, ${asBuffer(new Uint8Array(lengths.buffer))}, ${asBuffer(new Uint8Array(titleEnds.buffer))})`.execute(db);
+      await sql`INSERT INTO search_list_blocks (build_id, block, lengths)
+        VALUES (${buildId}, ${block}, ${asBuffer(new Uint8Array(lengths.buffer))})`.execute(db);
     });
   }
 }

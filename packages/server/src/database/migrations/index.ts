@@ -20,6 +20,7 @@ import * as searchWordPostings from './0019-search-word-postings.ts';
 import * as postgresWordPostings from './0020-postgres-word-postings.ts';
 import * as searchWordMarks from './0021-search-word-marks.ts';
 import * as searchDocumentIdsInline from './0022-search-document-ids-inline.ts';
+import * as searchSnippetsFromText from './0023-search-snippets-from-text.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0020-postgres-word-postings': postgresWordPostings,
   '0021-search-word-marks': searchWordMarks,
   '0022-search-document-ids-inline': searchDocumentIdsInline,
+  '0023-search-snippets-from-text': searchSnippetsFromText,
 };
