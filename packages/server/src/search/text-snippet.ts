@@ -8,15 +8,16 @@ import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokensOf,
 /**
  * Snippets made here from a page's text rather than by FTS5's snippet(), which tokenizes the
  * page and scores fragments for every match inside SQLite: 0.1 to 0.3 ms a page, most of a
- * query's time once its ranking is read from the word lists. The matching is FTS5's own: the
- * tokens of unicode61 (letters, digits and private-use characters; diacritics removed) under
- * the Porter stemmer, which `stemmer` implements as SQLite does (it stemmed the 18,512 words of
- * the PostgreSQL manual alike).
+ * query's time once its ranking is read from the word lists. The matching is the index's own:
+ * for FTS5, the tokens of unicode61 (letters, digits and private-use characters; diacritics
+ * removed) under the Porter stemmer, which `stemmer` implements as SQLite does (it stemmed the
+ * 18,512 words of the PostgreSQL manual alike); for PostgreSQL, the same tokens under the
+ * lexemes its english configuration makes (postgres-snippet.ts).
  */
 
 const ELLIPSIS = '…';
 
-/** A term as FTS5 matches it: the stems of its words in order (one for a word, more for a phrase). */
+/** A term as the index matches it: the stems of its words in order (one for a word, more for a phrase). */
 export type StemmedPhrase = string[];
 
 /**
@@ -112,7 +113,8 @@ export function wantedPhrases(query: SearchQuery): WantedPhrases {
  * and keeps all but the last two letters of the stem it makes, and always its first (ties →
  * ti, relational → relat, sensibility → sensibl, says → sai). Checked on the 22,092 words of
  * the package documentation here and on 250,463 words made of every suffix Porter knows; a
- * token that does not start so is not stemmed.
+ * token that does not start so is not stemmed. Porter2 (PostgreSQL's) keeps to it too, its
+ * exceptions included (dying → die, skies → sky): postgres-snippet.test.ts checks it.
  */
 const surePrefix = (stem: string) => stem.slice(0, Math.max(1, stem.length - 2));
 
