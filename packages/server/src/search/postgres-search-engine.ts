@@ -97,23 +97,24 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /** ts_rank over every match of the project's ready generation; public for the tests that compare. */
   async searchBySql(projectId: string, query: SearchQuery, window: { offset: number; limit: number }): Promise<RankedWindow | undefined> {
-    const readings = await this.#queryTerms().read([...query.required.flat(), ...query.excluded]);
-    const wanted = wantedLexemes(requiredPhrases(query, readings));
+    // The snippets mark the wanted terms as PostgreSQL read them (an excluded one is in no hit).
+    const wanted = wantedLexemes(requiredPhrases(query, await this.#queryTerms().read(query.required.flat())));
     // One hit more than the window is ranked, to tell whether more follow; the text is read for
-    // the window's hits only, for their snippets. The first row names the build that answered, hits or not.
+    // the window's hits only, for their snippets. The first row names the build that answered,
+    // hits or not.
     //
     // Ranking reads the tsvector of every match, kept in the row. Until migration 0022 every
     // other column was in the TOAST table (the tsvector alone puts the row over the toaster's
     // 2 KB target), where each read is an index probe: testing build_id on the 34,000 matches
     // of a common word at 50,000 pages took longer than ranking them (190 against 70 ms), and
     // generations written before it are still so stored. So the matches of every generation
-    // are ranked by the tsvector alone; the
-    // best are then tested for the ready build one by one, in score order, until the window's
-    // end has matches of it, the lowest of whose scores is the threshold; only matches scoring
-    // that or more are tested again and ordered by score and page id. They include every hit
-    // of the window, ties too: the same hits in the same order as sorting all the build's
-    // matches. (Any hits of the build, tested in whatever order, give a threshold no higher:
-    // the answer holds whatever the plan; only the cost depends on the order.)
+    // are ranked by the tsvector alone; the best are then tested for the ready build one by
+    // one, in score order, until the window's end has matches of it, the lowest of whose scores
+    // is the threshold; only matches scoring that or more are tested again and ordered by score
+    // and page id. They include every hit of the window, ties too: the same hits in the same
+    // order as sorting all the build's matches. (Any hits of the build, tested in whatever
+    // order, give a threshold no higher: the answer holds whatever the plan; only the cost
+    // depends on the order.)
     //
     // A query whose wanted terms are all stop words wants nothing: no hits, as "the" alone
     // (an empty tsquery matches nothing), even beside an exclusion: && drops the empty operand,
