@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,8 +12,8 @@ describe('loupe crawl', () => {
   let t: TestServer;
   let site: TestSite;
   let env: Record<string, string>;
+  const plansFile = join(tmpdir(), `loupe-cli-crawl-plans-${process.pid}.json`);
   before(async () => {
-    const plansFile = join(tmpdir(), `loupe-cli-crawl-plans-${process.pid}.json`);
     const plan = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false };
     await writeFile(
       plansFile,
@@ -26,6 +26,7 @@ describe('loupe crawl', () => {
   after(async () => {
     await site.close();
     await t.close();
+    await rm(plansFile, { force: true });
   });
 
   it('follows a crawl to its end and prints the summary table, with plain progress lines on stderr', async () => {

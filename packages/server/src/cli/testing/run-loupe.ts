@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '../../testing/test-server.ts';
@@ -13,8 +13,12 @@ export interface LoupeRun {
   stderr: string;
 }
 
-/** An empty folder for HOME and the working directory, so no real config file or .env is read. */
+/**
+ * An empty folder for HOME and the working directory, so no real config file or .env is read;
+ * removed when the test file's process ends (node:test runs each file in a process of its own).
+ */
 const sandbox = mkdtempSync(join(tmpdir(), 'loupe-cli-home-'));
+process.once('exit', () => rmSync(sandbox, { recursive: true, force: true }));
 
 /**
  * Runs `loupe` with these arguments and only the environment given (plus PATH and a sandbox
