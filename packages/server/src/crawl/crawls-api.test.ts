@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { testDialects } from '../testing/test-dialects.ts';
@@ -14,13 +11,9 @@ for (const dialect of testDialects()) {
     let t: TestServer;
     let site: TestSite;
     before(async () => {
-      const plansFile = join(tmpdir(), `loupe-crawl-plans-${process.pid}-${dialect}.json`);
       const plan = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false };
-      await writeFile(
-        plansFile,
-        JSON.stringify({ free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 50 } }),
-      );
-      t = await startTestServer(dialect, { plansFile, crawlAllowPrivate: true });
+      const plans = { free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 50 } };
+      t = await startTestServer(dialect, { plans, crawlAllowPrivate: true });
       site = await startTestSite(generatedSite(200), { record: false });
     });
     after(async () => {

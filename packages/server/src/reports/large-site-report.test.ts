@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { crawlToReport } from '../testing/test-crawls.ts';
@@ -19,10 +16,8 @@ for (const dialect of testDialects()) {
     const { defects } = definition.known;
 
     before(async () => {
-      const plansFile = join(tmpdir(), `loupe-large-plans-${process.pid}-${dialect}.json`);
       const plan = { imageProjects: 1, imagesPerProject: 1, scheduledCrawls: false, customRulePacks: false };
-      await writeFile(plansFile, JSON.stringify({ free: { ...plan, pagesPerCrawl: 20_000, monthlyCredits: 20_000 } }));
-      t = await startTestServer(dialect, { plansFile, crawlAllowPrivate: true });
+      t = await startTestServer(dialect, { plans: { free: { ...plan, pagesPerCrawl: 20_000, monthlyCredits: 20_000 } }, crawlAllowPrivate: true });
       site = await startTestSite(definition, { record: false });
     });
     after(async () => {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@loupe/contract';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.ts';
 import { addMember, issueKey, provisionWorkspace } from '../identity/provisioning.ts';
+import type { PlanLimits } from '../plans/plans.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { createServerSchema } from './test-database.ts';
 import type { Dialect } from './test-dialects.ts';
@@ -58,8 +59,16 @@ export function nextPage(answer: HttpAnswer): string | undefined {
   return match[1];
 }
 
-export async function startTestServer(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestServer> {
+/** Configuration for a test server; `plans` replaces the plan table (written into its data dir, removed with it). */
+export type TestServerOptions = Partial<Config> & { plans?: Record<string, PlanLimits> };
+
+export async function startTestServer(dialect: Dialect, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loupe-test-'));
+  const { plans, ...overrides } = options;
+  if (plans) {
+    overrides.plansFile = join(dataDir, 'plans.json');
+    await writeFile(overrides.plansFile, JSON.stringify(plans));
+  }
   const postgres = dialect === 'postgres' ? await createServerSchema(process.env.TEST_DATABASE_URL as string) : undefined;
   const bootstrapKey = `loupe_${randomBytes(24).toString('base64url')}`;
   const config: Config = {

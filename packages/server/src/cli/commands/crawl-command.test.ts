@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../../testing/fixture-sites.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
@@ -12,21 +9,16 @@ describe('loupe crawl', () => {
   let t: TestServer;
   let site: TestSite;
   let env: Record<string, string>;
-  const plansFile = join(tmpdir(), `loupe-cli-crawl-plans-${process.pid}.json`);
   before(async () => {
     const plan = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false };
-    await writeFile(
-      plansFile,
-      JSON.stringify({ free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 5 } }),
-    );
-    t = await startTestServer('sqlite', { plansFile, crawlAllowPrivate: true });
+    const plans = { free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 5 } };
+    t = await startTestServer('sqlite', { plans, crawlAllowPrivate: true });
     site = await startTestSite(generatedSite(100), { record: false });
     env = serverEnv(t);
   });
   after(async () => {
     await site.close();
     await t.close();
-    await rm(plansFile, { force: true });
   });
 
   it('follows a crawl to its end and prints the summary table, with plain progress lines on stderr', async () => {

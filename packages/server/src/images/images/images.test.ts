@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -223,10 +223,8 @@ for (const dialect of testDialects()) {
     let site: Server;
     let projectId: string;
     before(async () => {
-      const plansFile = join(process.env.TMPDIR ?? '/tmp', `loupe-plans-${process.pid}-${dialect}.json`);
       const plan = { pagesPerCrawl: 10, monthlyCredits: 10, imageProjects: 1, imagesPerProject: 2, scheduledCrawls: false, customRulePacks: false };
-      await writeFile(plansFile, JSON.stringify({ free: plan }));
-      t = await startTestServer(dialect, { plansFile, maxUploadBytes: 200_000, crawlAllowPrivate: true });
+      t = await startTestServer(dialect, { plans: { free: plan }, maxUploadBytes: 200_000, crawlAllowPrivate: true });
       projectId = (await t.request('POST', '/api/images/projects', { body: { name: 'Limits' } })).body.id;
       const rocket = await readTestImage('rocket.jpg');
       site = createServer((request, response) => {
