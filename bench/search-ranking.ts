@@ -23,10 +23,10 @@ import { sql } from 'kysely';
 import { parseSearchQuery, type SearchQuery } from '../packages/contract/src/index.ts';
 import { openPostgresDatabase } from '../packages/server/src/database/postgres-database.ts';
 import type { PositionalList } from '../packages/server/src/search/positional-list.ts';
-import { bestMatches, type LexemePhrase, type PositionalQuery } from '../packages/server/src/search/positional-ranking.ts';
+import { bestMatches, type PositionalQuery } from '../packages/server/src/search/positional-ranking.ts';
 import { decodeOrdinals, decodeScores, postingList, type PostingList } from '../packages/server/src/search/posting-list.ts';
 import { bestDocuments, type ListQuery } from '../packages/server/src/search/postings-ranking.ts';
-import { PostgresQueryTerms } from '../packages/server/src/search/postgres-query-terms.ts';
+import { excludedPhrases, PostgresQueryTerms, requiredPhrases } from '../packages/server/src/search/postgres-query-terms.ts';
 import { PostgresWordPostings } from '../packages/server/src/search/postgres-word-postings.ts';
 import { wordKey } from '../packages/server/src/search/search-words.ts';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
@@ -113,9 +113,8 @@ async function postgresRanking(dataDir: string): Promise<void> {
     for (const text of queryTexts(rows.map((row) => row.word))) {
       const query = parsed(text);
       const readings = await terms.read([...query.required.flat(), ...query.excluded]);
-      const phrase = (text: string) => readings.get(text) as LexemePhrase;
       if ([...readings.values()].some((reading) => typeof reading !== 'object')) continue;
-      const positional = { groups: query.required.map((group) => group.map((term) => phrase(term.text))), excluded: query.excluded.map((term) => phrase(term.text)) };
+      const positional = { groups: requiredPhrases(query, readings), excluded: excludedPhrases(query, readings) };
       const found = await postings.listsOf(buildId, [...new Set([...positional.groups.flat(), ...positional.excluded].flatMap((term) => term.lexemes))]);
       if ([...found.values()].includes(undefined)) continue;
       queries.push({ query: positional, lists: found as Map<string, PositionalList> });
