@@ -75,7 +75,7 @@ export class PostgresWordPostings {
     const stats = { lengths: new Uint32Array(new SharedArrayBuffer(documents * 4)) };
     let at = 0;
     for (const block of blocks.rows) {
-      const lengths = littleEndian(block.lengths, Uint32Array);
+      const lengths = littleEndianUint32(block.lengths);
       stats.lengths.set(lengths, at);
       at += lengths.length;
     }
@@ -158,9 +158,9 @@ export class PostgresWordPostings {
 /** node-pg writes a Buffer as bytea, in an array too. */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** Numbers stored in the platform's byte order (little-endian wherever Node runs here), copied so they start on their type's bound. */
-function littleEndian<T extends Uint32Array | Uint16Array>(bytes: Uint8Array, type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }): T {
+/** Numbers stored in the platform's byte order (little-endian wherever Node runs here), copied so they start on a 4-byte bound. */
+function littleEndianUint32(bytes: Uint8Array): Uint32Array {
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
-  return new type(copy.buffer);
+  return new Uint32Array(copy.buffer);
 }
