@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { RecentReads } from '../database/recent-reads.ts';
 import type { StoredKey } from './api-key-store.ts';
 
 /**
@@ -14,31 +14,21 @@ export const KEY_CACHE_MS = 2_000;
 export type KeysChanged = () => void;
 
 /**
- * The keys authentication read lately, by the hash of their secret. Unknown secrets are not
- * kept (a guesser would fill the cache), only keys that exist, for KEY_CACHE_MS.
+ * The keys authentication read lately, by the hash of their secret (database/recent-reads.ts):
+ * unknown secrets are not kept, only keys that exist, for KEY_CACHE_MS.
  */
 export class KeyCache {
-  readonly #keys: LRUCache<string, StoredKey>;
-  /** Counts the changes: a lookup that was under way when one came answers its request but is not kept. */
-  #changes = 0;
+  readonly #keys: RecentReads<string, StoredKey>;
 
   /** `clock` in milliseconds: tests move it. */
   constructor(clock: { now(): number } = performance) {
-    this.#keys = new LRUCache({ max: 10_000, ttl: KEY_CACHE_MS, ttlResolution: 0, perf: clock });
+    this.#keys = new RecentReads({ max: 10_000, ttl: KEY_CACHE_MS, clock });
   }
 
   async find(secretHash: string, read: (secretHash: string) => Promise<StoredKey | undefined>): Promise<StoredKey | undefined> {
-    const kept = this.#keys.get(secretHash);
-    if (kept) return kept;
-    const changes = this.#changes;
-    const key = await read(secretHash);
-    if (key && changes === this.#changes) this.#keys.set(secretHash, key);
-    return key;
+    return (await this.#keys.find(secretHash, read))?.row;
   }
 
   /** A key was deleted, or a member's role changed or their membership ended. */
-  readonly forgetAll: KeysChanged = () => {
-    this.#changes++;
-    this.#keys.clear();
-  };
+  readonly forgetAll: KeysChanged = () => this.#keys.forgetAll();
 }
