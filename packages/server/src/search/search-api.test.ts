@@ -111,9 +111,11 @@ for (const dialect of testDialects()) {
         assert.equal(rebuilt.pages, INDEXED);
         const documents = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM search_documents`.execute(t.server.database.db)).rows[0].n);
         const held = await documents();
+        assert.equal((await search(t, fresh, 'lantern')).length, 2);
         assert.equal((await t.request('DELETE', `${PROJECTS}/${fresh}`)).status, 200);
         assert.equal(await documents(), held - INDEXED);
         assert.equal((await t.request('GET', `${PROJECTS}/${fresh}/search-index`)).status, 404);
+        assert.equal((await t.request('GET', searchPath(fresh, 'lantern'))).status, 404, 'the answer kept for its index goes with it');
         const builds = await t.server.database.db.selectFrom('search_builds').select('id').where('project_id', '=', fresh).execute();
         assert.deepEqual(builds, []);
       });
@@ -277,6 +279,17 @@ for (const dialect of testDialects()) {
         assert.equal((await t.request('GET', `${PROJECTS}/${projectId}/search-index`, options)).status, 404);
         assert.equal((await t.request('POST', `${PROJECTS}/${projectId}/search-index`, options)).status, 404);
         assert.equal((await t.request('GET', searchPath(projectId, 'lantern'), options)).status, 404);
+      });
+
+      it('answers 404 once another server process deleted the project, however recently this one read it', async () => {
+        const fresh = await createProject(t, site);
+        await crawlProject(t, fresh);
+        await buildProjectIndex(t, fresh);
+        assert.equal((await search(t, fresh, 'kettle')).length, 1);
+        // As another process sharing the database would: this one is not told.
+        await t.server.database.db.deleteFrom('audit_projects').where('id', '=', fresh).execute();
+        const answer = await t.request('GET', searchPath(fresh, 'copper'));
+        assert.equal(answer.status, 404, JSON.stringify(answer.body));
       });
 
       it('answers 401 without a key', async () => {

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { SearchBuildTable } from '../database/schema.ts';
+import { readyBuildsOf, type ProjectBuild } from './ready-builds.ts';
 
 export type SearchBuildRow = Selectable<SearchBuildTable>;
 
@@ -18,8 +19,7 @@ export class SearchBuildStore {
       database.db
         .selectFrom('audit_projects as p')
         .leftJoin('search_builds as b', (join) => join.onRef('b.project_id', '=', 'p.id').on('b.state', '=', sql.lit('ready')))
-        .select('b.id')
-        .where('p.workspace_id', '=', '')
+        .select(['p.workspace_id', 'b.id'])
         .where('p.id', '=', '')
         .compile(),
     );
@@ -61,13 +61,23 @@ export class SearchBuildStore {
   }
 
   /**
-   * The project of the workspace (undefined: none such) and its ready build (null: none), in one
-   * query: a search asks both before anything else, and each round trip counts under load.
+   * The project's workspace (undefined: no such project) and its ready build (null: none), as
+   * read lately (ready-builds.ts); `kept` says it came from an earlier read.
    */
-  async readyBuild(workspaceId: string, projectId: string): Promise<{ buildId: string | null } | undefined> {
-    const [row] = (await this.#database.db.executeQuery(this.#readyBuild(workspaceId, projectId))).rows;
-    return row && { buildId: row.id };
+  readyBuild(projectId: string): Promise<(ProjectBuild & { kept: boolean }) | undefined> {
+    return readyBuildsOf(this.#database).find(projectId, this.#readProjectBuild);
   }
+
+  /** The same, read again whatever is kept. */
+  rereadReadyBuild(projectId: string): Promise<ProjectBuild | undefined> {
+    return readyBuildsOf(this.#database).reread(projectId, this.#readProjectBuild);
+  }
+
+  /** Both in one query: a search asks them before anything else, and each round trip counts under load. */
+  readonly #readProjectBuild = async (projectId: string): Promise<ProjectBuild | undefined> => {
+    const [row] = (await this.#database.db.executeQuery(this.#readyBuild(projectId))).rows;
+    return row && { workspaceId: row.workspace_id, buildId: row.id };
+  };
 
   async readyBuildId(projectId: string): Promise<string | undefined> {
     const row = await this.#database.db
@@ -104,9 +114,10 @@ export class SearchBuildStore {
   /**
    * Makes the build the one queries read and retires the one they read until now, in one
    * transaction: a query sees either generation whole. False when the build is no longer under way.
+   * This process's searches read the new one from the next on (ready-builds.ts).
    */
-  complete(buildId: string, projectId: string, at: string): Promise<boolean> {
-    return inTransaction(this.#database, async ({ db }) => {
+  async complete(buildId: string, projectId: string, at: string): Promise<boolean> {
+    const completed = await inTransaction(this.#database, async ({ db }) => {
       const building = await db
         .selectFrom('search_builds')
         .select('id')
@@ -118,6 +129,8 @@ export class SearchBuildStore {
       await db.updateTable('search_builds').set({ state: 'ready', updated_at: at, finished_at: at }).where('id', '=', buildId).execute();
       return true;
     });
+    if (completed) readyBuildsOf(this.#database).forget(projectId);
+    return completed;
   }
 
   async fail(buildId: string, error: string, at: string): Promise<void> {

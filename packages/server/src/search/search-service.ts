@@ -5,6 +5,7 @@ import type { Principal } from '../identity/principal.ts';
 import { PreparedPage } from '../http/prepared-page.ts';
 import { newId } from '../ids.ts';
 import { projectNotFound, type AuditProjectService } from '../projects/audit-project-service.ts';
+import type { ProjectBuild } from './ready-builds.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
 import { decodeSearchCursor, encodeSearchCursor, invalidCursor } from './search-cursor.ts';
 import { searchEngineFor, type SearchEngine } from './search-engine.ts';
@@ -93,13 +94,30 @@ export class SearchService {
   }
 
   /**
-   * One query reads the project (the access check) and its ready build; an answer kept for that
-   * build is served as is, else the engine ranks, in a statement that reads the ready build
-   * again (a rebuild may have switched since) and says which one answered.
+   * One query reads the project (the access check) and its ready build, or a recent read of them
+   * is taken (ready-builds.ts); an answer kept for that build is served as is, else the engine
+   * ranks, reading the ready build again (a rebuild may have switched since) and saying which
+   * one answered.
    */
   async search(principal: Principal, projectId: string, query: { q: SearchQuery; limit: number; cursor?: string }): Promise<PreparedPage<SearchHit>> {
-    const project = await this.#builds.readyBuild(principal.workspaceId, projectId);
-    if (!project) throw projectNotFound();
+    const project = await this.#builds.readyBuild(projectId);
+    try {
+      return await this.#searchBuild(principal, projectId, project, query);
+    } catch (error) {
+      // Another process may have switched the build kept, or removed the project, since it was
+      // read: an error it led to stands only if the project read afresh leads to it too.
+      if (!project?.kept || !(error instanceof LoupeError)) throw error;
+      return this.#searchBuild(principal, projectId, await this.#builds.rereadReadyBuild(projectId), query);
+    }
+  }
+
+  async #searchBuild(
+    principal: Principal,
+    projectId: string,
+    project: ProjectBuild | undefined,
+    query: { q: SearchQuery; limit: number; cursor?: string },
+  ): Promise<PreparedPage<SearchHit>> {
+    if (project?.workspaceId !== principal.workspaceId) throw projectNotFound();
     const cursor = decodeSearchCursor(query.cursor, MAX_HITS);
     const offset = cursor?.offset ?? 0;
     const limit = Math.min(query.limit, MAX_HITS - offset);
