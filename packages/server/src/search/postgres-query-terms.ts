@@ -1,23 +1,28 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { SearchQuery, SearchTerm } from '@loupe/contract';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { LexemePhrase } from './positional-ranking.ts';
+import { englishSample, plainTermReading } from './postgres-english.ts';
 import { QuotedLexemeReader } from './quoted-lexeme.ts';
 
 /** A term as PostgreSQL reads it: its lexemes; 'stop words' when it has none; 'other' when it is not a plain phrase. */
 export type ReadTerm = LexemePhrase | 'stop words' | 'other';
 
 /**
- * What phraseto_tsquery('english', …) makes of the terms people type, kept per process: the
- * configuration never changes, so neither does a term's reading, and the same words come back
- * query after query.
+ * What phraseto_tsquery('english', …) makes of the terms people type. A term of plain words is
+ * read here (postgres-english.ts) once the database's reading of a sample agreed; others are
+ * asked of the database, and kept per process: the configuration never changes, so neither does
+ * a term's reading, and the same words come back query after query.
  */
 export class PostgresQueryTerms {
   readonly #database: Database;
   readonly #read = new LRUCache<string, ReadTerm>({ max: 50_000 });
   readonly #readings;
+  /** Whether the database reads englishSample() as this process does: asked by the first read that needs it. */
+  #agrees?: Promise<boolean>;
 
   constructor(database: Database) {
     this.#database = database;
@@ -28,14 +33,24 @@ export class PostgresQueryTerms {
     );
   }
 
-  /** Each term's reading, those not kept asked in one statement. */
+  /**
+   * Each term's reading: computed for a term of plain words, else kept, else asked, those asked
+   * in one statement. A never-seen word cost a round trip before its list's.
+   */
   async read(terms: readonly SearchTerm[]): Promise<Map<string, ReadTerm>> {
     const readings = new Map<string, ReadTerm>();
-    const unknown: string[] = [];
+    let unknown: string[] = [];
     for (const { text } of terms) {
       const kept = this.#read.get(text);
       if (kept) readings.set(text, kept);
       else if (!unknown.includes(text)) unknown.push(text);
+    }
+    if (unknown.length > 0 && (await this.#agreesWithDatabase())) {
+      unknown = unknown.filter((text) => {
+        const plain = plainTermReading(text);
+        if (plain !== undefined) readings.set(text, plain ?? 'stop words');
+        return plain === undefined;
+      });
     }
     if (unknown.length > 0) {
       const { rows } = await this.#database.db.executeQuery(this.#readings(unknown));
@@ -46,6 +61,20 @@ export class PostgresQueryTerms {
       }
     }
     return readings;
+  }
+
+  #agreesWithDatabase(): Promise<boolean> {
+    this.#agrees ??= this.#readSample().catch(() => {
+      this.#agrees = undefined; // asked again by the next read
+      return false;
+    });
+    return this.#agrees;
+  }
+
+  async #readSample(): Promise<boolean> {
+    const sample = englishSample().join(' ');
+    const { rows } = await sql<{ query: string }>`SELECT phraseto_tsquery('english'::regconfig, ${sample})::text AS query`.execute(this.#database.db);
+    return isDeepStrictEqual(parsePhraseQuery(rows[0].query), plainTermReading(sample));
   }
 }
 

@@ -1,6 +1,6 @@
-import { stem as porter2 } from 'porter2';
 import type { LexemePhrase } from './positional-ranking.ts';
-import { keptStems, wantedOf, type PhraseStems, type WantedPhrases } from './text-snippet.ts';
+import { lexemeOf } from './postgres-english.ts';
+import { wantedOf, type PhraseStems, type WantedPhrases } from './text-snippet.ts';
 
 /**
  * PostgreSQL's hits get their snippets here, from the page's text, as SQLite's do
@@ -8,13 +8,9 @@ import { keptStems, wantedOf, type PhraseStems, type WantedPhrases } from './tex
  * inside the database, a third of the database's time a query at 50,000 pages even when given
  * only the 60 words around the first match. The terms are marked by the lexemes PostgreSQL read
  * them as (phraseto_tsquery, postgres-query-terms.ts), and a token of the text by the lexeme
- * PostgreSQL's english configuration makes of it: the Snowball English stemmer (Porter2) of the
- * word in lower case. `porter2` stems as PostgreSQL 15 does (a test compares them on a
- * vocabulary); a stop word has no lexeme, and so no term is one.
+ * PostgreSQL's english configuration makes of it (postgres-english.ts); a stop word has no
+ * lexeme, and so no term is one.
  */
-
-/** The lexeme of a word as PostgreSQL's english configuration makes it. */
-export const lexemeOf = keptStems((word) => porter2(word.toLowerCase()));
 
 /** A character no token of text-snippet.ts holds. */
 const NOT_TOKEN = /[^\p{L}\p{N}\p{M}\p{Co}]/u;

@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mulberry32 } from '../testing/seeded-random.ts';
 import { parsedQuery as query } from './parsed-query.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
-import { lexemeOf } from './postgres-snippet.ts';
+import { lexemeOf } from './postgres-english.ts';
 import { markedSnippet, stemOf, surePrefixes, wantedPhrases, type WantedPhrases } from './text-snippet.ts';
 import { tokensOf } from './unicode61-tokens.ts';
 
