@@ -114,7 +114,7 @@ export function wantedPhrases(query: SearchQuery): WantedPhrases {
  * last letter (happy → happi, sensibility → sensibl, says → sai); Porter2 (PostgreSQL's) has three
  * exceptions, dying, lying and tying (→ die, lie, tie). Checked on 2.4 million words made of every
  * suffix either knows on two- to four-letter roots (text-snippet.test.ts checks a share of them),
- * and Porter2's against PostgreSQL's (postgres-snippet.test.ts). A token starting with none of
+ * and Porter2's against PostgreSQL's (postgres-english.test.ts). A token starting with none of
  * them is not stemmed: the shorter the prefix, the more tokens are (with all but two letters,
  * bench/search-ranking.ts's snippets took 100 µs a query on SQLite rather than 65, 103 rather
  * than 77 on PostgreSQL).
