@@ -12,7 +12,7 @@ import { keptStems } from './text-snippet.ts';
  * whose configuration differs is asked, as before.
  */
 
-/** The lexeme of a word as PostgreSQL's english configuration makes it (a stop word's too: see isStopWord). */
+/** The lexeme PostgreSQL's english configuration makes of a word that is not a stop word (a stop word has none: STOP_WORDS). */
 export const lexemeOf = keptStems((word) => porter2(word.toLowerCase()));
 
 /** PostgreSQL's english stop words (share/tsearch_data/english.stop): they have no lexeme. */
@@ -26,7 +26,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-export const isStopWord = (word: string) => STOP_WORDS.has(word.toLowerCase());
+const isStopWord = (word: string) => STOP_WORDS.has(word.toLowerCase());
 
 /**
  * A term PostgreSQL's parser reads as words of ASCII letters alone (asciiword tokens), one or
