@@ -15,6 +15,13 @@ export const MAX_CONDITION_DEPTH = 8;
 export const MAX_GROUP_CHILDREN = 32;
 export const MAX_RULES_PER_PACK = 500;
 
+/**
+ * The JSON Schema keyword that marks a named schema as one nesting level of another (its value
+ * names it): the same schema but for the depth left, which validation counts and a reader can
+ * be told in words (mcp/tool-schemas.ts folds them).
+ */
+export const NESTING_LEVEL_OF = 'x-nesting-level-of';
+
 export const RuleCategory = z.enum([
   'status',
   'redirects',
@@ -225,7 +232,9 @@ function conditionAtLevel(level: number): ConditionSchema {
     })
     .meta({
       id: level === 1 ? 'RuleCondition' : `RuleConditionLevel${level}`,
-      description: 'A condition (selector, header, status, text, metric) or a group of them (all, any, not). Unknown conditions make a group unknown unless its result is decided without them.',
+      // A listing that has no room for eight copies folds the levels into one recursive schema.
+      ...(level === 1 ? {} : { [NESTING_LEVEL_OF]: 'RuleCondition' }),
+      description: `A condition (selector, header, status, text, metric) or a group of them (all, any, not), nested at most ${MAX_CONDITION_DEPTH} levels deep. Unknown conditions make a group unknown unless its result is decided without them.`,
     }) as ConditionSchema;
 }
 

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { errorCodes, operations, querySchema, type OperationDefinition } from '@loupe/contract';
+import { errorCodes, MAX_CONDITION_DEPTH, operations, querySchema, type OperationDefinition } from '@loupe/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
+import { exampleRules } from '../rule-packs/example-rules.ts';
 import { estimatedOperations } from './credit-guard.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { mcpTools, toolName } from './mcp-tools.ts';
@@ -105,6 +106,30 @@ describe('MCP tools', () => {
       assert.doesNotThrow(() => validator.getValidator(tool.inputSchema), `${tool.name} input`);
       if (tool.outputSchema) assert.doesNotThrow(() => validator.getValidator(tool.outputSchema!), `${tool.name} output`);
     }
+  });
+
+  it("lists a rule condition's nesting levels as one recursive schema, which checks what the levels check but the depth", () => {
+    const tool = tools.find((candidate) => candidate.name === 'create_rule_pack')!;
+    const defs = Object.keys((tool.inputSchema.$defs ?? {}) as object);
+    assert.ok(defs.includes('RuleCondition'));
+    assert.deepEqual(defs.filter((name) => /Level/.test(name)), []);
+    assert.doesNotMatch(JSON.stringify(tools), /Level\d|x-nesting/);
+    assert.match(JSON.stringify(tool.inputSchema), new RegExp(`nested at most ${MAX_CONDITION_DEPTH} levels deep`));
+    const validate = new AjvJsonSchemaValidator().getValidator(tool.inputSchema);
+    const input = mcpTools({ maxUploadBytes: 1024 }).find((candidate) => candidate.name === 'create_rule_pack')!.input;
+    const withWhen = (when: unknown) => ({ body: { name: 'Nested', pack: { schema: 'loupe.rules/v1', name: 'Nested', rules: [{ ...exampleRules[0], when }] } } });
+    const nested = (depth: number, leaf: unknown): unknown => (depth === 1 ? leaf : { not: nested(depth - 1, leaf) });
+    const metric = { type: 'metric', metric: 'wordCount', cmp: { op: 'gte', value: 20 } };
+    for (const depth of [1, 3, MAX_CONDITION_DEPTH]) {
+      assert.equal(validate(withWhen(nested(depth, metric))).valid, true, `depth ${depth}`);
+      assert.equal(input.safeParse(withWhen(nested(depth, metric))).success, true, `depth ${depth}`);
+      const wrong = withWhen(nested(depth, { ...metric, type: 'pixels' }));
+      assert.equal(validate(wrong).valid, false, `depth ${depth}`);
+      assert.equal(input.safeParse(wrong).success, false, `depth ${depth}`);
+    }
+    assert.equal(validate(withWhen(nested(MAX_CONDITION_DEPTH + 1, metric))).valid, true, 'the listing leaves the depth to its words');
+    assert.equal(input.safeParse(withWhen(nested(MAX_CONDITION_DEPTH + 1, metric))).success, false);
+    assert.ok(JSON.stringify(tool.inputSchema).length < 12_000, `create_rule_pack's schema is ${JSON.stringify(tool.inputSchema).length} characters`);
   });
 
   it('writes descriptions for agents: what it costs, and other tools by their tool names', () => {

@@ -1,4 +1,4 @@
-import { querySchema, type OperationDefinition } from '@loupe/contract';
+import { NESTING_LEVEL_OF, querySchema, type OperationDefinition } from '@loupe/contract';
 import { z } from 'zod';
 
 /** How long stream_crawl_events waits for the crawl to end, by default and at most: inside the 60 s an MCP client usually gives a request. */
@@ -127,8 +127,39 @@ function unfold(name: string, defs: Record<string, Record<string, unknown>>): Re
   return { ...root, ...(Object.keys(kept).length > 0 ? { $defs: kept } : {}) };
 }
 
+/**
+ * Named schemas that are nesting levels of another (NESTING_LEVEL_OF) folded into it: a `$ref`
+ * to a level refers to the schema itself, recursively, and the levels go. A rule condition's
+ * eight levels were eight copies of one schema, 17 KB of each rule pack tool's 19 in every
+ * listing; its description says the depth, which the arguments' validation still counts.
+ */
+function foldedNestingLevels(json: Record<string, unknown>): Record<string, unknown> {
+  const defs = (json.$defs ?? {}) as Record<string, Record<string, unknown>>;
+  const levelOf = new Map<string, string>();
+  for (const [name, definition] of Object.entries(defs)) {
+    const of = definition[NESTING_LEVEL_OF];
+    if (typeof of === 'string' && of in defs) levelOf.set(name, of);
+  }
+  if (levelOf.size === 0) return json;
+  const folded = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(folded);
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([keyword]) => keyword !== NESTING_LEVEL_OF)
+        .map(([keyword, inner]) => [keyword, keyword === '$ref' && typeof inner === 'string' ? foldedRef(inner) : folded(inner)]),
+    );
+  };
+  const foldedRef = (ref: string) => {
+    const level = levelOf.get(ref.slice('#/$defs/'.length));
+    return level ? `#/$defs/${level}` : ref;
+  };
+  const kept = Object.fromEntries(Object.entries(defs).filter(([name]) => !levelOf.has(name)));
+  return folded({ ...json, $defs: kept }) as Record<string, unknown>;
+}
+
 export function toJsonObjectSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObjectSchema {
-  const { $schema: _, ...json } = slim(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>;
+  const { $schema: _, ...json } = foldedNestingLevels(slim(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>);
   const ref = typeof json.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(json.$ref)?.[1] : undefined;
   const defs = json.$defs as Record<string, Record<string, unknown>> | undefined;
   const root = ref && defs?.[ref] ? unfold(ref, defs) : json;
