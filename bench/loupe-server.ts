@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,8 @@ export interface StartLoupeOptions {
   env?: Record<string, string>;
   /** Node flags beside the start script's, e.g. --cpu-prof. */
   nodeFlags?: string[];
+  /** A file the server's whole output is appended to (what --trace-gc prints, say); unset, only its last lines are kept, for an error. */
+  logFile?: string;
   /** `loupe` commands to run once the workspace exists, before the server starts (e.g. `admin set-plan`). */
   setUp?: (workspaceId: string) => string[][];
   /**
@@ -155,7 +157,10 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
   const nodeFlags = [...START_SCRIPT.nodeFlags, ...(options.nodeFlags ?? [])];
   const child = track(spawn(process.execPath, [...nodeFlags, LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  const keep = (chunk: Buffer) => {
+    if (options.logFile) appendFileSync(options.logFile, chunk);
+    output = (output + chunk.toString()).slice(-4000);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const url = `http://127.0.0.1:${port}`;

@@ -19,6 +19,9 @@
  *                   drop the database named in its loupe-bench.json) to start afresh
  *   BENCH_NODE_FLAGS  Node flags for the server beside the start script's, e.g.
  *                   `--cpu-prof --cpu-prof-dir=/tmp/prof` (bench/profile-window.ts reads a run's part)
+ *   BENCH_SERVER_LOG  a file the server's output is appended to, e.g. with BENCH_NODE_FLAGS=--trace-gc
+ *                   (its times are milliseconds of the server's life; the ranking threads' isolates
+ *                   print there too)
  *
  * For each dialect: a fresh data dir (SQLite) or a fresh database (PostgreSQL: created beside
  * DATABASE_URL's, so the server's migrations, job queue schema and all are the bench's own);
@@ -84,6 +87,7 @@ const SETTINGS = {
     ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_LIST_CACHE_BYTES', 'LOUPE_SEARCH_CACHE_BYTES'].filter((name) => process.env[name]).map((name) => [name, process.env[name] as string]),
   ),
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+  serverLog: process.env.BENCH_SERVER_LOG || undefined,
   keepDir: process.env.BENCH_KEEP_DIR || undefined,
 };
 
@@ -443,7 +447,7 @@ async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
   const env = SETTINGS.serverEnv;
   const loupe = await startLoupe({
-    label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags,
+    label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags, logFile: SETTINGS.serverLog,
     keepDir: SETTINGS.keepDir && join(SETTINGS.keepDir, dialect),
   });
   const { project, built } = (loupe.kept?.bench as KeptIndex | undefined) ?? (await seedAndBuild(loupe));
