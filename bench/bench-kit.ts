@@ -3,7 +3,7 @@
  * are cleaned up on any exit, free ports, /proc readings of memory and CPU, and a plain table.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 
@@ -165,6 +165,29 @@ export async function memoryOf(pid: number): Promise<{ rss: number; hwm: number 
   }
 }
 
+/**
+ * One thread of a process (its main thread unless `tid` says another): CPU time in ms, and how
+ * often it was switched out while it could run (preempted: nonvoluntary_ctxt_switches) and while
+ * it waited (voluntary). NaN fields once it is gone.
+ */
+export async function threadOf(pid: number, tid = pid): Promise<{ cpuMs: number; preempted: number; waited: number }> {
+  const status = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8').catch(() => '');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+  const cpuMs = ((await ticksIn(`/proc/${pid}/task/${tid}/stat`, Number.NaN)) * 1000) / clockTicks;
+  return { cpuMs, preempted: field('nonvoluntary_ctxt_switches'), waited: field('voluntary_ctxt_switches') };
+}
+
+/** CPU time in ms of every process of this machine whose command is `command` (e.g. `postgres`, a server and its backends); one that ends meanwhile stops counting. */
+export async function cpuOfCommand(command: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const name = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
+    if (name.trim() === command) total += (await cpuOf(Number(entry))) || 0;
+  }
+  return total;
+}
+
 /** Asks the system for USER_HZ (`getconf CLK_TCK`); 100 stays when it cannot say. */
 export async function readClockTicks(): Promise<void> {
   const ticks = Number((await run('getconf', ['CLK_TCK']).catch(() => ({ stdout: '' }))).stdout.trim());
@@ -177,16 +200,18 @@ export async function readClockTicks(): Promise<void> {
  * between listing and reading counts 0.
  */
 export async function cpuOf(pid: number, withChildren = false): Promise<number> {
-  const ticks = async (id: number, gone: number) => {
-    const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '');
-    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11] ?? gone) + Number(fields[12] ?? gone);
-  };
-  let total = await ticks(pid, Number.NaN);
+  let total = await ticksIn(`/proc/${pid}/stat`, Number.NaN);
   if (withChildren) {
     const listed = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-    for (const child of listed.trim().split(/\s+/).filter(Boolean)) total += await ticks(Number(child), 0);
+    for (const child of listed.trim().split(/\s+/).filter(Boolean)) total += await ticksIn(`/proc/${child}/stat`, 0);
   }
   return (total * 1000) / clockTicks;
+}
+
+/** utime + stime in clock ticks from a /proc stat file (a process's or a thread's); `gone` when it cannot be read. */
+async function ticksIn(statFile: string, gone: number): Promise<number> {
+  const stat = await readFile(statFile, 'utf8').catch(() => '');
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11] ?? gone) + Number(fields[12] ?? gone);
 }

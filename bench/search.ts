@@ -58,7 +58,9 @@
  * (a query's own time) and with BENCH_CLIENTS clients (the aim's figure), the same warm, then
  * the same clients on GET …/search-index, the index's state: what any authenticated request
  * costs under that load, the floor under the search figures. Latencies are printed for all
- * queries and by band of word frequency.
+ * queries and by band of word frequency; for each run, the CPU of the server, of its event loop
+ * (and how often a query the loop was preempted: switched out while it could run), of this
+ * machine's postgres processes, and of the clients.
  */
 import { statSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -67,7 +69,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, wholeNumberSetting } from './bench-kit.ts';
+import { cpuOf, cpuOfCommand, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, threadOf, wholeNumberSetting } from './bench-kit.ts';
 import { loupeApi, recordKept, startLoupe, type Loupe } from './loupe-server.ts';
 import { seedCrawl } from './seed-crawl.ts';
 
@@ -317,6 +319,14 @@ interface Run {
   serverCpu: number;
   /** The same for this process, the clients: they share the machine's cores with the server. */
   clientCpu: number;
+  /**
+   * The server's event loop (its main thread): its share of the run on a core, and how often a
+   * query it was switched out while it could have run, the core given to a thread or process
+   * it woke (a postgres backend, a ranking thread, a client).
+   */
+  eventLoop: { cpu: number; preemptedPerQuery: number };
+  /** The CPU of this machine's postgres processes per second of the run (the database's share, where it runs here). */
+  postgresCpu: number;
   /** Queries whose text the server had been sent before (its cache may hold the answer). */
   repeats: number;
   /** This process's garbage-collection pauses during the run: how many, and their ms in all and at most. */
@@ -376,6 +386,8 @@ async function load(
   let repeats = 0;
   const end = performance.now() + seconds * 1000;
   const cpuBefore = await cpuOf(loupe.pid);
+  const eventLoopBefore = await threadOf(loupe.pid);
+  const postgresCpuBefore = await cpuOfCommand('postgres');
   // undici's own client rather than fetch: the clients share the server's two cores here, and
   // fetch spends some three times the CPU a request.
   const pool = new Pool(loupe.url, { connections: clients });
@@ -412,9 +424,13 @@ async function load(
   const elapsed = (performance.now() - t0) / 1000;
   const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
+  const eventLoop = await threadOf(loupe.pid);
+  const postgresCpuMs = (await cpuOfCommand('postgres')) - postgresCpuBefore;
   return {
     mix: run.mix, clients, samples, errors, hits, seconds: elapsed, serverCpu: cpuMs / 1000 / elapsed,
     clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / elapsed, repeats,
+    eventLoop: { cpu: (eventLoop.cpuMs - eventLoopBefore.cpuMs) / 1000 / elapsed, preemptedPerQuery: (eventLoop.preempted - eventLoopBefore.preempted) / Math.max(1, samples.length) },
+    postgresCpu: postgresCpuMs / 1000 / elapsed,
     clientPauses: { count: pauses.length, ms: pauses.reduce((sum, [from, to]) => sum + to - from, 0), longestMs: Math.max(0, ...pauses.map(([from, to]) => to - from)) },
   };
 }
@@ -531,7 +547,7 @@ async function main(): Promise<void> {
     for (const run of [...r.runs, r.floor]) {
       const answered = run.samples.length - run.errors;
       const seen = `${fixed((run.repeats / Math.max(1, run.samples.length)) * 100, 0)}% sent before`;
-      console.log(`${r.dialect}, ${run.mix}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, ${seen}, server CPU ${fixed(run.serverCpu * 100, 0)}%, clients' CPU ${fixed(run.clientCpu * 100, 0)}%, ${clientPausesNote(run)}`);
+      console.log(`${r.dialect}, ${run.mix}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, ${seen}, server CPU ${fixed(run.serverCpu * 100, 0)}% (event loop ${fixed(run.eventLoop.cpu * 100, 0)}%, preempted ${fixed(run.eventLoop.preemptedPerQuery, 2)} times a query)${r.dialect === 'postgres' ? `, postgres processes' CPU ${fixed(run.postgresCpu * 100, 0)}%` : ''}, clients' CPU ${fixed(run.clientCpu * 100, 0)}%, ${clientPausesNote(run)}`);
     }
   }
   console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);
