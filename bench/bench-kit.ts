@@ -177,14 +177,22 @@ export async function threadOf(pid: number, tid = pid): Promise<{ cpuMs: number;
   return { cpuMs, preempted: field('nonvoluntary_ctxt_switches'), waited: field('voluntary_ctxt_switches') };
 }
 
-/** CPU time in ms of every process of this machine whose command is `command` (e.g. `postgres`, a server and its backends); one that ends meanwhile stops counting. */
-export async function cpuOfCommand(command: string): Promise<number> {
-  let total = 0;
+/** CPU time in ms of each process of this machine whose command is `command` (e.g. `postgres`: a server, its backends and workers), by pid. */
+export async function cpuByProcess(command: string): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const name = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
-    if (name.trim() === command) total += (await cpuOf(Number(entry))) || 0;
+    const ms = name.trim() === command ? await cpuOf(Number(entry)) : Number.NaN;
+    if (!Number.isNaN(ms)) used.set(Number(entry), ms);
   }
+  return used;
+}
+
+/** The CPU ms the processes named `command` used since `before` (cpuByProcess): one started since, all of its own; one ended since, none. */
+export async function cpuUsedSince(command: string, before: Map<number, number>): Promise<number> {
+  let total = 0;
+  for (const [pid, ms] of await cpuByProcess(command)) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 

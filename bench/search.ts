@@ -69,7 +69,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { cpuOf, cpuOfCommand, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, threadOf, wholeNumberSetting } from './bench-kit.ts';
+import { cpuByProcess, cpuOf, cpuUsedSince, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, threadOf, wholeNumberSetting } from './bench-kit.ts';
 import { loupeApi, recordKept, startLoupe, type Loupe } from './loupe-server.ts';
 import { seedCrawl } from './seed-crawl.ts';
 
@@ -387,7 +387,7 @@ async function load(
   const end = performance.now() + seconds * 1000;
   const cpuBefore = await cpuOf(loupe.pid);
   const eventLoopBefore = await threadOf(loupe.pid);
-  const postgresCpuBefore = await cpuOfCommand('postgres');
+  const postgresCpuBefore = await cpuByProcess('postgres');
   // undici's own client rather than fetch: the clients share the server's two cores here, and
   // fetch spends some three times the CPU a request.
   const pool = new Pool(loupe.url, { connections: clients });
@@ -425,7 +425,7 @@ async function load(
   const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const eventLoop = await threadOf(loupe.pid);
-  const postgresCpuMs = (await cpuOfCommand('postgres')) - postgresCpuBefore;
+  const postgresCpuMs = await cpuUsedSince('postgres', postgresCpuBefore);
   return {
     mix: run.mix, clients, samples, errors, hits, seconds: elapsed, serverCpu: cpuMs / 1000 / elapsed,
     clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / elapsed, repeats,
