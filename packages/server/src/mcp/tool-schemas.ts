@@ -115,10 +115,6 @@ function slimProperties(properties: unknown): unknown {
 
 export type JsonObjectSchema = { type: 'object'; [keyword: string]: unknown };
 
-/**
- * zod's JSON Schema for a tool listing. Named schemas stay in `$defs`; a root that is only a
- * `$ref` to one is unfolded, since MCP wants `type: "object"` at the root.
- */
 /** The named schema as the root, keeping it in `$defs` only when something still refers to it (itself, recursively). */
 function unfold(name: string, defs: Record<string, Record<string, unknown>>): Record<string, unknown> {
   const { [name]: root, ...others } = defs;
@@ -158,6 +154,10 @@ function foldedNestingLevels(json: Record<string, unknown>): Record<string, unkn
   return folded({ ...json, $defs: kept }) as Record<string, unknown>;
 }
 
+/**
+ * zod's JSON Schema for a tool listing. Named schemas stay in `$defs`, nesting levels folded;
+ * a root that is only a `$ref` to one is unfolded, since MCP wants `type: "object"` at the root.
+ */
 export function toJsonObjectSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObjectSchema {
   const { $schema: _, ...json } = foldedNestingLevels(slim(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>);
   const ref = typeof json.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(json.$ref)?.[1] : undefined;
