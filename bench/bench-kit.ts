@@ -167,14 +167,14 @@ export async function memoryOf(pid: number): Promise<{ rss: number; hwm: number 
 
 /**
  * One thread of a process (its main thread unless `tid` says another): CPU time in ms, and how
- * often it was switched out while it could run (preempted: nonvoluntary_ctxt_switches) and while
- * it waited (voluntary). NaN fields once it is gone.
+ * often it was switched out while it could run (preempted: nonvoluntary_ctxt_switches). NaN
+ * fields once it is gone.
  */
-export async function threadOf(pid: number, tid = pid): Promise<{ cpuMs: number; preempted: number; waited: number }> {
+export async function threadOf(pid: number, tid = pid): Promise<{ cpuMs: number; preempted: number }> {
   const status = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8').catch(() => '');
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
   const cpuMs = ((await ticksIn(`/proc/${pid}/task/${tid}/stat`, Number.NaN)) * 1000) / clockTicks;
-  return { cpuMs, preempted: field('nonvoluntary_ctxt_switches'), waited: field('voluntary_ctxt_switches') };
+  return { cpuMs, preempted: field('nonvoluntary_ctxt_switches') };
 }
 
 /** CPU time in ms of each process of this machine whose command is `command` (e.g. `postgres`: a server, its backends and workers), by pid. */
