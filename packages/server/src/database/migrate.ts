@@ -20,12 +20,16 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
 /**
  * Kysely's migrator looks for its tables by listing those of every schema on PostgreSQL, which
  * fails when another schema is dropped while it lists (as parallel test files drop theirs): as
- * a missing schema, or a missing table of it (seen once in CI). Only that look is repeated, when
- * no migration ran yet; a migration failing on a missing table is not retried.
+ * a missing schema, a missing table of it (seen once in CI), or a missing column of one, which
+ * the listing asks pg_get_serial_sequence about after reading the catalogue (seen once in the
+ * PostgreSQL suite: `column "require_signed_urls" of relation "image_projects" does not
+ * exist`). Only that look is repeated, when no migration ran yet; a migration failing on a
+ * missing table or column is not retried.
  */
 function isSchemaDroppedMeanwhile(error: unknown): boolean {
   const PG_INVALID_SCHEMA_NAME = '3F000';
   const PG_UNDEFINED_TABLE = '42P01';
+  const PG_UNDEFINED_COLUMN = '42703';
   const code = (error as { code?: string } | null)?.code;
-  return code === PG_INVALID_SCHEMA_NAME || code === PG_UNDEFINED_TABLE;
+  return code === PG_INVALID_SCHEMA_NAME || code === PG_UNDEFINED_TABLE || code === PG_UNDEFINED_COLUMN;
 }
