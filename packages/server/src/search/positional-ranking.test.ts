@@ -125,6 +125,33 @@ describe('bestMatches over many documents', () => {
     }
   });
 
+  it('ranks words that must all be there by their own walk as by the general one, with exclusions, and lists that end early', () => {
+    // "wick" on half of the first hundred pages only, "brass" on every third: the walk ends where a list does.
+    const more = documents.map((document, d) => ({
+      ...document,
+      ...(d < 100 && random() < 0.5 ? { wick: [61 + d % 5] } : {}),
+      ...(d % 3 === 0 ? { brass: [70] } : {}),
+    }));
+    const moreLists = listsOf(more, titleEnds);
+    const phrase: LexemePhrase = { lexemes: ['lamp', 'oil'], offsets: [0, 1] };
+    const queries = [
+      { groups: [[word('lamp')], [word('oil')]], excluded: [] },
+      { groups: [[word('oil')], [word('lamp')], [word('wick')]], excluded: [] },
+      { groups: [[word('wick')], [word('lamp')]], excluded: [word('brass')] },
+      { groups: [[word('lamp')], [word('oil')]], excluded: [phrase, word('wick')] },
+      { groups: [[word('oil')], [word('oil')]], excluded: [] },
+    ];
+    for (const query of queries) {
+      // A group of one term written twice asks the same, and takes the general walk.
+      const general = { ...query, groups: query.groups.map(([term]) => [term, term]) };
+      for (const count of [1, 10, 400]) {
+        const ranked = bestMatches(query, moreLists, stats, count);
+        assert.deepEqual(ranked, bestMatches(general, moreLists, stats, count), `${JSON.stringify(query)}, ${count}`);
+        if (count === 400) assert.ok(ranked.length > 0 && ranked.length < 400, JSON.stringify(query));
+      }
+    }
+  });
+
   it('ranks on a ranking thread, reading the lists where they are, as on the event loop', async () => {
     // The stats in shared memory, as PostgresWordPostings reads them; the lists are decoded so.
     const shared = { lengths: new Uint32Array(new SharedArrayBuffer(lengths.length * 4)) };
