@@ -9,6 +9,12 @@ export interface PositionalList {
   ordinals: Uint32Array;
   starts: Uint32Array;
   entries: Uint16Array;
+  /**
+   * Each match's ts_rank OR term (ts-rank.ts's orTerm), once a query of words ORed needed them
+   * (positional-ranking.ts's keepOrTerms): in memory the ranking threads share, kept as long as
+   * the list is, outside the list cache's count.
+   */
+  orTerms?: Float32Array;
 }
 
 /** A list under construction, a match at a time in ascending ordinal order. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
-import { bestMatches, type LexemePhrase } from './positional-ranking.ts';
+import { bestMatches, keepOrTerms, type LexemePhrase } from './positional-ranking.ts';
 import { parsePhraseQuery, phraseQueryText } from './postgres-query-terms.ts';
 import { RankingThreads } from './ranking-threads.ts';
 import { tsRank } from './ts-rank.ts';
@@ -125,14 +125,15 @@ describe('bestMatches over many documents', () => {
     }
   });
 
+  // "wick" on half of the first hundred pages only (a few of them without positions), "brass" on every third.
+  const more: Record<string, number[]>[] = documents.map((document, d) => ({
+    ...document,
+    ...(d < 100 && random() < 0.5 ? { wick: d % 7 === 0 ? [] : [61 + (d % 5)] } : {}),
+    ...(d % 3 === 0 ? { brass: [70] } : {}),
+  }));
+  const moreLists = listsOf(more, titleEnds);
+
   it('ranks words that must all be there by their own walk as by the general one, with exclusions, and lists that end early', () => {
-    // "wick" on half of the first hundred pages only, "brass" on every third: the walk ends where a list does.
-    const more = documents.map((document, d) => ({
-      ...document,
-      ...(d < 100 && random() < 0.5 ? { wick: [61 + d % 5] } : {}),
-      ...(d % 3 === 0 ? { brass: [70] } : {}),
-    }));
-    const moreLists = listsOf(more, titleEnds);
     const phrase: LexemePhrase = { lexemes: ['lamp', 'oil'], offsets: [0, 1] };
     const queries = [
       { groups: [[word('lamp')], [word('oil')]], excluded: [] },
@@ -150,6 +151,33 @@ describe('bestMatches over many documents', () => {
         if (count === 400) assert.ok(ranked.length > 0 && ranked.length < 400, JSON.stringify(query));
       }
     }
+  });
+
+  it('ranks words ORed from the terms kept with their lists as weighing every position would, on a ranking thread too', async () => {
+    const words = ['lamp', 'oil', 'wick'];
+    const query = { groups: [[word('wick'), word('oil'), word('lamp')]], excluded: [word('brass')] };
+    const expected = more
+      .map((document, ordinal) => ({ document, ordinal }))
+      .filter(({ document }) => words.some((w) => document[w]) && !document.brass)
+      .map(({ ordinal }) => {
+        const positions = { entries: words.map((w) => moreLists.get(w)!.entries), from: new Int32Array(3), to: new Int32Array(3) };
+        words.forEach((w, i) => {
+          const list = moreLists.get(w)!;
+          const at = [...list.ordinals].indexOf(ordinal);
+          if (at >= 0) [positions.from[i], positions.to[i]] = [list.starts[at], list.starts[at + 1]];
+        });
+        return { ordinal, score: tsRank(positions, false, lengths[ordinal]) };
+      })
+      .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
+    assert.ok(more.some((document) => document.wick?.length === 0 && !document.brass), 'a match without positions is among them');
+    const shared = { lengths: new Uint32Array(new SharedArrayBuffer(lengths.length * 4)) };
+    shared.lengths.set(lengths);
+    const threads = new RankingThreads();
+    assert.deepEqual(await threads.rank(query, moreLists, shared, 11), expected.slice(0, 11), 'terms worked out on the thread');
+    keepOrTerms(query, moreLists);
+    assert.ok(moreLists.get('wick')!.orTerms);
+    for (const count of [1, 10, 400]) assert.deepEqual(bestMatches(query, moreLists, stats, count), expected.slice(0, count));
+    assert.deepEqual(await threads.rank(query, moreLists, shared, 11), expected.slice(0, 11), 'terms kept with the lists');
   });
 
   it('ranks on a ranking thread, reading the lists where they are, as on the event loop', async () => {

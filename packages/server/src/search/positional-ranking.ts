@@ -1,7 +1,7 @@
 import { BestOf } from './best-of.ts';
 import { seekFrom } from './ordinal-seek.ts';
 import type { PositionalList } from './positional-list.ts';
-import { compareLexemes, tsRank, type WordPositions } from './ts-rank.ts';
+import { compareLexemes, orTerm, tsRank, tsRankOfOrTerms, type WordPositions } from './ts-rank.ts';
 
 /**
  * A term as PostgreSQL reads it (phraseto_tsquery): its lexemes, each with its distance from the
@@ -36,7 +36,7 @@ export interface RankedMatch {
  * as PostgreSQL computes it (ts-rank.ts), highest first, then by ordinal (the page ids' order).
  * Document at a time: the group with the fewest matches names the candidates in ordinal order,
  * and every list is walked forward once; a word alone reads its list's scores (scoresAlone), and
- * words that must all be there have a walk of their own (offerWordsAll).
+ * words that must all be there (offerWordsAll) and words ORed (offerWordsAny) have walks of their own.
  */
 export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, PositionalList>, stats: GenerationStats, count: number): RankedMatch[] {
   if (count <= 0 || query.groups.length === 0) return [];
@@ -66,6 +66,8 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
     }
   } else if (isWordsAll(query)) {
     offerWordsAll(items.map((s) => cursor.lists[s]), (ordinal) => cursor.matchesAny(excluded, ordinal), conjunctive, stats.lengths, best);
+  } else if (isWordsAny(query)) {
+    offerWordsAny(items.map((s) => cursor.lists[s]), (ordinal) => cursor.matchesAny(excluded, ordinal), stats.lengths, best);
   } else {
     // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
     const positions: WordPositions = { entries: items.map((s) => cursor.lists[s].entries), from: new Int32Array(items.length), to: new Int32Array(items.length) };
@@ -122,6 +124,57 @@ function offerWordsAll(words: PositionalList[], isExcluded: (ordinal: number) =>
     }
     best.offer(ordinal, tsRank(positions, conjunctive, lengths[ordinal]));
   }
+}
+
+/**
+ * Offers `best` each document holding one of the words or more (their lists in ts_rank's order
+ * of them), but those `isExcluded` says, scored from the words' OR terms (keepOrTerms) rather
+ * than their positions: a query of two common words ORed visits most pages, and the general
+ * walk weighing every position took 1,664 µs a query of them where this takes 702
+ * (bench/search-ranking.ts; 209 for words that must all be there).
+ */
+function offerWordsAny(words: PositionalList[], isExcluded: (ordinal: number) => boolean, lengths: Uint32Array, best: BestOf): void {
+  const terms = words.map(orTermsOf);
+  const at = new Int32Array(words.length);
+  const held = new Float64Array(words.length);
+  for (;;) {
+    let ordinal = -1;
+    for (let i = 0; i < words.length; i++) {
+      if (at[i] < words[i].ordinals.length && (ordinal < 0 || words[i].ordinals[at[i]] < ordinal)) ordinal = words[i].ordinals[at[i]];
+    }
+    if (ordinal < 0) return;
+    let count = 0;
+    for (let i = 0; i < words.length; i++) {
+      if (at[i] === words[i].ordinals.length || words[i].ordinals[at[i]] !== ordinal) continue;
+      held[count++] = terms[i][at[i]++];
+    }
+    if (!isExcluded(ordinal)) best.offer(ordinal, tsRankOfOrTerms(held, count, words.length, lengths[ordinal]));
+  }
+}
+
+/**
+ * Works out on this thread what a ranking thread would otherwise work out for each task: the OR
+ * terms of the lists of a query of words ORed (PositionalList's orTerms). A ranking thread gets
+ * new views of the lists with every task, so what it worked out would not be kept.
+ */
+export function keepOrTerms(query: PositionalQuery, lists: ReadonlyMap<string, PositionalList>): void {
+  if (isOneWord(query) || !isWordsAny(query)) return;
+  for (const term of query.groups[0]) orTermsOf(required(lists, term.lexemes[0]));
+}
+
+function orTermsOf(list: PositionalList): Float32Array {
+  if (!list.orTerms) {
+    // A match without positions gets 0, which adds nothing to a rank, as calc_rank_or skips it.
+    const terms = new Float32Array(new SharedArrayBuffer(list.ordinals.length * 4));
+    for (let i = 0; i < terms.length; i++) terms[i] = orTerm(list.entries, list.starts[i], list.starts[i + 1]);
+    list.orTerms = terms;
+  }
+  return list.orTerms;
+}
+
+/** Whether the query is words ORed and nothing else (`lamp OR lantern -kettle`): one group, each term one word (or one word alone). */
+function isWordsAny(query: PositionalQuery): boolean {
+  return query.groups.length === 1 && query.groups[0].every((term) => term.lexemes.length === 1);
 }
 
 /** Whether every group of the query is one word (a term of one lexeme), as `brass lamp oil -kettle` asks. */

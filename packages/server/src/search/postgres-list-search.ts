@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { PositionalList } from './positional-list.ts';
-import { bestMatches, isOneWord } from './positional-ranking.ts';
+import { bestMatches, isOneWord, keepOrTerms } from './positional-ranking.ts';
 import { excludedPhrases, requiredPhrases, type PostgresQueryTerms } from './postgres-query-terms.ts';
 import { wantedLexemes } from './postgres-snippet.ts';
 import type { PostgresWordPostings } from './postgres-word-postings.ts';
@@ -67,6 +67,8 @@ export class PostgresListSearch {
     // A word alone reads scores it keeps with its list, in a pass too short to send elsewhere.
     const ranked = { groups, excluded };
     const count = window.offset + window.limit + 1;
+    // Words ORed: each list's terms worked out here once, for every thread's task to read.
+    keepOrTerms(ranked, lists);
     const best = isOneWord(ranked) ? bestMatches(ranked, lists, build.stats, count) : await rankingThreads.rank(ranked, lists, build.stats, count);
     const shown = best.slice(window.offset, window.offset + window.limit);
     const more = best.length > window.offset + window.limit;

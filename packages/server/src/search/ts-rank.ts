@@ -59,27 +59,35 @@ export interface WordPositions {
 }
 
 /**
- * calc_rank_or: each word's positions, weighted and damped by their order, averaged over the
- * query's words (a word the document lacks adds nothing).
+ * calc_rank_or's term for one word of a document: its positions `entries[from … to − 1]`,
+ * weighted and damped by their order (0 for none).
+ */
+export function orTerm(entries: ArrayLike<number>, from: number, to: number): number {
+  let sum = 0;
+  let heaviest = -1;
+  let heaviestAt = 0;
+  for (let j = 0; j < to - from; j++) {
+    const weight = weightOf(entries[from + j]);
+    sum = f(sum + f(weight / ((j + 1) * (j + 1))));
+    if (weight > heaviest) {
+      heaviest = weight;
+      heaviestAt = j;
+    }
+  }
+  return f(f(heaviest + sum) - f(heaviest / ((heaviestAt + 1) * (heaviestAt + 1))));
+}
+
+/** calc_rank_or's sum: a word's term (orTerm) added to the rank of the words before it. */
+const withOrTerm = (rank: number, term: number) => f(rank + term / 1.64493406685);
+
+/**
+ * calc_rank_or: each word's term (orTerm), averaged over the query's words (a word the document
+ * lacks adds nothing).
  */
 function rankOr({ entries: words, from, to }: WordPositions): number {
   let rank = 0;
   for (let i = 0; i < words.length; i++) {
-    if (from[i] === to[i]) continue;
-    const entries = words[i];
-    let sum = 0;
-    let heaviest = -1;
-    let heaviestAt = 0;
-    for (let j = 0; j < to[i] - from[i]; j++) {
-      const weight = weightOf(entries[from[i] + j]);
-      sum = f(sum + f(weight / ((j + 1) * (j + 1))));
-      if (weight > heaviest) {
-        heaviest = weight;
-        heaviestAt = j;
-      }
-    }
-    const term = f(f(heaviest + sum) - f(heaviest / ((heaviestAt + 1) * (heaviestAt + 1))));
-    rank = f(rank + term / 1.64493406685);
+    if (from[i] !== to[i]) rank = withOrTerm(rank, orTerm(words[i], from[i], to[i]));
   }
   return words.length > 0 ? f(rank / words.length) : rank;
 }
@@ -112,7 +120,22 @@ function rankAnd(positions: WordPositions): number {
  * top operator is AND or a phrase; `length` is the document's count of positions (cnt_length).
  */
 export function tsRank(positions: WordPositions, conjunctive: boolean, length: number): number {
-  let rank = conjunctive ? rankAnd(positions) : rankOr(positions);
+  return normalized(conjunctive ? rankAnd(positions) : rankOr(positions), length);
+}
+
+/**
+ * ts_rank(document, query, 1) of a query of words ORed, from the terms (orTerm) of the words the
+ * document holds, `terms[0 … held − 1]` in PostgreSQL's order of the words, without their
+ * positions: `words` counts the query's distinct words, held or not.
+ */
+export function tsRankOfOrTerms(terms: ArrayLike<number>, held: number, words: number, length: number): number {
+  let rank = 0;
+  for (let i = 0; i < held; i++) rank = withOrTerm(rank, terms[i]);
+  return normalized(words > 0 ? f(rank / words) : rank, length);
+}
+
+/** ts_rank's rank divided by the log of the document's length (normalization 1). */
+function normalized(rank: number, length: number): number {
   if (rank < 0) rank = f(1e-20);
   return f(rank / (Math.log(length + 1) / Math.log(2.0)));
 }
