@@ -64,11 +64,11 @@ export class PostgresListSearch {
       if (!list) return undefined;
       lists.set(lexeme, list);
     }
-    // A word alone reads scores it keeps with its list, in a pass too short to send elsewhere.
     const ranked = { groups, excluded };
     const count = window.offset + window.limit + 1;
     // Words ORed: each list's terms worked out here once, for every thread's task to read.
     keepOrTerms(ranked, lists);
+    // A word alone reads scores it keeps with its list, in a pass too short to send elsewhere.
     const best = isOneWord(ranked) ? bestMatches(ranked, lists, build.stats, count) : await rankingThreads.rank(ranked, lists, build.stats, count);
     const shown = best.slice(window.offset, window.offset + window.limit);
     const more = best.length > window.offset + window.limit;
