@@ -91,7 +91,7 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
  * a pass over one array.
  */
 export function isOneWord(query: PositionalQuery): boolean {
-  return query.groups.length === 1 && query.groups[0].every((term) => term.lexemes.length === 1) && new Set(query.groups[0].map((term) => term.lexemes[0])).size === 1;
+  return isWordsAny(query) && new Set(query.groups[0].map((term) => term.lexemes[0])).size === 1;
 }
 
 /**
