@@ -7,17 +7,26 @@ export const errorCatalogue = {
   validation_failed: { status: 400, message: 'The request is not valid.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   invalid_image: { status: 400, message: 'The image is damaged or truncated.' },
+  output_too_large: { status: 400, message: 'The requested output has more pixels than this server produces (LOUPE_MAX_OUTPUT_PIXELS).' },
   team_header_required: {
     status: 400,
     message: 'The workspace API needs the x-service-team header with a workspace id.',
   },
   reports_not_comparable: { status: 400, message: 'These reports are of two different sites; pass allowCrossSite=true to compare them anyway.' },
   unauthorized: { status: 401, message: 'A valid API key is required.' },
+  sign_in_required: {
+    status: 401,
+    message: 'This invite is for an existing account: sign in as that account, then accept it.',
+  },
   invalid_credentials: { status: 401, message: 'The email or the password is not right.' },
   insufficient_credits: { status: 402, message: 'The workspace does not have enough credits.' },
   plan_feature_unavailable: { status: 402, message: "The workspace's plan does not include this feature." },
   forbidden: { status: 403, message: 'This key is not allowed to do that.' },
   not_a_member: { status: 403, message: 'You are not a member of this workspace.' },
+  invite_for_another_account: {
+    status: 403,
+    message: 'This invite was sent to another email than the account you are signed in as.',
+  },
   csrf_failed: {
     status: 403,
     message: 'A change made with a session cookie needs its CSRF token in the x-csrf-token header.',
@@ -38,12 +47,15 @@ export const errorCatalogue = {
   already_set_up: { status: 409, message: 'This instance is set up already: sign in instead.' },
   search_index_not_built: { status: 409, message: "The project's search index is not built yet: build it first." },
   invite_expired: { status: 410, message: 'This invite has expired; ask for a new one.' },
+  upload_expired: { status: 410, message: 'This upload slot has expired; ask for a new one.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This media type is not supported.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   not_ready: { status: 503, message: 'The service is not ready.' },
   overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },
+  transform_timeout: { status: 503, message: 'Transforming this image took too long; retry shortly or ask for a smaller output.' },
+  insufficient_storage: { status: 507, message: "The server's storage is full: delete something, or retry once space is freed." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
