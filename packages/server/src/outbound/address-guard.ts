@@ -13,19 +13,50 @@ export class BlockedAddressError extends Error {
   }
 }
 
+/** IANA's global unicast space (2000::/3): the only IPv6 addresses assigned to hosts on the internet. */
+const globalUnicast = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * The IPv4 addresses an IPv6 address stands for, by ipaddr.js's range (the tables are the
+ * library's; only where each form keeps its IPv4 is ours): mapped and translated addresses
+ * (RFC 4291, 6145) and NAT64 (RFC 6052; RFC 8215's local-use /48 as the /96 prefixes DNS64
+ * answers with) in the last 32 bits, 6to4 (RFC 3056) in bits 16–47, Teredo (RFC 4380) both
+ * its server and its client, inverted. IPv4-compatible addresses (::a.b.c.d, deprecated by
+ * RFC 4291 §2.5.5.1 but still routed by some stacks) have no range of their own: the first
+ * 96 bits are zero. Undefined for an address that carries none.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const bytes = address.toByteArray();
+  const ipv4At = (offset: number, invert = false) =>
+    new ipaddr.IPv4(bytes.slice(offset, offset + 4).map((byte) => (invert ? byte ^ 0xff : byte)));
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [ipv4At(12)];
+    case '6to4':
+      return [ipv4At(2)];
+    case 'teredo':
+      return [ipv4At(4), ipv4At(12, true)];
+  }
+  return bytes.slice(0, 12).every((byte) => byte === 0) ? [ipv4At(12)] : undefined;
+}
+
 /**
  * True for globally routable unicast addresses only. Loopback, private, link-local (which
  * holds cloud metadata at 169.254.169.254), CGNAT, multicast, reserved and their IPv6
- * equivalents are refused; IPv4-mapped IPv6 is judged as the IPv4 address it carries, and
- * NAT64/6to4/Teredo forms are refused because they can tunnel to any IPv4 address.
+ * equivalents are refused. An IPv6 address that carries an IPv4 address (mapped,
+ * compatible, NAT64, 6to4, Teredo) reaches that IPv4 host, so it is judged as that address:
+ * `::7f00:1` is loopback, `64:ff9b::8.8.8.8` public. Zone ids (`%eth0`) change nothing.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const ipv6 = parsed as ipaddr.IPv6;
+  const carried = embeddedIPv4(ipv6);
+  if (carried) return carried.every((ipv4) => ipv4.range() === 'unicast');
+  return ipv6.range() === 'unicast' && ipv6.match(globalUnicast);
 }
 
 /** Throws BlockedAddressError for a literal IP host that is not public (DNS lookup is skipped for literals). */
