@@ -29,9 +29,21 @@ export function validationDetails(error: z.ZodError, prefix?: string): Validatio
   return details;
 }
 
+/** How many invalid fields the message names; `details` has them all. */
+const NAMED_FIELDS = 3;
+
+/** `The request is not valid (name, tags.0).`: the fields at fault, for a reader of the message alone. */
+export function validationMessage(details: ValidationDetails): string {
+  const fields = Object.keys(details.fieldErrors);
+  if (fields.length === 0) return 'The request is not valid.';
+  const more = fields.length > NAMED_FIELDS ? ` and ${fields.length - NAMED_FIELDS} more` : '';
+  return `The request is not valid (${fields.slice(0, NAMED_FIELDS).join(', ')}${more}).`;
+}
+
 /** Parses `value` with `schema`, throwing a `validation_failed` LoupeError on failure. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new LoupeError('validation_failed', { details: validationDetails(result.error, prefix) });
+  const details = validationDetails(result.error, prefix);
+  throw new LoupeError('validation_failed', { message: validationMessage(details), details });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 import { Scope } from './roles.ts';
 
 export const ApiKey = z
@@ -22,7 +23,7 @@ export const CreatedApiKey = ApiKey.extend({
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const CreateApiKey = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: freeText({ max: 100 }),
   scopes: z
     .array(Scope)
     .min(1)

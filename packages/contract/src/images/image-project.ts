@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 
-const ProjectName = z.string().trim().min(1).max(100);
+const ProjectName = freeText({ max: 100 });
 
 /** A hostname: dot-separated labels of letters, digits and inner hyphens, 253 characters at most. */
 const CustomDomain = z

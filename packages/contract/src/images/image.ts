@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 
 /**
  * The `<image_path>` of a CDN URL: slash-separated segments, no empty, `.` or `..` segment,
@@ -16,7 +17,7 @@ export const ImagePath = z
   )
   .describe('Where the image lives in its project, e.g. `blog/2026/cover.jpg`.');
 
-export const Tag = z.string().trim().min(1).max(100);
+export const Tag = freeText({ max: 100 });
 
 export const Image = z
   .object({
@@ -56,7 +57,7 @@ export const ListImagesQuery = z.strictObject({
 
 export const UpdateImage = z
   .strictObject({
-    altText: z.string().max(1000).nullable().optional(),
+    altText: freeText({ max: 1000, multiline: true }).nullable().optional(),
     tags: z
       .array(Tag)
       .max(50)

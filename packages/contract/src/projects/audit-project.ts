@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 import { CrawlStatus, StartCrawl } from '../crawls/crawl.ts';
 import { Grade } from '../reports/report.ts';
 
@@ -50,7 +51,7 @@ export const AuditProject = z
   .meta({ id: 'AuditProject' });
 export type AuditProject = z.infer<typeof AuditProject>;
 
-const Name = z.string().trim().min(1).max(100);
+const Name = freeText({ max: 100 });
 
 export const CreateAuditProject = z.strictObject({
   name: Name,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 import { RulePack } from './rule-pack.ts';
 
-const PackName = z.string().trim().min(1).max(100).describe('Unique in the workspace.');
-const Description = z.string().max(1000);
+const PackName = freeText({ max: 100 }).describe('Unique in the workspace.');
+const Description = freeText({ max: 1000, multiline: true });
 
 export const RulePackSummary = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Severity } from '../reports/report.ts';
+import { freeText } from '../common/free-text.ts';
 
 /**
  * Custom rule packs (audit-checks.md §3.2): declarative JSON rules a crawl runs on every URL
@@ -112,7 +113,7 @@ export const RuleMetric = z.enum([
 export type RuleMetric = z.infer<typeof RuleMetric>;
 
 const StatusClass = z.enum(['2xx', '3xx', '4xx', '5xx', 'failed']);
-const label = z.string().min(1).max(80).optional().describe('Shown in {{labels}} when this condition is true.');
+const label = freeText({ max: 80 }).optional().describe('Shown in {{labels}} when this condition is true.');
 const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Not an HTTP header name.');
 
 export const SelectorCondition = z
@@ -270,18 +271,15 @@ export const CustomRule = z
       .max(100)
       .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'Must be category/name in lower case, e.g. content/placeholder-copy.')
       .describe('Unique in the pack, and not the id of a built-in check.'),
-    title: z.string().min(1).max(80),
+    title: freeText({ max: 80 }),
     category: RuleCategory,
     severity: Severity,
     weight: z.number().min(0).max(0.9).optional().describe("Overrides the severity's weight in the health score."),
     scope: RuleScope.prefault({}),
     when: RuleCondition,
-    message: z
-      .string()
-      .min(1)
-      .max(300)
+    message: freeText({ max: 300 })
       .describe('Template: {{url}} {{path}} {{status}} {{rule.id}} {{count}} {{match}} {{value}} {{metric.<name>}} {{labels}}.'),
-    help: z.strictObject({ why: z.string().max(1000), fix: z.string().max(1000), url: z.url().max(2048).optional() }).optional(),
+    help: z.strictObject({ why: freeText({ max: 1000, multiline: true }), fix: freeText({ max: 1000, multiline: true }), url: z.url().max(2048).optional() }).optional(),
     enabled: z.boolean().default(true),
   })
   .meta({ id: 'CustomRule' });
@@ -290,7 +288,7 @@ export type CustomRule = z.infer<typeof CustomRule>;
 export const RulePack = z
   .strictObject({
     schema: z.literal('loupe.rules/v1'),
-    name: z.string().min(1).max(100),
+    name: freeText({ max: 100 }),
     rules: z.array(CustomRule).max(MAX_RULES_PER_PACK),
   })
   .meta({ id: 'RulePack' });

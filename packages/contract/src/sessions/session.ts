@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 import { TeamListing } from '../team/team.ts';
 
 /**
@@ -35,10 +36,10 @@ export const SetupState = z.object({
 export type SetupState = z.infer<typeof SetupState>;
 
 export const Setup = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: freeText({ max: 100 }),
   email: Email,
   password: NewPassword,
-  workspaceName: z.string().trim().min(1).max(100).optional().describe('Renames the workspace "Default".'),
+  workspaceName: freeText({ max: 100 }).optional().describe('Renames the workspace "Default".'),
 });
 export type Setup = z.infer<typeof Setup>;
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { freeText } from '../common/free-text.ts';
 import { TimeZone } from '../common/time-zone.ts';
 import { Role } from '../identity/roles.ts';
 
-const TeamName = z.string().trim().min(1).max(100);
+const TeamName = freeText({ max: 100 });
 const Email = z.email().max(254).transform((email) => email.toLowerCase());
 
 /** One of the caller's workspaces, as `GET /teams` lists them. */
@@ -133,7 +134,7 @@ export const CreateInvite = z.strictObject({
 export type CreateInvite = z.infer<typeof CreateInvite>;
 
 export const AcceptInvite = z.strictObject({
-  name: z.string().trim().min(1).max(100).optional().describe('For a new user; defaults to the part of the email before @.'),
+  name: freeText({ max: 100 }).optional().describe('For a new user; defaults to the part of the email before @.'),
   password: z
     .string()
     .min(8)
