@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from './rule-packs/rule-budgets.ts';
 import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './search/word-list-settings.ts';
 
 const flagWithDefault = (fallback: 'true' | 'false') =>
@@ -45,6 +46,8 @@ const Env = z
     LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(LIST_THRESHOLD),
     LOUPE_SEARCH_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
     LOUPE_SEARCH_LIST_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(LIST_CACHE_BYTES),
+    LOUPE_RULE_PAGE_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.pageMs),
+    LOUPE_RULE_PREVIEW_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.previewMs),
     LOUPE_METRICS_TOKEN: z.string().min(16, 'LOUPE_METRICS_TOKEN must be 16 characters or more').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
@@ -129,6 +132,8 @@ export interface Config {
   searchCacheBytes: number;
   /** Search word lists kept decoded per process (bytes). */
   searchListCacheBytes: number;
+  /** How long one custom rule may run on one page, and over one preview (rule-packs/rule-budgets.ts). */
+  ruleBudgets: RuleBudgets;
   /** When set, GET /metrics wants it as a bearer token. */
   metricsToken: string | undefined;
   logLevel: string;
@@ -182,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchListMinPages: e.LOUPE_SEARCH_LIST_MIN_PAGES,
     searchCacheBytes: e.LOUPE_SEARCH_CACHE_BYTES,
     searchListCacheBytes: e.LOUPE_SEARCH_LIST_CACHE_BYTES,
+    ruleBudgets: { pageMs: e.LOUPE_RULE_PAGE_BUDGET_MS, previewMs: e.LOUPE_RULE_PREVIEW_BUDGET_MS },
     metricsToken: e.LOUPE_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,

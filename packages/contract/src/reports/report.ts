@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { RuleError } from '../rules/rule-error.ts';
 
 export const Severity = z.enum(['error', 'warning', 'notice']);
 export type Severity = z.infer<typeof Severity>;
@@ -110,6 +111,7 @@ export const Report = z
     categories: z.array(CategorySummary),
     issues: z.array(ReportIssue).describe('By points lost, largest first.'),
     topFixes: z.array(TopFix).describe('The five rules whose fix gains most.'),
+    ruleErrors: z.array(RuleError).describe('Custom rules stopped during the build (past their time budget), in pack order.'),
     share: ReportShare.nullable(),
   })
   .meta({ id: 'Report' });

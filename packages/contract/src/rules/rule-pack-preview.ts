@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../common/resource.ts';
 import { Severity } from '../reports/report.ts';
+import { RuleError } from './rule-error.ts';
 import { RulePack } from './rule-pack.ts';
 
 const Samples = z.number().int().min(0).max(20).default(5).describe('Pages named per rule, of those it fires on.');
@@ -21,6 +22,7 @@ export const RulePreview = z.object({
   pagesFailing: z.number().int().describe('Pages the rule fires on: each would be one finding.'),
   pagesNotApplicable: z.number().int().describe('Pages in scope where a condition was unknown (e.g. a rendered-DOM selector).'),
   samples: z.array(z.object({ url: z.string(), pageId: Id, message: z.string() })),
+  error: RuleError.nullable().describe('Set when the rule was stopped (it ran past its time budget): its counts cover the pages before.'),
 });
 
 export const RulePackPreview = z

@@ -14,6 +14,7 @@ export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'craw
     database: services.database,
     plans: services.plans,
     log: services.log,
+    ruleBudgets: services.config.ruleBudgets,
     crawler: new Crawler({ store: new CrawlStore(services.database), fetcher: services.fetcher, log: services.log, limits: CRAWL_LIMITS }),
   });
   const alerts = new AlertTrigger(services.database, services.jobs);

@@ -5,6 +5,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import type { Plans } from '../plans/plans.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { buildReport } from '../reports/report-builder.ts';
+import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { CrawlStore } from './crawl-store.ts';
 import type { Crawler } from './crawler.ts';
 
@@ -23,12 +24,14 @@ export class CrawlRunner {
   readonly #plans: Plans;
   readonly #crawler: Crawler;
   readonly #log: Logger;
+  readonly #ruleBudgets: RuleBudgets;
 
-  constructor(options: { database: Database; plans: Plans; crawler: Crawler; log: Logger }) {
+  constructor(options: { database: Database; plans: Plans; crawler: Crawler; log: Logger; ruleBudgets: RuleBudgets }) {
     this.#database = options.database;
     this.#plans = options.plans;
     this.#crawler = options.crawler;
     this.#log = options.log;
+    this.#ruleBudgets = options.ruleBudgets;
   }
 
   async run(crawlId: string, shutdown: AbortSignal): Promise<CrawlOutcome> {
@@ -80,7 +83,7 @@ export class CrawlRunner {
     try {
       const row = await new CrawlStore(this.#database).byId(crawlId);
       if (!row) return null;
-      return await buildReport(this.#database, { ...row, status: outcome });
+      return await buildReport(this.#database, { ...row, status: outcome }, this.#ruleBudgets);
     } catch (error) {
       this.#log.error({ err: error, crawlId }, 'report build failed');
       return null;

@@ -1,9 +1,10 @@
-import { RulePack } from '@loupe/contract';
+import { RulePack, type RuleError } from '@loupe/contract';
 import type { RuleDefinition, Finding } from '../audit/rule.ts';
 import type { StoredPage } from '../crawl/stored-page-store.ts';
 import type { CompiledRule } from '../rule-packs/compiled-rule.ts';
-import { evaluateRule } from '../rule-packs/rule-evaluator.ts';
+import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { compileRulePack } from '../rule-packs/rule-pack-compiler.ts';
+import { RuleRun } from '../rule-packs/rule-run.ts';
 import { storedPageSubject } from '../rule-packs/stored-page-subject.ts';
 
 /** A rule pack as a crawl took it when it started: later edits of the pack do not change the crawl's report. */
@@ -16,16 +17,19 @@ export interface RulePackSnapshot {
 /**
  * The custom rules a crawl runs, compiled once for its report build. A rule whose id is
  * already taken (by a built-in check added since, or by a rule of an earlier pack of the
- * crawl) is left out rather than mixed with the other's findings.
+ * crawl) is left out rather than mixed with the other's findings. They run on the rule
+ * threads, each within its page budget: a rule stopped is one of the report's rule errors.
  */
 export class CustomRules {
   readonly #rules: CompiledRule[];
+  readonly #run: RuleRun;
 
-  private constructor(rules: CompiledRule[]) {
+  private constructor(rules: CompiledRule[], budgets: Pick<RuleBudgets, 'pageMs'>) {
     this.#rules = rules;
+    this.#run = new RuleRun(rules, { pageBudgetMs: budgets.pageMs });
   }
 
-  static compile(snapshots: readonly RulePackSnapshot[], taken: (id: string) => boolean): CustomRules {
+  static compile(snapshots: readonly RulePackSnapshot[], taken: (id: string) => boolean, budgets: Pick<RuleBudgets, 'pageMs'>): CustomRules {
     const rules: CompiledRule[] = [];
     const seen = new Set<string>();
     for (const snapshot of snapshots) {
@@ -36,7 +40,7 @@ export class CustomRules {
         rules.push(rule);
       }
     }
-    return new CustomRules(rules);
+    return new CustomRules(rules, budgets);
   }
 
   get empty(): boolean {
@@ -57,20 +61,26 @@ export class CustomRules {
     }));
   }
 
-  /** The findings of every rule firing on the page; the rendered message is the finding's detail. */
-  evaluate(page: StoredPage): Finding[] {
-    const subject = storedPageSubject(page);
-    const findings: Finding[] = [];
-    for (const rule of this.#rules) {
-      const result = evaluateRule(rule, subject);
-      if (result.outcome !== 'fired') continue;
-      findings.push({
-        ruleId: rule.definition.id,
-        count: Math.max(1, result.evidence?.total ?? 1),
-        samples: result.evidence?.samples ?? [],
-        ...(result.message === undefined ? {} : { detail: result.message }),
-      });
-    }
+  /** The findings of every rule firing on each page, by page id; the rendered message is the finding's detail. */
+  async evaluate(pages: readonly StoredPage[]): Promise<Map<string, Finding[]>> {
+    const findings = new Map<string, Finding[]>(pages.map((page) => [page.id, []]));
+    const outcomes = await this.#run.evaluate(pages.map(storedPageSubject));
+    outcomes.forEach((outcome, index) => {
+      const ruleId = (this.#rules[index] as CompiledRule).definition.id;
+      for (const fired of outcome.fired) {
+        findings.get((pages[fired.page] as StoredPage).id)?.push({
+          ruleId,
+          count: Math.max(1, fired.evidence?.total ?? 1),
+          samples: fired.evidence?.samples ?? [],
+          ...(fired.message === undefined ? {} : { detail: fired.message }),
+        });
+      }
+    });
     return findings;
+  }
+
+  /** The rules stopped so far, in pack order. */
+  errors(): RuleError[] {
+    return this.#run.errors().filter((error): error is RuleError => error !== null);
   }
 }

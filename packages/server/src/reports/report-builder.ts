@@ -16,6 +16,7 @@ import type { SiteFacts } from '../crawl/site-facts.ts';
 import { urlKey } from '../crawl/crawl-store.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
+import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { ReportBuildStore, type BuildPageRow, type SuspectLinkRow } from './report-build-store.ts';
 import { ReportStore } from './report-store.ts';
 import { CustomRules } from './custom-rules.ts';
@@ -35,11 +36,12 @@ type ReportBody = Omit<Report, 'id' | 'crawlId' | 'projectId' | 'url' | 'mode' |
  * pages and links, the custom rules of the crawl's rule packs over the stored markup, every
  * page's score, the health score with its attribution, and the report row. Runs in batches
  * of pages; run again (after a crash) it starts over and replaces what the previous run wrote.
+ * Custom rules run on the rule threads, each within `budgets.pageMs` a page.
  */
-export async function buildReport(database: Database, crawl: CrawlRow): Promise<string> {
+export async function buildReport(database: Database, crawl: CrawlRow, budgets: Pick<RuleBudgets, 'pageMs'> = DEFAULT_RULE_BUDGETS): Promise<string> {
   const store = new ReportBuildStore(database, crawl.id);
   const options = JSON.parse(crawl.options) as CrawlOptions;
-  const custom = CustomRules.compile(options.rulePacks ?? [], (id) => findRule(id) !== undefined);
+  const custom = CustomRules.compile(options.rulePacks ?? [], (id) => findRule(id) !== undefined, budgets);
   const rules = new RuleBook(custom.definitions());
   const storedPages = new StoredPageStore(database);
   await store.clearSiteFindings();
@@ -74,6 +76,12 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
     const stored = await store.pageFindings(batch.map((row) => row.id));
     const targets = await resolveTargets(store, batch, redirects, origin);
     const references = hreflangs ? await hreflangReferences(store, batch) : new Map<string, HreflangReference[]>();
+    const customFindings = custom.empty
+      ? new Map<string, Finding[]>()
+      : await custom.evaluate(batch.flatMap((row) => {
+          const stored = bodies.get(row.id);
+          return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
+        }));
     const found = new Map<string, Finding[]>(batch.map((row) => [row.id, []]));
     for (const finding of stored) {
       found.get(finding.url_id!)?.push({
@@ -98,8 +106,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
       ];
       const conflicting = row.summary === null ? null : conflictingCodesFinding(row.lang, references.get(row.id) ?? []);
       if (conflicting) siteFindings.push(conflicting);
-      const stored = bodies.get(row.id);
-      if (stored) siteFindings.push(...custom.evaluate({ ...stored, inlinks: inbound }));
+      siteFindings.push(...(customFindings.get(row.id) ?? []));
       for (const finding of siteFindings) {
         siteRows.push({
           url_id: row.id,
@@ -169,6 +176,7 @@ export async function buildReport(database: Database, crawl: CrawlRow): Promise<
     },
     pages,
     ...issues.summarize(result),
+    ruleErrors: custom.errors(),
   };
   return new ReportStore(database).saveBuilt({
     id: newId(),

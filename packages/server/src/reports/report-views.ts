@@ -8,6 +8,8 @@ type StoredFinding = { rule_id: string; severity: string; count: number; samples
 
 /** Stored rows as the API shows them. */
 export function toReport(row: ReportRow): Report {
+  type Body = Pick<Report, 'health' | 'pages' | 'counts' | 'categories' | 'issues' | 'topFixes'> & Partial<Pick<Report, 'ruleErrors'>>;
+  const body = JSON.parse(row.body) as Body;
   return {
     id: row.id,
     crawlId: row.crawl_id,
@@ -16,7 +18,9 @@ export function toReport(row: ReportRow): Report {
     mode: row.mode as Report['mode'],
     completeness: row.completeness as Report['completeness'],
     createdAt: row.created_at,
-    ...(JSON.parse(row.body) as Pick<Report, 'health' | 'pages' | 'counts' | 'categories' | 'issues' | 'topFixes'>),
+    ...body,
+    // Reports built before rules had budgets recorded none.
+    ruleErrors: body.ruleErrors ?? [],
     share: row.share_token === null ? null : toShare(row),
   };
 }

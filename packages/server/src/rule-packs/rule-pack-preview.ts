@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import { LoupeError, type RulePack, type RulePackPreview } from '@loupe/contract';
 import { StoredPageStore } from '../crawl/stored-page-store.ts';
 import type { Database } from '../database/database.ts';
@@ -6,27 +5,31 @@ import type { Principal } from '../identity/principal.ts';
 import type { AuditProjectService } from '../projects/audit-project-service.ts';
 import { ReportStore } from '../reports/report-store.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
-import { evaluateRule } from './rule-evaluator.ts';
+import type { RuleBudgets } from './rule-budgets.ts';
+import { RuleRun } from './rule-run.ts';
 import type { RulePackService } from './rule-pack-service.ts';
 import { storedPageSubject } from './stored-page-subject.ts';
 
-/** Pages evaluated between two yields to the event loop. */
+/** Pages read from the database at once, and so evaluated at once on a rule thread. */
 const BATCH = 100;
 
 /**
  * Runs a pack over the stored pages of a project's newest report: the same subjects and
  * evaluator as a crawl's report, nothing fetched, no credits spent. Disabled rules are
- * previewed too, so a rule can be tried before it is switched on.
+ * previewed too, so a rule can be tried before it is switched on. Rules run on the rule
+ * threads within their budgets (rule-budgets.ts); a rule stopped says so at the rule.
  */
 export class RulePackPreviewService {
   readonly #database: Database;
   readonly #projects: AuditProjectService;
   readonly #packs: RulePackService;
+  readonly #budgets: RuleBudgets;
 
-  constructor(database: Database, projects: AuditProjectService, packs: RulePackService) {
+  constructor(database: Database, projects: AuditProjectService, packs: RulePackService, budgets: RuleBudgets) {
     this.#database = database;
     this.#projects = projects;
     this.#packs = packs;
+    this.#budgets = budgets;
   }
 
   async previewSaved(principal: Principal, packId: string, input: { projectId: string; samples: number }): Promise<RulePackPreview> {
@@ -42,6 +45,7 @@ export class RulePackPreviewService {
     const report = project.latestReport && (await new ReportStore(this.#database).find(principal.workspaceId, project.latestReport.id));
     if (!report) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then preview the pack over its pages.' });
 
+    const run = new RuleRun(compiled.rules, { pageBudgetMs: this.#budgets.pageMs, runBudgetMs: this.#budgets.previewMs, explain: input.samples });
     const tallies = compiled.rules.map((rule, index) => ({
       ruleId: rule.definition.id,
       title: rule.definition.title,
@@ -51,30 +55,28 @@ export class RulePackPreviewService {
       pagesFailing: 0,
       pagesNotApplicable: 0,
       samples: [] as RulePackPreview['rules'][number]['samples'],
+      error: null as RulePackPreview['rules'][number]['error'],
     }));
     let pagesEvaluated = 0;
     for await (const batch of new StoredPageStore(this.#database).each(report.crawl_id, { html: true, batch: BATCH })) {
-      for (const page of batch) {
-        pagesEvaluated += 1;
-        const subject = storedPageSubject(page);
-        compiled.rules.forEach((rule, index) => {
-          const tally = tallies[index]!;
-          // Only the pages named as samples need a message; the rest are counted.
-          const result = evaluateRule(rule, subject, { explain: tally.samples.length < input.samples });
-          if (result.outcome === 'out-of-scope') return;
-          if (result.outcome === 'not-applicable') {
-            tally.pagesNotApplicable += 1;
-            return;
-          }
-          tally.pagesInScope += 1;
-          if (result.outcome !== 'fired') return;
-          tally.pagesFailing += 1;
-          if (tally.samples.length < input.samples) tally.samples.push({ url: page.url, pageId: page.id, message: result.message ?? '' });
-        });
-      }
-      // Evaluation is synchronous work: let the server answer others between batches.
-      await setImmediate();
+      pagesEvaluated += batch.length;
+      // On the rule threads: only the pages named as samples get a message, the rest are counted.
+      const outcomes = await run.evaluate(batch.map(storedPageSubject));
+      outcomes.forEach((outcome, index) => {
+        const tally = tallies[index]!;
+        tally.pagesInScope += outcome.decided;
+        tally.pagesNotApplicable += outcome.notApplicable;
+        tally.pagesFailing += outcome.fired.length;
+        for (const fired of outcome.fired) {
+          if (fired.message === undefined || tally.samples.length >= input.samples) continue;
+          const page = batch[fired.page]!;
+          tally.samples.push({ url: page.url, pageId: page.id, message: fired.message });
+        }
+      });
     }
+    run.errors().forEach((error, index) => {
+      tallies[index]!.error = error;
+    });
     return { projectId: project.id, reportId: report.id, crawlId: report.crawl_id, pagesEvaluated, rules: tallies };
   }
 }

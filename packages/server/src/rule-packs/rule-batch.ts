@@ -1,0 +1,90 @@
+import type { CompiledRule } from './compiled-rule.ts';
+import { evaluateRule, type RuleEvaluation } from './rule-evaluator.ts';
+import type { RuleSubject } from './rule-subject.ts';
+import { RuleWatch } from './rule-watch.ts';
+
+/** Which of a rule's budgets an evaluation ran under: the page's, or what was left of the run's when less. */
+export type BudgetKind = 'page' | 'run';
+
+/** Pages of one run for one rule thread, with what each rule may still spend. */
+export interface RuleBatch {
+  /** The run's rules compiled once per thread, under this key (rule-thread.ts). */
+  runId: string;
+  subjects: RuleSubject[];
+  pageBudgetMs: number;
+  /** Per rule: the pages of this batch it runs on, those before this index (0: stopped). */
+  pageLimit: number[];
+  /** Per rule: what is left of its budget for the whole run, in milliseconds. */
+  runBudgetLeftMs: number[];
+  /** Per rule: how many of its firings to explain (message and evidence); the later ones are counted. */
+  explain: number[];
+  /** Shared with the thread that watches this one (RuleWatch). */
+  board: SharedArrayBuffer;
+}
+
+export interface FiredRule {
+  /** The page's index in the batch. */
+  page: number;
+  message?: string;
+  evidence?: RuleEvaluation['evidence'];
+}
+
+/** One rule over one batch. */
+export interface RuleBatchOutcome {
+  /** Pages it passed or fired on. */
+  decided: number;
+  notApplicable: number;
+  fired: FiredRule[];
+  spentMs: number;
+  /** Set when it ran past a budget on a page (that page's outcome is not counted, nor later ones). */
+  overrun?: { page: number; budget: BudgetKind };
+}
+
+/**
+ * Runs the rules over the pages, page after page (every rule of a page shares its parsed DOM),
+ * timing each evaluation. Before each one it tells the board which rule, page and budget, so
+ * the thread that watches can end this one when a rule never comes back; a rule that came
+ * back late is stopped here.
+ */
+export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch): RuleBatchOutcome[] {
+  const watch = new RuleWatch(batch.board);
+  const explain = [...batch.explain];
+  const left = [...batch.runBudgetLeftMs];
+  const limit = [...batch.pageLimit];
+  const outcomes: RuleBatchOutcome[] = rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
+  batch.subjects.forEach((subject, page) => {
+    rules.forEach((rule, index) => {
+      if (page >= (limit[index] as number)) return;
+      const outcome = outcomes[index] as RuleBatchOutcome;
+      const runLeft = left[index] as number;
+      const budget: BudgetKind = runLeft < batch.pageBudgetMs ? 'run' : 'page';
+      const budgetMs = Math.max(0, Math.min(batch.pageBudgetMs, runLeft));
+      watch.started(index, page, budgetMs, budget);
+      const start = performance.now();
+      const result = evaluateRule(rule, subject, { explain: (explain[index] as number) > 0 });
+      const spent = performance.now() - start;
+      watch.ended();
+      outcome.spentMs += spent;
+      left[index] = runLeft - spent;
+      if (spent > budgetMs) {
+        outcome.overrun = { page, budget };
+        limit[index] = page;
+        return;
+      }
+      if (result.outcome === 'out-of-scope') return;
+      if (result.outcome === 'not-applicable') {
+        outcome.notApplicable += 1;
+        return;
+      }
+      outcome.decided += 1;
+      if (result.outcome !== 'fired') return;
+      if (result.message === undefined) {
+        outcome.fired.push({ page });
+        return;
+      }
+      explain[index] = (explain[index] as number) - 1;
+      outcome.fired.push({ page, message: result.message, evidence: result.evidence });
+    });
+  });
+  return outcomes;
+}

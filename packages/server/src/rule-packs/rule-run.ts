@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { RuleError } from '@loupe/contract';
+import type { CompiledRule } from './compiled-rule.ts';
+import type { BudgetKind, RuleBatchOutcome } from './rule-batch.ts';
+import type { RuleSubject } from './rule-subject.ts';
+import { ruleThreads, type RuleThreads } from './rule-threads.ts';
+
+/** Pages sent to a rule thread at once: a thread ended mid-batch costs the batch again, less the rule stopped. */
+const PAGES_PER_TASK = 100;
+
+export interface RuleRunOptions {
+  /** The most one rule may take on one page. */
+  pageBudgetMs: number;
+  /** The most one rule may take over the whole run (a preview's budget); unbounded if left out. */
+  runBudgetMs?: number;
+  /** How many firings of each rule to explain (message and evidence), in page order; all if left out. */
+  explain?: number;
+  threads?: RuleThreads;
+}
+
+interface RuleState {
+  pagesRun: number;
+  budgetLeftMs: number;
+  explainLeft: number;
+  error: RuleError | null;
+}
+
+/**
+ * One preview's or report build's evaluation of custom rules, batch after batch, on the rule
+ * threads: every rule within its budgets. A rule past one is stopped, for the rest of the
+ * run, at the page where it happened, and kept as a RuleError; its outcomes on the pages
+ * before stand. The run's rules must have compiled (the compile step reports problems).
+ */
+export class RuleRun {
+  readonly #id = randomUUID();
+  readonly #rules: CompiledRule[];
+  readonly #options: RuleRunOptions;
+  readonly #threads: RuleThreads;
+  readonly #states: RuleState[];
+
+  constructor(rules: CompiledRule[], options: RuleRunOptions) {
+    this.#rules = rules;
+    this.#options = options;
+    this.#threads = options.threads ?? ruleThreads;
+    this.#states = rules.map(() => ({
+      pagesRun: 0,
+      budgetLeftMs: options.runBudgetMs ?? Number.POSITIVE_INFINITY,
+      explainLeft: options.explain ?? Number.POSITIVE_INFINITY,
+      error: null,
+    }));
+  }
+
+  /** Per rule, in the run's order: why it was stopped, or null. */
+  errors(): (RuleError | null)[] {
+    return this.#states.map((state) => state.error);
+  }
+
+  /** Every rule over these pages, per rule in the run's order; a fired page is its index in `subjects`. */
+  async evaluate(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
+    const merged: RuleBatchOutcome[] = this.#rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
+    for (let start = 0; start < subjects.length; start += PAGES_PER_TASK) {
+      const part = subjects.slice(start, start + PAGES_PER_TASK);
+      (await this.#evaluatePart(part)).forEach((outcome, index) => {
+        const into = merged[index] as RuleBatchOutcome;
+        into.decided += outcome.decided;
+        into.notApplicable += outcome.notApplicable;
+        into.spentMs += outcome.spentMs;
+        for (const fired of outcome.fired) into.fired.push({ ...fired, page: fired.page + start });
+      });
+    }
+    return merged;
+  }
+
+  async #evaluatePart(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
+    const definitions = this.#rules.map((rule) => rule.definition);
+    const pageLimit = this.#states.map((state) => (state.error ? 0 : subjects.length));
+    // A rule whose thread was ended on a page: where, to report once the part is done without it.
+    const ended = new Map<number, { page: number; budget: BudgetKind }>();
+    for (;;) {
+      const answer = await this.#threads.run(definitions, {
+        runId: this.#id,
+        subjects,
+        pageBudgetMs: this.#options.pageBudgetMs,
+        pageLimit,
+        runBudgetLeftMs: this.#states.map((state) => state.budgetLeftMs),
+        explain: this.#states.map((state) => state.explainLeft),
+      });
+      if ('overdue' in answer) {
+        // Again without it from that page on: the ended thread's outcomes are lost, the others' are recomputed.
+        const { rule, page, budget } = answer.overdue;
+        ended.set(rule, { page, budget });
+        pageLimit[rule] = page;
+        continue;
+      }
+      answer.outcomes.forEach((outcome, index) => {
+        const state = this.#states[index] as RuleState;
+        if (state.error) return;
+        state.budgetLeftMs -= outcome.spentMs;
+        state.explainLeft -= outcome.fired.filter((fired) => fired.message !== undefined).length;
+        const stop = outcome.overrun ?? ended.get(index);
+        state.pagesRun += stop ? stop.page : subjects.length;
+        if (stop) state.error = this.#error(index, stop.budget, subjects[stop.page] as RuleSubject);
+      });
+      return answer.outcomes;
+    }
+  }
+
+  #error(index: number, budget: BudgetKind, subject: RuleSubject): RuleError {
+    const state = this.#states[index] as RuleState;
+    const ruleId = (this.#rules[index] as CompiledRule).definition.id;
+    const page = budget === 'page';
+    const budgetMs = page ? this.#options.pageBudgetMs : (this.#options.runBudgetMs as number);
+    const message = page
+      ? `Stopped on ${subject.url}: the rule took more than ${budgetMs} ms on this one page, and was not run on later pages.`
+      : `Stopped on ${subject.url}: the rule took more than ${budgetMs} ms over this preview's pages, and was not run on later pages.`;
+    return {
+      ruleId,
+      code: 'rule_timeout',
+      message: `${message} A selector with several descendant combinators (\`section div div\`) takes time that grows with the power of the page's nesting depth: anchor it with child combinators (\`>\`) or classes.`,
+      budget: page ? 'page' : 'preview',
+      budgetMs,
+      url: subject.url,
+      pagesEvaluated: state.pagesRun,
+    };
+  }
+}
