@@ -86,7 +86,7 @@ export async function composeServices({ config, database, plans, blobs, fetcher,
     purgeVariants,
     publicUrl: config.publicUrl,
   });
-  const uploadSlots = new UploadSlotService({ database, projects, images, blobs, publicUrl: config.publicUrl });
+  const uploadSlots = new UploadSlotService({ database, projects, images, blobs, plans, publicUrl: config.publicUrl });
   const keyCache = new KeyCache();
   const keys = new ApiKeyService(new ApiKeyStore(database), keyCache.forgetAll);
   const credits = new CreditService(database, plans);

@@ -10,6 +10,7 @@ import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { openInfrastructure } from './infrastructure.ts';
 import { Plans } from './plans/plans.ts';
 import { MonthlyAllowance } from './credits/monthly-allowance.ts';
+import { UploadSlotSweeper } from './images/images/upload-slot-sweeper.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
 import { schedulerFor, type Scheduler } from './schedules/scheduler.ts';
 
@@ -22,6 +23,8 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** Tops the credits up each month; ticked with the scheduler. */
   allowance: MonthlyAllowance;
+  /** Removes expired upload slots and their staged files; ticked with the scheduler. */
+  uploadSweeper: UploadSlotSweeper;
   /** Where it listens, e.g. http://127.0.0.1:8080 */
   url: string;
   /** Set on the first start of an empty database. */
@@ -55,7 +58,8 @@ export async function startServer(
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const scheduler = schedulerFor(infrastructure);
     const allowance = new MonthlyAllowance(database, plans);
-    const schedulerLoop = startSchedulerLoop([allowance, scheduler], config.schedulerTickMs, log);
+    const uploadSweeper = new UploadSlotSweeper(database, infrastructure.blobs);
+    const schedulerLoop = startSchedulerLoop([allowance, scheduler, uploadSweeper], config.schedulerTickMs, log);
     return {
       app,
       database,
@@ -63,6 +67,7 @@ export async function startServer(
       jobs,
       scheduler,
       allowance,
+      uploadSweeper,
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {

@@ -54,13 +54,14 @@ export const imageOperations = [
     path: '/api/images/projects/{projectId}/images/upload',
     summary: 'Start a two-step upload',
     description:
-      'For large files or uploads from a browser: returns an `uploadUrl` to PUT the bytes to (no API key needed, valid for an hour), then call upload/confirm with the `imageId`.',
+      'For large files or uploads from a browser: returns an `uploadUrl` to PUT the bytes to (no API key needed, valid for an hour; later the PUT and confirm answer 410 `upload_expired`, and the slot and its bytes are removed), then call upload/confirm with the `imageId`. Until it is confirmed or expires, the slot counts toward the images per project of the plan.',
     tag: 'Images',
     scopes: ['images:write'],
     params: ProjectParams,
     body: CreateUpload,
     output: PendingUpload,
     status: 201,
+    errors: ['plan_limit_reached'],
   }),
   defineOperation({
     id: 'confirmImageUpload',
@@ -76,7 +77,7 @@ export const imageOperations = [
     body: ConfirmUpload,
     output: Image,
     status: 201,
-    errors: ['plan_limit_reached', 'unsupported_media_type', 'invalid_image'],
+    errors: ['plan_limit_reached', 'unsupported_media_type', 'invalid_image', 'upload_expired'],
   }),
   defineOperation({
     id: 'getImage',

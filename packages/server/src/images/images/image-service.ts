@@ -16,8 +16,18 @@ import { newId } from '../../ids.ts';
 import type { Plans } from '../../plans/plans.ts';
 import type { ProjectService } from '../projects/project-service.ts';
 import type { ImageImporter } from './image-importer.ts';
+import { checkImageLimit } from './image-limit.ts';
 import type { InspectedImage } from './image-inspector.ts';
 import { ImageStore, type ImageFilter, type ImageRow } from './image-store.ts';
+
+/**
+ * An original already in the blob store (the two-step upload's PUT): `claim` ends its slot in
+ * the transaction that records the image, and throws when the slot is gone.
+ */
+export interface StagedOriginal {
+  blobKey: string;
+  claim: (transaction: Database) => Promise<void>;
+}
 
 export type ImageSource = { kind: 'file'; file: UploadedFile; path?: string } | { kind: 'url'; url: string; path?: string };
 
@@ -122,21 +132,25 @@ export class ImageService {
 
   /**
    * Records `data` as the image at `path`: decoded first (nothing is stored when that fails),
-   * then the original is written (unless it is already staged at `stagedBlobKey`), then
-   * the record, in place of an image already at that path.
+   * then the original is written (unless it is already staged), then the record, in place of
+   * an image already at that path. A staged original's `claim` runs in the record's
+   * transaction, so the record and the end of its upload slot commit together or not at all.
    */
   async store(
     project: ImageProject,
-    file: { path: string; data: Uint8Array; filename: string; id?: string; stagedBlobKey?: string },
+    file: { path: string; data: Uint8Array; filename: string; id?: string; staged?: StagedOriginal },
   ): Promise<{ id: string }> {
-    const { path, data, filename } = file;
+    const { path, data, filename, staged } = file;
     const inspected = await this.#d.inspect(data);
-    const blobKey = file.stagedBlobKey ?? `originals/${project.id}/${newId()}`;
-    if (!file.stagedBlobKey) await this.#d.blobs.put(blobKey, data, inspected.contentType);
+    const blobKey = staged?.blobKey ?? `originals/${project.id}/${newId()}`;
+    if (!staged) await this.#d.blobs.put(blobKey, data, inspected.contentType);
     let stored: { id: string; replacedBlobKey?: string };
     try {
-      stored = await inTransaction(this.#d.database, (transaction) =>
-        this.#record(new ImageStore(transaction), project, path, file.id ?? newId(), {
+      stored = await inTransaction(this.#d.database, async (transaction) => {
+        const images = new ImageStore(transaction);
+        await images.lockProject(project.id);
+        await staged?.claim(transaction);
+        return this.#record(transaction, project, path, file.id ?? newId(), {
           blob_key: blobKey,
           filename,
           content_type: inspected.contentType,
@@ -147,10 +161,11 @@ export class ImageService {
           has_alpha: inspected.hasAlpha ? 1 : 0,
           blurhash: inspected.blurhash,
           updated_at: now(),
-        }),
-      );
+        });
+      });
     } catch (error) {
-      await this.#d.blobs.delete(blobKey);
+      // A staged original stays its slot's until the slot ends (confirm or the sweep).
+      if (!staged) await this.#d.blobs.delete(blobKey);
       throw error;
     }
     if (stored.replacedBlobKey) await this.#forget(stored.replacedBlobKey);
@@ -162,29 +177,21 @@ export class ImageService {
     await this.#d.purgeVariants(blobKey);
   }
 
+  /** Call with the project locked (ImageStore.lockProject). */
   async #record(
-    images: ImageStore,
+    transaction: Database,
     project: ImageProject,
     path: string,
     id: string,
     file: Parameters<ImageStore['replaceFile']>[1],
   ): Promise<{ id: string; replacedBlobKey?: string }> {
-    await images.lockProject(project.id);
+    const images = new ImageStore(transaction);
     const existing = await images.findByPath(project.id, path);
     if (existing) {
       await images.replaceFile(existing.id, file);
       return { id: existing.id, replacedBlobKey: existing.blob_key };
     }
-    const limit = this.#d.plans.limits(project.plan).imagesPerProject;
-    if (limit !== null) {
-      const current = await images.count(project.id);
-      if (current >= limit) {
-        throw new LoupeError('plan_limit_reached', {
-          message: `The ${project.plan} plan allows ${limit} images per project.`,
-          extra: { limit, current },
-        });
-      }
-    }
+    await checkImageLimit(transaction, this.#d.plans, project, file.updated_at);
     await images.insert({
       ...file,
       id,

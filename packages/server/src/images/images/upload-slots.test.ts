@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../../testing/test-dialects.ts';
-import { readTestImage } from '../../testing/test-images.ts';
+import { readTestImage, uploadForm } from '../../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 for (const dialect of testDialects()) {
@@ -76,6 +78,151 @@ for (const dialect of testDialects()) {
         body: { imageId: slot.body.imageId },
       });
       assert.equal(answer.status, 404);
+    });
+  });
+
+  describe(`two-step upload expiry (${dialect})`, () => {
+    let t: TestServer;
+    let projectId: string;
+    const start = (path: string, project = projectId) =>
+      t.request('POST', `/api/images/projects/${project}/images/upload`, { body: { path } });
+    const confirm = (imageId: string, project = projectId) =>
+      t.request('POST', `/api/images/projects/${project}/images/upload/confirm`, { body: { imageId } });
+    const put = (uploadUrl: string, data: Uint8Array) =>
+      fetch(t.url + new URL(uploadUrl).pathname, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(data) });
+    /** Where the PUT's bytes wait for confirm (FileBlobStore under the data dir). */
+    const stagedFile = (project: string, imageId: string) => join(t.dataDir, 'originals', 'uploads', project, imageId);
+    /** Moves a slot's expiry into the past, as an hour going by would. */
+    const expire = (imageId: string) =>
+      t.server.database.db
+        .updateTable('pending_uploads')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', imageId)
+        .execute();
+    const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
+
+    before(async () => {
+      t = await startTestServer(dialect);
+      projectId = (await t.request('POST', '/api/images/projects', { body: { name: 'Expiry' } })).body.id;
+    });
+    after(() => t.close());
+
+    it('answers 410 upload_expired to a confirm after the slot expired, and stores nothing', async () => {
+      const slot = await start('late.jpg');
+      await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      await expire(slot.body.imageId);
+      const answer = await confirm(slot.body.imageId);
+      assert.equal(answer.status, 410);
+      assert.equal(answer.body.code, 'upload_expired');
+      assert.equal((await t.request('GET', `/api/images/projects/${projectId}/images/${slot.body.imageId}`)).status, 404);
+      assert.equal(existsSync(stagedFile(projectId, slot.body.imageId)), false, 'its staged file is gone');
+    });
+
+    it('answers 410 upload_expired to a PUT after the slot expired, keeping no file', async () => {
+      const slot = await start('late-put.jpg');
+      await expire(slot.body.imageId);
+      const response = await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      assert.equal(response.status, 410);
+      assert.equal((await response.json()).code, 'upload_expired');
+      assert.equal(existsSync(stagedFile(projectId, slot.body.imageId)), false);
+    });
+
+    it('removes expired slots and their staged files on the sweep, keeping live ones', async () => {
+      const stale = await start('stale.jpg');
+      const live = await start('live.jpg');
+      await put(stale.body.uploadUrl, await readTestImage('rocket.jpg'));
+      await put(live.body.uploadUrl, await readTestImage('rocket.jpg'));
+      await expire(stale.body.imageId);
+      await t.server.uploadSweeper.tick(later(1));
+      assert.equal(existsSync(stagedFile(projectId, stale.body.imageId)), false);
+      assert.equal((await confirm(stale.body.imageId)).status, 404, 'the slot is gone');
+      assert.equal(existsSync(stagedFile(projectId, live.body.imageId)), true);
+      assert.equal((await confirm(live.body.imageId)).status, 201);
+    });
+
+    it('sweeps every slot once its hour is over', async () => {
+      const slot = await start('hour.jpg');
+      await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      await t.server.uploadSweeper.tick(later(2));
+      assert.equal(existsSync(stagedFile(projectId, slot.body.imageId)), false);
+      assert.equal((await confirm(slot.body.imageId)).status, 404);
+    });
+
+    it('keeps the original of a confirmed upload when its slot time passes', async () => {
+      const slot = await start('kept.jpg');
+      await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      assert.equal((await confirm(slot.body.imageId)).status, 201);
+      await t.server.uploadSweeper.tick(later(2));
+      const delivered = await fetch(`${t.url}/cdn/${(await t.request('GET', `/api/images/projects/${projectId}`)).body.slug}/kept.jpg?w=50`);
+      assert.equal(delivered.status, 200);
+    });
+
+    it('removes the staged files of a deleted project', async () => {
+      const doomed = (await t.request('POST', '/api/images/projects', { body: { name: 'Doomed' } })).body.id;
+      const slot = await start('staged.jpg', doomed);
+      await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      assert.equal(existsSync(stagedFile(doomed, slot.body.imageId)), true);
+      assert.equal((await t.request('DELETE', `/api/images/projects/${doomed}`)).status, 200);
+      assert.equal(existsSync(stagedFile(doomed, slot.body.imageId)), false);
+      assert.equal((await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'))).status, 404, 'its upload URL is dead');
+      assert.equal(existsSync(stagedFile(doomed, slot.body.imageId)), false);
+    });
+  });
+
+  describe(`two-step upload limits (${dialect})`, () => {
+    let t: TestServer;
+    let projectId: string;
+    const start = (path: string) => t.request('POST', `/api/images/projects/${projectId}/images/upload`, { body: { path } });
+    const confirm = (imageId: string) => t.request('POST', `/api/images/projects/${projectId}/images/upload/confirm`, { body: { imageId } });
+    const put = (uploadUrl: string, data: Uint8Array) =>
+      fetch(t.url + new URL(uploadUrl).pathname, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(data) });
+    const uploadFile = async (path: string) =>
+      fetch(`${t.url}/api/images/projects/${projectId}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.owner.key}` },
+        body: uploadForm({ name: path, data: await readTestImage('rocket.jpg') }),
+      });
+
+    before(async () => {
+      const plan = { pagesPerCrawl: 10, monthlyCredits: 10, imageProjects: 2, imagesPerProject: 2, scheduledCrawls: false, customRulePacks: false };
+      t = await startTestServer(dialect, { plans: { free: plan } });
+      projectId = (await t.request('POST', '/api/images/projects', { body: { name: 'Bounded' } })).body.id;
+    });
+    after(() => t.close());
+
+    it('counts live slots toward the images per project', async () => {
+      assert.equal((await uploadFile('one.jpg')).status, 201);
+      const held = await start('two.jpg');
+      assert.equal(held.status, 201);
+      const third = await start('three.jpg');
+      assert.equal(third.status, 403);
+      assert.deepEqual([third.body.code, third.body.limit, third.body.current], ['plan_limit_reached', 2, 2]);
+      const direct = await uploadFile('four.jpg');
+      assert.equal(direct.status, 403, 'a direct upload cannot take the place a slot holds');
+      await put(held.body.uploadUrl, await readTestImage('rocket.jpg'));
+      assert.equal((await confirm(held.body.imageId)).status, 201, 'the slot fills the place it held');
+      assert.equal((await start('five.jpg')).status, 403, 'the project is full');
+    });
+
+    it('lets a slot replace an image at the limit, as a direct upload may', async () => {
+      const slot = await start('one.jpg');
+      assert.equal(slot.status, 201);
+      await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      assert.equal((await confirm(slot.body.imageId)).status, 201);
+    });
+
+    it('gives the place of an expired slot back', async () => {
+      const other = (await t.request('POST', '/api/images/projects', { body: { name: 'Second' } })).body.id;
+      const make = (path: string) => t.request('POST', `/api/images/projects/${other}/images/upload`, { body: { path } });
+      const first = await make('a.jpg');
+      const second = await make('b.jpg');
+      assert.equal((await make('c.jpg')).status, 403);
+      await t.server.database.db
+        .updateTable('pending_uploads')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', 'in', [first.body.imageId, second.body.imageId])
+        .execute();
+      assert.equal((await make('c.jpg')).status, 201);
     });
   });
 }

@@ -14,6 +14,7 @@ import type { Principal } from '../../identity/principal.ts';
 import { newId } from '../../ids.ts';
 import type { Plans } from '../../plans/plans.ts';
 import { ImageStore } from '../images/image-store.ts';
+import { UploadSlotStore } from '../images/upload-slot-store.ts';
 import { ProjectStore } from './project-store.ts';
 import { projectSlug } from './slug.ts';
 
@@ -103,10 +104,15 @@ export class ProjectService {
     return this.get(principal, projectId);
   }
 
-  /** Deletes the project, its presets and image records (cascade), then its originals. */
+  /**
+   * Deletes the project, its presets, image records and upload slots (cascade), then its
+   * originals and the files staged for its slots (a PUT still arriving drops its own: see
+   * UploadSlotService.receive).
+   */
   async delete(principal: Principal, projectId: string): Promise<{ deleted: true }> {
     const project = await this.get(principal, projectId);
     const blobKeys = await new ImageStore(this.#database).blobKeys(project.id);
+    const stagedKeys = await new UploadSlotStore(this.#database).blobKeys(project.id);
     if (!(await this.#projects.delete(principal.workspaceId, project.id))) {
       throw new LoupeError('not_found', { message: 'No such image project.' });
     }
@@ -114,6 +120,7 @@ export class ProjectService {
       await this.#blobs.delete(key);
       await this.#purgeVariants(key);
     }));
+    await Promise.all(stagedKeys.map((key) => this.#blobs.delete(key)));
     return { deleted: true };
   }
 }
