@@ -1,6 +1,6 @@
 import { encode } from 'blurhash';
 import { ImageDecodeError } from './image-decode-error.ts';
-import { assertSafeSvg } from './svg-safety.ts';
+import { assertSafeSvgBesideLoop } from './svg-safety-threads.ts';
 import { probeImage } from './transform-pipeline.ts';
 
 /** Formats we accept as originals, with the media type we store and serve them under. */
@@ -33,7 +33,7 @@ export async function inspectImage(input: Uint8Array, options: { maxInputPixels:
   const probe = await probeImage(buffer, options);
   const contentType = originalTypes[probe.format];
   if (!contentType) throw new ImageDecodeError('unsupported', `Images in ${probe.format} format are not accepted.`);
-  if (probe.format === 'svg') assertSafeSvg(buffer);
+  if (probe.format === 'svg') await assertSafeSvgBesideLoop(input);
   const { data, width, height } = probe.thumbnail;
   // blurha.sh suggests 4×3 components for landscape pictures, 3×4 for portrait ones.
   const componentsX = width >= height ? 4 : 3;
