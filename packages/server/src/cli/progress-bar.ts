@@ -1,3 +1,5 @@
+import { terminalText } from './terminal-text.ts';
+
 const BAR_WIDTH = 24;
 /** Redraws at most this often: a fast crawl sends an event per page, a terminal needs far fewer. */
 const REDRAW_MS = 80;
@@ -27,7 +29,8 @@ export class ProgressBar {
   update(current: number, total: number, label = ''): void {
     this.#current = current;
     this.#total = total;
-    this.#label = label;
+    // The URL a crawl fetched last: a crawled site chooses it, escape sequences and all.
+    this.#label = terminalText(label);
     if (this.#live) {
       const now = Date.now();
       if (now - this.#lastDraw >= REDRAW_MS || current >= total) this.#draw(now);
@@ -36,14 +39,14 @@ export class ProgressBar {
     const tenth = total > 0 ? Math.floor((10 * Math.min(current, total)) / total) : 0;
     if (tenth > this.#lastTenth) {
       this.#lastTenth = tenth;
-      this.#stream.write(`${this.#count()}${label ? `  ${label}` : ''}\n`);
+      this.#stream.write(`${this.#count()}${this.#label ? `  ${this.#label}` : ''}\n`);
     }
   }
 
   /** A line above the bar (a state change), which stays. */
   log(line: string): void {
     if (this.#live && this.#drawn) this.#stream.write('\r\x1b[2K');
-    this.#stream.write(`${line}\n`);
+    this.#stream.write(`${terminalText(line)}\n`);
     if (this.#live && this.#drawn) this.#draw(Date.now());
   }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
 import type { WorkspaceAdmin, WorkspaceListing } from '../../identity/workspace-admin.ts';
 import { formatTable } from '../table.ts';
+import { terminalJson, terminalText, terminalValue } from '../terminal-text.ts';
 
 /**
  * Runs one `loupe admin` command on the configured database and prints its result, as text or
@@ -24,9 +25,10 @@ async function runAdmin<T>(
   try {
     await migrateToLatest(database);
     const result = await work(new WorkspaceAdmin(database, plans));
-    process.stdout.write(`${options.json ? JSON.stringify(result) : describe(result)}\n`);
+    // Workspace names stored before names refused control characters are printed safely too.
+    process.stdout.write(`${options.json ? terminalJson(JSON.stringify(result)) : describe(terminalValue(result))}\n`);
   } catch (error) {
-    process.stderr.write(`loupe admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`loupe admin: ${terminalText(error instanceof Error ? error.message : String(error), { multiline: true })}\n`);
     process.exitCode = error instanceof LoupeError && error.code === 'validation_failed' ? 2 : 1;
   } finally {
     await database.close();

@@ -4,6 +4,7 @@ import { text } from 'node:stream/consumers';
 import { operations, type OperationDefinition } from '@loupe/contract';
 import type { Command } from 'commander';
 import type { ClientSession } from '../client-session.ts';
+import { terminalJson } from '../terminal-text.ts';
 import { keyValues, repeatable, usageError, userAction, withClientFlags } from '../user-command.ts';
 
 const registry = operations as readonly OperationDefinition[];
@@ -91,21 +92,21 @@ export function registerCallCommand(program: Command): void {
         const request = await buildRequest(operation, options);
         const method = await methodOf(session, operation, options.all === true);
         // Results print as JSON either way: `call` is for scripts and for what has no command of its own.
-        const asJson = (value: unknown) => JSON.stringify(value, null, 2);
         if (options.all) {
           const items: unknown[] = [];
           for await (const item of method(request) as AsyncIterable<unknown>) items.push(item);
-          output.result(items, asJson);
+          output.jsonResult(items);
         } else if (operation.stream) {
           const events: unknown[] = [];
           for await (const event of (await method(request)) as AsyncIterable<unknown>) {
             events.push(event);
-            output.say(JSON.stringify(event));
+            output.say(terminalJson(JSON.stringify(event)));
           }
-          if (output.json) output.result(events, asJson);
+          if (output.json) output.jsonResult(events);
         } else {
           const answer = await method(request);
-          output.result(answer, (value) => (typeof value === 'string' ? value : asJson(value)));
+          if (typeof answer === 'string' && !output.json) output.file(answer);
+          else output.jsonResult(answer);
         }
       }),
     );

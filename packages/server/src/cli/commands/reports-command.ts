@@ -91,7 +91,7 @@ export function registerReportsCommand(program: Command): void {
         } else if (output.json) {
           output.result(exported, () => '');
         } else {
-          process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+          output.file(text);
         }
       }),
     );
