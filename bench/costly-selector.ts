@@ -1,0 +1,133 @@
+/**
+ * How a rule whose selector is exponential in the page's nesting (issue #22 point 3) weighs
+ * on the server: a real Loupe server crawls a small site with one page of deeply nested
+ * `div`s, then previews a pack holding that selector beside an ordinary rule, while this
+ * process asks `/healthz` again and again until the preview answers. Run by hand:
+ * `node_modules/.bin/node bench/costly-selector.ts` (Node 24).
+ *
+ *   BENCH_DEPTH     nested divs on the costly page (default 200)
+ *   BENCH_SELECTOR  the costly selector (default `section div div div`: none of the page's
+ *                   divs is in a section, so css-select tries every chain of three ancestors)
+ *   BENCH_PREVIEWS  previews run one after the other (default 2: the first one starts the rule threads)
+ *   LOUPE_RULE_PAGE_BUDGET_MS, LOUPE_RULE_PREVIEW_BUDGET_MS  the server's budgets, as for `loupe serve`
+ *
+ * Server, site and client share this process, as a client of the same server would share
+ * its event loop's delays: a `/healthz` that waits is a request the server could not answer.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../packages/server/src/config.ts';
+import { issueKey, provisionWorkspace } from '../packages/server/src/identity/provisioning.ts';
+import { startServer } from '../packages/server/src/server.ts';
+import { htmlPage } from '../packages/server/src/testing/html-page.ts';
+import { startTestSite } from '../packages/server/src/testing/test-site.ts';
+import { cleanups, loadAverage, printTable, quantile, runBench, wholeNumberSetting } from './bench-kit.ts';
+
+const DEPTH = wholeNumberSetting('BENCH_DEPTH', 200, 1, 10_000);
+const SELECTOR = process.env.BENCH_SELECTOR || 'section div div div';
+const PREVIEWS = wholeNumberSetting('BENCH_PREVIEWS', 2, 1, 20);
+const ORDINARY_PAGES = 5;
+
+const costlyRule = {
+  id: 'content/costly-selector',
+  title: 'Costly selector',
+  category: 'content',
+  severity: 'notice',
+  when: { type: 'selector', selector: SELECTOR, test: { op: 'exists' } },
+  message: '{{count}} on {{path}}',
+};
+const ordinaryRule = {
+  id: 'content/has-heading',
+  title: 'Has a heading',
+  category: 'content',
+  severity: 'notice',
+  when: { type: 'selector', selector: 'h1', test: { op: 'exists' } },
+  message: 'h1 on {{path}}',
+};
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  console.log('Loupe costly selector benchmark: /healthz while a preview runs it');
+  console.log(`date:      ${new Date().toISOString()}`);
+  console.log(`node:      ${process.version}; cpus ${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown'}; load average ${loadAverage()}`);
+  console.log(`page:      ${DEPTH} nested divs; selector \`${SELECTOR}\`; ${ORDINARY_PAGES} ordinary pages beside it\n`);
+
+  const pages: Record<string, string> = {
+    '/': htmlPage({ path: '/', links: ['/nested', ...Array.from({ length: ORDINARY_PAGES }, (_, i) => `/page-${i}`)] }),
+    '/nested': htmlPage({ path: '/nested', body: `${'<div>'.repeat(DEPTH)}deep${'</div>'.repeat(DEPTH)}`, links: ['/'] }),
+  };
+  for (let i = 0; i < ORDINARY_PAGES; i++) pages[`/page-${i}`] = htmlPage({ path: `/page-${i}`, links: ['/'] });
+  const site = await startTestSite({ pages }, { record: false });
+  cleanups.push(() => site.close());
+  const dataDir = await mkdtemp(join(tmpdir(), 'loupe-bench-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const config: Config = {
+    ...loadConfig(),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: undefined,
+    bootstrapKey: `loupe_${randomBytes(24).toString('base64url')}`,
+    logLevel: 'silent',
+    crawlAllowPrivate: true,
+  };
+  const server = await startServer(config, pino({ level: 'silent' }));
+  cleanups.push(() => server.close());
+  const { workspaceId, userId } = await provisionWorkspace(server.database, server.plans, { name: 'Bench', plan: 'pro', ownerEmail: 'bench@example.test' });
+  const { secret } = await issueKey(server.database, { workspaceId, userId, role: 'owner', name: 'bench' });
+  const headers = { authorization: `Bearer ${secret}`, 'x-service-team': workspaceId, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(server.url + path, { method: 'POST', headers, body: JSON.stringify(body) });
+    const answer = (await response.json()) as any;
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    return answer;
+  };
+  const healthz = async () => {
+    const start = performance.now();
+    const response = await fetch(`${server.url}/healthz`);
+    await response.arrayBuffer();
+    return performance.now() - start;
+  };
+
+  const project = await post('/api/v1/projects', { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } });
+  const crawl = await post(`/api/v1/projects/${project.id}/crawls`, {});
+  await (await fetch(`${server.url}/api/v1/crawls/${crawl.id}/events`, { headers })).text();
+
+  const idle: number[] = [];
+  for (let i = 0; i < 20; i++) idle.push(await healthz());
+  console.log(`/healthz with nothing else running: median ${ms(quantile(idle, 0.5))}, max ${ms(Math.max(...idle))}\n`);
+
+  const rows: string[][] = [];
+  for (let round = 1; round <= PREVIEWS; round++) {
+    const started = performance.now();
+    let answered = false;
+    const preview = post('/api/v1/rule-packs/preview', {
+      projectId: project.id,
+      pack: { schema: 'loupe.rules/v1', name: 'costly', rules: [costlyRule, ordinaryRule] },
+    }).finally(() => {
+      answered = true;
+    });
+    const latencies: number[] = [];
+    while (!answered) latencies.push(await healthz());
+    const answer = await preview;
+    const previewMs = performance.now() - started;
+    const [costly, ordinary] = answer.rules as any[];
+    const stopped = costly.error ? `${costly.error.code} (${costly.error.budget}, ${costly.error.budgetMs} ms) on ${new URL(costly.error.url).pathname}` : 'not stopped';
+    rows.push([
+      String(round),
+      ms(previewMs),
+      String(latencies.length),
+      ms(quantile(latencies, 0.5)),
+      ms(Math.max(...latencies)),
+      `${stopped}; in scope ${costly.pagesInScope}`,
+      `in scope ${ordinary.pagesInScope}, failing ${ordinary.pagesFailing}`,
+    ]);
+  }
+  printTable(['preview', 'answered in', '/healthz asked', 'median', 'max', 'costly rule', 'ordinary rule'], rows);
+}
+
+await runBench(main);

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RulePack, type RulePackInput } from '@loupe/contract';
+import { htmlSubject } from './html-subject.ts';
+import { compileRulePack } from './rule-pack-compiler.ts';
+import { RuleRun } from './rule-run.ts';
+
+type RuleInput = RulePackInput['rules'][number];
+
+const selectorRule = (id: string, selector: string): RuleInput => ({
+  id,
+  title: id,
+  category: 'content',
+  severity: 'notice',
+  when: { type: 'selector', selector, test: { op: 'exists' } },
+  message: '{{count}} on {{path}}',
+});
+const compiled = (...rules: RuleInput[]) => compileRulePack(RulePack.parse({ schema: 'loupe.rules/v1', name: 'test', rules })).rules;
+
+const page = (path: string, body = '<p>Plain.</p>') => htmlSubject({ url: `https://example.test${path}`, html: `<html><body><h1>${path}</h1>${body}</body></html>` });
+/** css-select tries every chain of ancestors here: some 50 s on one page for four descendants, 0.2 s for three over 100. */
+const nested = (path: string, depth: number) => page(path, `${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}`);
+
+describe('a run of custom rules on the rule threads', () => {
+  it('stops a rule that never comes back on a page, keeping what it decided before and every other rule\u2019s outcomes', async () => {
+    const run = new RuleRun(compiled(selectorRule('content/heading', 'h1'), selectorRule('content/costly', 'section div div div div')), { pageBudgetMs: 200 });
+    const [heading, costly] = await run.evaluate([page('/a'), page('/b'), nested('/nested', 200), page('/c')]);
+    assert.deepEqual(heading?.fired.map((fired) => fired.page), [0, 1, 2, 3]);
+    assert.deepEqual([costly?.decided, costly?.fired.length], [2, 0], 'decided on the two pages before, on none after');
+    const [none, error] = run.errors();
+    assert.equal(none, null);
+    assert.deepEqual(
+      { ...error, message: undefined },
+      { ruleId: 'content/costly', code: 'rule_timeout', budget: 'page', budgetMs: 200, url: 'https://example.test/nested', pagesEvaluated: 2, message: undefined },
+    );
+  });
+
+  it('runs a stopped rule on no later batch of the run', async () => {
+    const run = new RuleRun(compiled(selectorRule('content/costly', 'section div div div div')), { pageBudgetMs: 200 });
+    await run.evaluate([nested('/nested', 200)]);
+    const [later] = await run.evaluate([page('/a'), page('/b')]);
+    assert.deepEqual([later?.decided, later?.fired.length], [0, 0]);
+    assert.equal(run.errors()[0]?.pagesEvaluated, 0);
+  });
+
+  it('stops each of several costly rules of one pack, each at its own rule', async () => {
+    const run = new RuleRun(
+      compiled(selectorRule('content/costly-1', 'section div div div div'), selectorRule('content/costly-2', 'article div div div div'), selectorRule('content/heading', 'h1')),
+      { pageBudgetMs: 200 },
+    );
+    const outcomes = await run.evaluate([nested('/nested', 200), page('/a')]);
+    assert.deepEqual(run.errors().map((error) => error?.ruleId ?? null), ['content/costly-1', 'content/costly-2', null]);
+    assert.equal(outcomes[2]?.fired.length, 2);
+  });
+
+  it('stops a rule past what is left of its budget for the whole run, as a preview\u2019s', async () => {
+    const run = new RuleRun(compiled(selectorRule('content/costly', 'section div div div'), selectorRule('content/heading', 'h1')), { pageBudgetMs: 10_000, runBudgetMs: 5 });
+    const [costly, heading] = await run.evaluate([nested('/nested', 100), page('/a')]);
+    assert.equal(costly?.decided, 0);
+    assert.equal(heading?.fired.length, 2);
+    const error = run.errors()[0];
+    assert.deepEqual([error?.budget, error?.budgetMs, error?.url, error?.pagesEvaluated], ['preview', 5, 'https://example.test/nested', 0]);
+    assert.match(error?.message ?? '', /more than 5 ms over this preview's pages/);
+  });
+
+  it('explains only the firings asked for, in page order, and counts the rest', async () => {
+    const run = new RuleRun(compiled(selectorRule('content/heading', 'h1')), { pageBudgetMs: 1000, explain: 3 });
+    const first = await run.evaluate([page('/a'), page('/b')]);
+    const second = await run.evaluate([page('/c'), page('/d')]);
+    assert.deepEqual(first[0]?.fired.map((fired) => fired.message), ['1 on /a', '1 on /b']);
+    assert.deepEqual(second[0]?.fired.map((fired) => fired.message), ['1 on /c', undefined]);
+  });
+});
