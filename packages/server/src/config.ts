@@ -38,6 +38,7 @@ const Env = z
     LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
     LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
     LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
+    LOUPE_IMPORT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
     LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
     LOUPE_SCHEDULER_TICK_MS: z.coerce.number().int().min(0).default(15_000),
     LOUPE_SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -113,6 +114,8 @@ export interface Config {
   transformQueue: number;
   /** Longest decode-and-transform before the request is refused. */
   transformTimeoutSeconds: number;
+  /** Longest import of an image from a URL, redirects and body included. */
+  importTimeoutSeconds: number;
   /** How long the previous signing secret still verifies after a rotation. */
   signingGraceSeconds: number;
   /** How often each process looks for due schedules, in milliseconds; 0 turns its loop off. */
@@ -179,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transformConcurrency: e.LOUPE_TRANSFORM_CONCURRENCY,
     transformQueue: e.LOUPE_TRANSFORM_QUEUE,
     transformTimeoutSeconds: e.LOUPE_TRANSFORM_TIMEOUT_SECONDS,
+    importTimeoutSeconds: e.LOUPE_IMPORT_TIMEOUT_SECONDS,
     signingGraceSeconds: e.LOUPE_SIGNING_GRACE_SECONDS,
     schedulerTickMs: e.LOUPE_SCHEDULER_TICK_MS,
     smtpUrl: e.LOUPE_SMTP_URL,

@@ -20,6 +20,8 @@ export interface GuardedFetchOptions {
   timeoutMs: number;
   maxRedirects?: number;
   headers?: Record<string, string>;
+  /** Ends the fetch, hops and body alike, when it aborts (a deadline for the whole). */
+  signal?: AbortSignal;
 }
 
 export interface FetchedResource {
@@ -67,6 +69,7 @@ export class GuardedFetcher {
         headers: options.headers,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
+        signal: options.signal,
       });
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
