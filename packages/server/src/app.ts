@@ -38,14 +38,14 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   });
   // Bodies are JSON (spec §4); anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app);
+  registerErrorHandling(app, { onStorageFull: () => infrastructure.disk.relieve() });
   await app.register(multipart, {
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 11 },
     throwFileSizeLimit: true,
   });
   const metrics = new Metrics();
   registerMetricsRoutes(app, { metrics, token: config.metricsToken });
-  registerHealthRoutes(app, database);
+  registerHealthRoutes(app, database, infrastructure.disk);
   await registerApiDocs(app, buildOpenApiDocument({ version }));
   const services = await composeServices(infrastructure, metrics);
   app.addHook('onClose', services.close);

@@ -66,20 +66,23 @@ import { encodeJxl } from './transform/jxl-encoder.ts';
 import { findQualityForMode } from './transform/perceptual-quality.ts';
 
 /** Wires the capabilities together: stores into services, services into operation handlers and the CDN. */
-export async function composeServices({ config, database, plans, blobs, fetcher, log, jobs }: Infrastructure, metrics: Metrics) {
+export async function composeServices({ config, database, plans, blobs, disk, fetcher, log, jobs }: Infrastructure, metrics: Metrics) {
   const cache = new VariantCache({
     directory: join(config.dataDir, 'variants'),
     maxDiskBytes: config.cacheMaxBytes,
     maxMemoryBytes: config.memoryCacheBytes,
+    spareBytes: () => disk.spareBytes(),
   });
   await cache.open();
+  disk.giveWayFirst(cache);
   const purgeVariants = (blobKey: string) => cache.purgePrefix(variantKeyPrefix(blobKey));
-  const projects = new ProjectService(database, plans, blobs, purgeVariants);
+  const projects = new ProjectService(database, plans, blobs, purgeVariants, disk);
   const presets = new PresetService(database, projects);
   const images = new ImageService({
     database,
     projects,
     blobs,
+    disk,
     plans,
     importer: new ImageImporter(fetcher, { maxBytes: config.maxUploadBytes, deadlineSeconds: config.importTimeoutSeconds }),
     inspect: (data) => inspectUpload(data, { maxInputPixels: config.maxInputPixels }),

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { DiskSettings } from './disk/disk-guard.ts';
 import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from './rule-packs/rule-budgets.ts';
 import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './search/word-list-settings.ts';
 
@@ -49,6 +50,9 @@ const Env = z
     LOUPE_SEARCH_LIST_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(LIST_CACHE_BYTES),
     LOUPE_RULE_PAGE_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.pageMs),
     LOUPE_RULE_PREVIEW_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.previewMs),
+    LOUPE_DISK_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(5),
+    LOUPE_DISK_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+    LOUPE_DISK_RESERVE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
     LOUPE_METRICS_TOKEN: z.string().min(16, 'LOUPE_METRICS_TOKEN must be 16 characters or more').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),
@@ -137,6 +141,8 @@ export interface Config {
   searchListCacheBytes: number;
   /** How long one custom rule may run on one page, and over one preview (rule-packs/rule-budgets.ts). */
   ruleBudgets: RuleBudgets;
+  /** When the data disk is nearly full (uploads 507, /readyz 503), and the reserve kept for a full one (disk/disk-guard.ts). */
+  disk: DiskSettings;
   /** When set, GET /metrics wants it as a bearer token. */
   metricsToken: string | undefined;
   logLevel: string;
@@ -192,6 +198,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchCacheBytes: e.LOUPE_SEARCH_CACHE_BYTES,
     searchListCacheBytes: e.LOUPE_SEARCH_LIST_CACHE_BYTES,
     ruleBudgets: { pageMs: e.LOUPE_RULE_PAGE_BUDGET_MS, previewMs: e.LOUPE_RULE_PREVIEW_BUDGET_MS },
+    disk: {
+      minFreePercent: e.LOUPE_DISK_MIN_FREE_PERCENT,
+      minFreeBytes: e.LOUPE_DISK_MIN_FREE_BYTES,
+      reserveBytes: e.LOUPE_DISK_RESERVE_BYTES,
+    },
     metricsToken: e.LOUPE_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     validateResponses: false,

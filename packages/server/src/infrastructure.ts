@@ -3,6 +3,7 @@ import type { BlobStore } from './blobs/blob-store.ts';
 import { openBlobStore } from './blobs/open-blob-store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
+import { DiskGuard } from './disk/disk-guard.ts';
 import { migrateToLatest } from './database/migrate.ts';
 import { openDatabase } from './database/open-database.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
@@ -16,6 +17,8 @@ export interface Infrastructure {
   database: Database;
   plans: Plans;
   blobs: BlobStore;
+  /** The data disk: refuses what would fill it, takes the variant cache's space back first (disk/disk-guard.ts). */
+  disk: DiskGuard;
   fetcher: GuardedFetcher;
   log: Logger;
   /** Background jobs: crawls now; index builds and alert deliveries as they land (DESIGN.md §2). */
@@ -29,8 +32,9 @@ export interface OpenInfrastructure extends Infrastructure {
 
 /** Opens and migrates the database, loads the plans, opens the blob store, the fetcher and the job queue. */
 export async function openInfrastructure(config: Config, log: Logger): Promise<OpenInfrastructure> {
+  const disk = new DiskGuard(config.dataDir, config.disk, log);
   const database = openDatabase(config);
-  const blobs = openBlobStore(config);
+  const blobs = openBlobStore(config, (bytes) => disk.makeRoom(bytes));
   const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate });
   let jobs: JobQueue | undefined;
   const close = async () => {
@@ -40,11 +44,12 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<O
     await database.close();
   };
   try {
+    await disk.open();
     // Any process may start first: the schema must be current either way.
     await migrateToLatest(database);
     const plans = Plans.load(config.plansFile);
     jobs = await openJobQueue(config, database, loggingObserver(log));
-    return { config, database, plans, blobs, fetcher, log, jobs, close };
+    return { config, database, plans, blobs, disk, fetcher, log, jobs, close };
   } catch (error) {
     await close();
     throw error;

@@ -3,6 +3,7 @@ import { pino, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
+import type { DiskGuard } from './disk/disk-guard.ts';
 import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
 import { createJobHandlers, type CreateJobHandlers } from './jobs/job-handlers.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
@@ -25,6 +26,8 @@ export interface RunningServer {
   allowance: MonthlyAllowance;
   /** Removes expired upload slots and their staged files; ticked with the scheduler. */
   uploadSweeper: UploadSlotSweeper;
+  /** The data disk's guard; ticked with the scheduler (the cache gives way, the space reserve is made again). */
+  disk: DiskGuard;
   /** Where it listens, e.g. http://127.0.0.1:8080 */
   url: string;
   /** Set on the first start of an empty database. */
@@ -59,7 +62,7 @@ export async function startServer(
     const scheduler = schedulerFor(infrastructure);
     const allowance = new MonthlyAllowance(database, plans);
     const uploadSweeper = new UploadSlotSweeper(database, infrastructure.blobs);
-    const schedulerLoop = startSchedulerLoop([allowance, scheduler, uploadSweeper], config.schedulerTickMs, log);
+    const schedulerLoop = startSchedulerLoop([allowance, scheduler, uploadSweeper, infrastructure.disk], config.schedulerTickMs, log);
     return {
       app,
       database,
@@ -68,6 +71,7 @@ export async function startServer(
       scheduler,
       allowance,
       uploadSweeper,
+      disk: infrastructure.disk,
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {

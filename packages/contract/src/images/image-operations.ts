@@ -45,7 +45,7 @@ export const imageOperations = [
     upload: { fields: UploadFields },
     output: Image,
     status: 201,
-    errors: ['plan_limit_reached', 'payload_too_large', 'unsupported_media_type'],
+    errors: ['plan_limit_reached', 'payload_too_large', 'unsupported_media_type', 'insufficient_storage'],
   }),
   defineOperation({
     id: 'createImageUpload',
@@ -61,7 +61,7 @@ export const imageOperations = [
     body: CreateUpload,
     output: PendingUpload,
     status: 201,
-    errors: ['plan_limit_reached'],
+    errors: ['plan_limit_reached', 'insufficient_storage'],
   }),
   defineOperation({
     id: 'confirmImageUpload',
@@ -77,7 +77,7 @@ export const imageOperations = [
     body: ConfirmUpload,
     output: Image,
     status: 201,
-    errors: ['plan_limit_reached', 'unsupported_media_type', 'invalid_image', 'upload_expired'],
+    errors: ['plan_limit_reached', 'unsupported_media_type', 'invalid_image', 'upload_expired', 'insufficient_storage'],
   }),
   defineOperation({
     id: 'getImage',

@@ -39,11 +39,13 @@ export class QualityChooser {
       .executeTakeFirst();
     if (stored) return stored.quality;
     const quality = await this.#search(await original(), format, mode);
+    // Kept to save the next search, not needed for this answer: a failed write (a full disk) never fails a delivery.
     await this.#database.db
       .insertInto('quality_choices')
       .values({ blob_key: blobKey, format, mode, quality })
       .onConflict((conflict) => conflict.columns(['blob_key', 'format', 'mode']).doNothing())
-      .execute();
+      .execute()
+      .catch(() => {});
     return quality;
   }
 }

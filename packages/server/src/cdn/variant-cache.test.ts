@@ -289,4 +289,35 @@ describe('VariantCache', () => {
     assert.equal(after.stats().diskEntries, 1);
     assert.deepEqual(await cacheFiles(directory), [path]);
   });
+
+  it('gives its least recently used variants back when asked for disk space', async () => {
+    const cache = await openCache({ maxMemoryBytes: 0 });
+    for (const key of ['a', 'b', 'c']) await cache.getOrCreate(key, producing(key));
+    const size = cache.stats().diskBytes / 3;
+    assert.equal(await cache.evict(size + 1), 2 * size, 'whole variants, oldest first');
+    assert.equal(await cache.get('a'), undefined);
+    assert.equal(await cache.get('b'), undefined);
+    assert.equal((await cache.get('c'))?.tier, 'disk');
+    assert.equal((await cacheFiles(directory)).length, 1, 'their files are gone when it resolves');
+  });
+
+  it('makes room for a new variant on a filling disk from its oldest ones', async () => {
+    let spare = 10 * MiB;
+    const cache = await openCache({ maxMemoryBytes: 0, spareBytes: async () => spare });
+    await cache.getOrCreate('a', producing('a'));
+    await cache.getOrCreate('b', producing('b'));
+    spare = 0;
+    await cache.getOrCreate('c', producing('c'));
+    assert.equal(await cache.get('a'), undefined, 'the oldest made room');
+    assert.equal((await cache.get('b'))?.tier, 'disk');
+    assert.equal((await cache.get('c'))?.tier, 'disk');
+  });
+
+  it('answers without storing when even an empty cache would leave the disk too full', async () => {
+    const cache = await openCache({ maxMemoryBytes: 0, spareBytes: async () => -MiB });
+    const answer = await cache.getOrCreate('a', producing('a'));
+    assert.equal(answer.source, 'computed');
+    assert.deepEqual(answer.variant.data, bytesFor('a'));
+    assert.deepEqual(await cacheFiles(directory), []);
+  });
 });

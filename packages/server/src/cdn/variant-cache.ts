@@ -16,6 +16,11 @@ export interface VariantCacheOptions {
   directory: string;
   maxDiskBytes: number;
   maxMemoryBytes: number;
+  /**
+   * The bytes the disk can still take before it is nearly full (DiskGuard.spareBytes): a write
+   * that does not fit evicts older variants first, and is skipped if even that is not enough.
+   */
+  spareBytes?: () => Promise<number>;
 }
 
 export type VariantSource = 'memory' | 'disk' | 'computed' | 'joined';
@@ -46,6 +51,7 @@ export class VariantCache {
   readonly #directory: string;
   readonly #maxDiskBytes: number;
   readonly #maxMemoryBytes: number;
+  readonly #spareBytes: (() => Promise<number>) | undefined;
   readonly #memory: LRUCache<string, Variant> | undefined;
   readonly #index = new Map<string, DiskEntry>();
   readonly #inFlight = new Map<string, Promise<Variant>>();
@@ -59,6 +65,7 @@ export class VariantCache {
     this.#directory = options.directory;
     this.#maxDiskBytes = options.maxDiskBytes;
     this.#maxMemoryBytes = options.maxMemoryBytes;
+    this.#spareBytes = options.spareBytes;
     this.#memory =
       options.maxMemoryBytes > 0
         ? new LRUCache<string, Variant>({ maxSize: options.maxMemoryBytes, sizeCalculation: (variant, key) => memorySize(key, variant) })
@@ -156,6 +163,23 @@ export class VariantCache {
     return purged.size;
   }
 
+  /**
+   * Takes disk space back for others (DiskGuard): removes least recently used variants until
+   * `bytes` are freed or none is left on disk; resolves with the bytes freed once the files are gone.
+   */
+  async evict(bytes: number): Promise<number> {
+    let freed = 0;
+    const removals: Promise<void>[] = [];
+    for (const [key, entry] of this.#index) {
+      if (freed >= bytes) break;
+      this.#forget(key);
+      removals.push(this.#remove(entry.hash));
+      freed += entry.size;
+    }
+    await Promise.all(removals);
+    return freed;
+  }
+
   stats(): { memoryBytes: number; diskBytes: number; memoryEntries: number; diskEntries: number } {
     return {
       memoryBytes: this.#memory?.calculatedSize ?? 0,
@@ -229,6 +253,7 @@ export class VariantCache {
     const path = this.#path(hash);
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
+      if (!(await this.#roomFor(size))) return;
       await mkdir(join(this.#directory, hash.slice(0, 2)), { recursive: true });
       await writeFile(temporary, pieces);
       await this.#removing.get(hash);
@@ -241,6 +266,14 @@ export class VariantCache {
     this.#index.set(key, { hash, size });
     this.#diskBytes += size;
     this.#evictOverBound();
+  }
+
+  /** The cache gives way first on a filling disk: it writes into spare space only, its own oldest entries going to make it. */
+  async #roomFor(size: number): Promise<boolean> {
+    if (!this.#spareBytes) return true;
+    const spare = await this.#spareBytes();
+    if (spare >= size) return true;
+    return (await this.evict(size - spare)) >= size - spare;
   }
 
   #remember(key: string, variant: Variant): void {

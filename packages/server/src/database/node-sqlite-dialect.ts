@@ -30,6 +30,14 @@ class NodeSqliteStatement implements SqliteStatement {
   }
 }
 
+/** What a ROLLBACK with no transaction left to end runs instead (see NodeSqliteDatabase.prepare). */
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
+
 class NodeSqliteDatabase implements SqliteDatabase {
   readonly #database: DatabaseSync;
   readonly #statements: StatementCache<NodeSqliteStatement>;
@@ -40,6 +48,9 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
+    // SQLite rolls a transaction back itself on some failures (SQLITE_FULL: a full disk); Kysely's
+    // ROLLBACK after one would fail with "no transaction is active" and hide the failure that matters.
+    if (sql === 'rollback' && !this.#database.isTransaction) return NOTHING_TO_ROLL_BACK;
     return this.#statements.get(sql);
   }
 

@@ -1,5 +1,6 @@
 import { LoupeError, errorCatalogue, type ErrorCode } from '@loupe/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isStorageFull } from '../disk/storage-full.ts';
 
 /** Fastify's own failures (body parsing, limits) in the catalogue's words. */
 const fastifyCodes: Record<string, ErrorCode> = {
@@ -17,6 +18,7 @@ const fastifyCodes: Record<string, ErrorCode> = {
 
 function toLoupeError(error: FastifyError): LoupeError | undefined {
   if (error instanceof LoupeError) return error;
+  if (isStorageFull(error)) return new LoupeError('insufficient_storage');
   const code = fastifyCodes[error.code] ?? (error instanceof SyntaxError && error.statusCode === 400 ? 'invalid_json' : undefined);
   if (code) return new LoupeError(code, code === 'invalid_json' ? { message: `The request body is not valid JSON: ${error.message}` } : {});
   return undefined;
@@ -26,9 +28,14 @@ function toLoupeError(error: FastifyError): LoupeError | undefined {
  * Every failure leaves as the JSON error body of DESIGN.md §4. Unexpected errors are
  * logged with the request id and answered 500 with that id, never a stack trace.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+export function registerErrorHandling(app: FastifyInstance, options: { onStorageFull?: () => Promise<void> } = {}): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const known = toLoupeError(error);
+    if (known?.code === 'insufficient_storage' && !(error instanceof LoupeError)) {
+      // A write found the disk full: make room (DiskGuard.relieve) before answering, so a retry can succeed.
+      request.log.warn({ err: error }, 'a write found the disk full');
+      await options.onStorageFull?.().catch((failure: unknown) => request.log.error({ err: failure }, 'could not relieve the full disk'));
+    }
     // An error must not be kept by a browser or CDN in front of us, least of all on /cdn paths.
     reply.header('cache-control', 'no-store');
     if (known) {

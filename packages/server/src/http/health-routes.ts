@@ -1,16 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../database/database.ts';
+import type { DiskGuard } from '../disk/disk-guard.ts';
 
-/** `/healthz`: the process answers. `/readyz`: it can also reach its database. */
-export function registerHealthRoutes(app: FastifyInstance, database: Database): void {
+/**
+ * `/healthz`: the process answers. `/readyz`: it can also reach its database, and its data
+ * disk is not nearly full (uploads are refused from then on: DiskGuard). The disk's figures
+ * go to the log, not to this unauthenticated answer: they would tell anyone how much it takes
+ * to fill it.
+ */
+export function registerHealthRoutes(app: FastifyInstance, database: Database, disk: Pick<DiskGuard, 'status'>): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
     try {
       await database.ping();
-      return { status: 'ready', database: database.kind };
     } catch (error) {
       request.log.warn({ err: error }, 'database not reachable');
       return reply.code(503).send({ error: 'The database is not reachable.', code: 'not_ready' });
     }
+    const status = await disk.status();
+    if (status.nearlyFull) {
+      request.log.warn({ disk: status }, 'the data disk is nearly full');
+      return reply.code(503).send({ error: 'The data disk is nearly full.', code: 'not_ready', disk: 'nearly_full' });
+    }
+    return { status: 'ready', database: database.kind, disk: 'ok' };
   });
 }

@@ -11,6 +11,7 @@ import {
 import type { BlobStore } from '../../blobs/blob-store.ts';
 import { now } from '../../clock.ts';
 import { inTransaction, type Database } from '../../database/database.ts';
+import type { DiskGuard } from '../../disk/disk-guard.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { newId } from '../../ids.ts';
 import type { Plans } from '../../plans/plans.ts';
@@ -35,6 +36,8 @@ export interface ImageServiceDependencies {
   database: Database;
   projects: ProjectService;
   blobs: BlobStore;
+  /** Deletions run even when the disk is full: they are how space comes back. */
+  disk: Pick<DiskGuard, 'evenWhenFull'>;
   plans: Plans;
   importer: ImageImporter;
   inspect: (data: Uint8Array) => Promise<InspectedImage>;
@@ -109,7 +112,7 @@ export class ImageService {
   async delete(principal: Principal, projectId: string, imageId: string): Promise<{ deleted: true }> {
     const project = await this.#d.projects.get(principal, projectId);
     const row = await this.#images.find(project.id, imageId);
-    if (!row || !(await this.#images.delete(project.id, imageId))) throw imageNotFound();
+    if (!row || !(await this.#d.disk.evenWhenFull(() => this.#images.delete(project.id, imageId)))) throw imageNotFound();
     await this.#forget(row.blob_key);
     return { deleted: true };
   }

@@ -9,6 +9,7 @@ import {
 import type { BlobStore } from '../../blobs/blob-store.ts';
 import { now } from '../../clock.ts';
 import { inTransaction, type Database } from '../../database/database.ts';
+import type { DiskGuard } from '../../disk/disk-guard.ts';
 import { WorkspaceStore } from '../../identity/workspace-store.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { newId } from '../../ids.ts';
@@ -27,13 +28,21 @@ export class ProjectService {
   readonly #projects: ProjectStore;
   readonly #blobs: BlobStore;
   readonly #purgeVariants: (blobKey: string) => Promise<unknown>;
+  readonly #disk: Pick<DiskGuard, 'evenWhenFull'>;
 
-  constructor(database: Database, plans: Plans, blobs: BlobStore, purgeVariants: (blobKey: string) => Promise<unknown>) {
+  constructor(
+    database: Database,
+    plans: Plans,
+    blobs: BlobStore,
+    purgeVariants: (blobKey: string) => Promise<unknown>,
+    disk: Pick<DiskGuard, 'evenWhenFull'>,
+  ) {
     this.#database = database;
     this.#plans = plans;
     this.#projects = new ProjectStore(database);
     this.#blobs = blobs;
     this.#purgeVariants = purgeVariants;
+    this.#disk = disk;
   }
 
   list(principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<ImageProject>> {
@@ -113,7 +122,8 @@ export class ProjectService {
     const project = await this.get(principal, projectId);
     const blobKeys = await new ImageStore(this.#database).blobKeys(project.id);
     const stagedKeys = await new UploadSlotStore(this.#database).blobKeys(project.id);
-    if (!(await this.#projects.delete(principal.workspaceId, project.id))) {
+    // Deleting is how a full disk gets space back, so it must work on one (DiskGuard.evenWhenFull).
+    if (!(await this.#disk.evenWhenFull(() => this.#projects.delete(principal.workspaceId, project.id)))) {
       throw new LoupeError('not_found', { message: 'No such image project.' });
     }
     await Promise.all(blobKeys.map(async (key) => {
