@@ -77,7 +77,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
   disk.giveWayFirst(cache);
   const purgeVariants = (blobKey: string) => cache.purgePrefix(variantKeyPrefix(blobKey));
   const projects = new ProjectService(database, plans, blobs, purgeVariants, disk);
-  const presets = new PresetService(database, projects);
+  const presets = new PresetService(database, projects, config.maxOutputPixels);
   const images = new ImageService({
     database,
     projects,
@@ -115,6 +115,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     ),
     pipeline: { findFace: findFace(faces), encodeJxl },
     maxInputPixels: config.maxInputPixels,
+    maxOutputPixels: config.maxOutputPixels,
     timeoutSeconds: config.transformTimeoutSeconds,
   });
   const signing = new SigningService({ database, projects, publicUrl: config.publicUrl, graceSeconds: config.signingGraceSeconds });

@@ -35,6 +35,9 @@ const Env = z
     LOUPE_PLANS_FILE: z.string().optional(),
     LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
     LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
+    // 8K UHD (33 Mpx) and then some; at 40 Mpx every output format encodes within half the
+    // default 20 s transform timeout here (AVIF ~10 s, WebP ~7 s, JPEG ~3 s on 2 cores).
+    LOUPE_MAX_OUTPUT_PIXELS: z.coerce.number().int().min(1).default(40_000_000),
     LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
     LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
     LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
@@ -111,6 +114,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Largest image decoded, in pixels (width × height): a bound against decompression bombs. */
   maxInputPixels: number;
+  /** Largest image a transform makes, in pixels: larger requests are refused before decoding. */
+  maxOutputPixels: number;
   /** The in-memory tier of the variant cache, in bytes. */
   memoryCacheBytes: number;
   /** Transforms running at once, and waiting beyond that before 503. */
@@ -184,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     maxUploadBytes: e.LOUPE_MAX_UPLOAD_BYTES,
     maxInputPixels: e.LOUPE_MAX_INPUT_PIXELS,
+    maxOutputPixels: e.LOUPE_MAX_OUTPUT_PIXELS,
     memoryCacheBytes: e.LOUPE_MEMORY_CACHE_BYTES,
     transformConcurrency: e.LOUPE_TRANSFORM_CONCURRENCY,
     transformQueue: e.LOUPE_TRANSFORM_QUEUE,

@@ -34,7 +34,7 @@ export const presetOperations = [
     body: CreatePreset,
     output: Preset,
     status: 201,
-    errors: ['preset_name_taken'],
+    errors: ['preset_name_taken', 'output_too_large'],
   }),
   defineOperation({
     id: 'getPreset',
@@ -61,7 +61,7 @@ export const presetOperations = [
     params: PresetParams,
     body: UpdatePreset,
     output: Preset,
-    errors: ['preset_name_taken'],
+    errors: ['preset_name_taken', 'output_too_large'],
   }),
   defineOperation({
     id: 'deletePreset',

@@ -2,6 +2,7 @@ import { ImagePath, LoupeError, verifyCdnSignature, type Transforms } from '@lou
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
+import { assertOutputWithinBound } from '../transform/output-bound.ts';
 import { transformImage, type OutputFormat, type PipelineOptions } from '../transform/transform-pipeline.ts';
 import { parseCdnQuery } from './cdn-query.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
@@ -38,6 +39,8 @@ export interface DeliveryDependencies {
   quality: QualityChooser;
   pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds'>;
   maxInputPixels: number;
+  /** LOUPE_MAX_OUTPUT_PIXELS: larger outputs are refused before anything is decoded. */
+  maxOutputPixels: number;
   timeoutSeconds: number;
 }
 
@@ -160,6 +163,7 @@ export class DeliveryService {
       return { ...served, varyOnAccept: false };
     }
 
+    assertOutputWithinBound(rest, image, this.#d.maxOutputPixels);
     const needsAlpha = image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
     const format: OutputFormat =
       asked === 'auto'
@@ -183,7 +187,7 @@ export class DeliveryService {
           return { data: output.data, contentType: output.contentType };
         } catch (error) {
           if (error instanceof ImageDecodeError && error.reason === 'timeout') {
-            throw new LoupeError('overloaded', { message: 'This transform took too long.', extra: { retryAfter: 5 } });
+            throw new LoupeError('transform_timeout', { extra: { retryAfter: 5 } });
           }
           throw error;
         }

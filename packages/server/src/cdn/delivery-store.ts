@@ -14,6 +14,9 @@ export interface DeliveryProject {
 
 export interface DeliveryImage {
   blobKey: string;
+  /** As displayed (EXIF orientation applied): what output sizes are computed from. */
+  width: number;
+  height: number;
   format: string;
   hasAlpha: boolean;
   contentType: string;
@@ -23,7 +26,7 @@ type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
   'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
 >;
-type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'format' | 'has_alpha' | 'content_type'>;
+type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
 export class DeliveryStore {
@@ -45,7 +48,7 @@ export class DeliveryStore {
     this.#image = compiledOnce(() =>
       database.db
         .selectFrom('images')
-        .select(['blob_key', 'format', 'has_alpha', 'content_type'])
+        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type'])
         .where('project_id', '=', '')
         .where('path', '=', '')
         .compile(),
@@ -71,7 +74,16 @@ export class DeliveryStore {
 
   async image(projectId: string, path: string): Promise<DeliveryImage | undefined> {
     const [row] = (await this.#database.db.executeQuery(this.#image(projectId, path))).rows;
-    return row && { blobKey: row.blob_key, format: row.format, hasAlpha: row.has_alpha === 1, contentType: row.content_type };
+    return (
+      row && {
+        blobKey: row.blob_key,
+        width: row.width,
+        height: row.height,
+        format: row.format,
+        hasAlpha: row.has_alpha === 1,
+        contentType: row.content_type,
+      }
+    );
   }
 
   async presetTransforms(projectId: string, name: string): Promise<Transforms | undefined> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.ts';
@@ -196,5 +197,20 @@ describe('a full data disk under the SQLite database', () => {
     assert.equal(refused.body.code, 'insufficient_storage');
     assert.equal((await create()).status, 201, 'the reserve was released for it');
     assert.equal((await t.request('GET', `/api/images/projects/${projectId}`)).status, 200);
+  });
+});
+
+describe('a data disk that cannot be read', () => {
+  it('answers /readyz 503, not 500', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'loupe-gone-'));
+    const t = await startTestServer('sqlite', { dataDir, schedulerTickMs: 0 });
+    try {
+      await rm(dataDir, { recursive: true, force: true });
+      const answer = await t.request('GET', '/readyz', { key: null });
+      assert.equal(answer.status, 503);
+      assert.equal(answer.body.code, 'not_ready');
+    } finally {
+      await t.close();
+    }
   });
 });

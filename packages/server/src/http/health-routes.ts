@@ -17,7 +17,11 @@ export function registerHealthRoutes(app: FastifyInstance, database: Database, d
       request.log.warn({ err: error }, 'database not reachable');
       return reply.code(503).send({ error: 'The database is not reachable.', code: 'not_ready' });
     }
-    const status = await disk.status();
+    const status = await disk.status().catch((error: unknown) => {
+      request.log.warn({ err: error }, 'data disk not readable');
+      return undefined;
+    });
+    if (!status) return reply.code(503).send({ error: 'The data disk cannot be read.', code: 'not_ready' });
     if (status.nearlyFull) {
       request.log.warn({ disk: status }, 'the data disk is nearly full');
       return reply.code(503).send({ error: 'The data disk is nearly full.', code: 'not_ready', disk: 'nearly_full' });

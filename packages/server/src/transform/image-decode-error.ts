@@ -21,6 +21,12 @@ export function isSharpTimeout(error: unknown): boolean {
   return error instanceof Error && /^timeout:/i.test(error.message);
 }
 
+/** The time limit ran out; `cause` is how sharp (or a stage) failed when it did. */
+export function timeoutError(cause: unknown): ImageDecodeError {
+  if (cause instanceof ImageDecodeError && cause.reason === 'timeout') return cause;
+  return new ImageDecodeError('timeout', 'The image took too long to process.', { cause });
+}
+
 /**
  * Classifies a failure of the step that decodes the original. sharp reports failures as
  * plain `Error`s, so the message is all there is to go on; anything not recognised is
@@ -29,9 +35,7 @@ export function isSharpTimeout(error: unknown): boolean {
 export function toImageDecodeError(error: unknown): ImageDecodeError {
   if (error instanceof ImageDecodeError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (isSharpTimeout(error)) {
-    return new ImageDecodeError('timeout', 'The image took too long to process.', { cause: error });
-  }
+  if (isSharpTimeout(error)) return timeoutError(error);
   if (/exceeds pixel limit/i.test(message)) {
     return new ImageDecodeError('too_large', 'The image has too many pixels.', { cause: error });
   }

@@ -27,17 +27,25 @@ export function openRaw(image: RawImage, seconds: number): Sharp {
   return sharp(image.data, { raw: { width, height, channels } }).timeout({ seconds });
 }
 
+/** One request's decode time limit, shared by all its stages. */
+export interface TimeBudget {
+  /** The whole seconds left, for sharp's `timeout`; throws a timeout ImageDecodeError once none are. */
+  (): number;
+  /** Whether the deadline has passed. */
+  expired(): boolean;
+}
+
 /**
- * One request's decode time limit, shared by all its stages: sharp's `timeout` counts
- * per pipeline and in whole seconds, so each stage gets what remains, rounded up.
- * Zero disables the limit, as it does in sharp.
+ * sharp's `timeout` counts per pipeline and in whole seconds, so each stage gets what
+ * remains, rounded up. Zero disables the limit, as it does in sharp.
  */
-export function timeBudget(timeoutSeconds: number, now: () => number = Date.now): () => number {
-  if (timeoutSeconds <= 0) return () => 0;
+export function timeBudget(timeoutSeconds: number, now: () => number = Date.now): TimeBudget {
+  if (timeoutSeconds <= 0) return Object.assign(() => 0, { expired: () => false });
   const deadline = now() + timeoutSeconds * 1000;
-  return () => {
+  const secondsLeft = () => {
     const left = deadline - now();
     if (left <= 0) throw new ImageDecodeError('timeout', 'The image took too long to process.');
     return Math.min(3600, Math.ceil(left / 1000));
   };
+  return Object.assign(secondsLeft, { expired: () => now() >= deadline });
 }

@@ -256,6 +256,18 @@ describe('time limit', () => {
     const attempt = transformImage(rocket, { format: 'png', width: 6000, blur: 250 }, { ...options, timeoutSeconds: 1 });
     await assert.rejects(attempt, (error) => error instanceof ImageDecodeError && error.reason === 'timeout');
   });
+  it('reports a stage that fails after the deadline as a timeout, whatever its message', async () => {
+    // libvips has reported a pipeline killed by its timeout as "Unknown error"; a stage that
+    // fails so once the time is spent stands for it here (the JPEG XL encoder is injected).
+    const failsLate = () => new Promise<Buffer>((_, reject) => setTimeout(() => reject(new Error('Unknown error')), 300));
+    const attempt = transformImage(rocket, { format: 'jxl', width: 50 }, { ...options, timeoutSeconds: 0.2, encodeJxl: failsLate });
+    await assert.rejects(attempt, (error) => error instanceof ImageDecodeError && error.reason === 'timeout');
+  });
+  it('leaves a failure within the time limit as it is', async () => {
+    const failsAtOnce = () => Promise.reject(new Error('Unknown error'));
+    const attempt = transformImage(rocket, { format: 'jxl', width: 50 }, { ...options, encodeJxl: failsAtOnce });
+    await assert.rejects(attempt, (error) => !(error instanceof ImageDecodeError) && (error as Error).message === 'Unknown error');
+  });
 });
 
 describe('probeImage', () => {

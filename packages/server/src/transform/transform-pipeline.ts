@@ -3,7 +3,7 @@ import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { colourAdjustment } from './colour-adjustments.ts';
 import { contentTypes, encodeOutput, missingJxlEncoder } from './encode-output.ts';
 import { faceCrop } from './face-crop.ts';
-import { ImageDecodeError, isSharpTimeout, toImageDecodeError } from './image-decode-error.ts';
+import { ImageDecodeError, isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { orientationSteps } from './orientation-steps.ts';
 import { openRaw, readRaw, timeBudget, type RawImage } from './raw-image.ts';
 import { cropsByGravity, hasBox, padOffsets, planResize, sharpResize, type ResizePlan, type Size } from './resize-plan.ts';
@@ -76,7 +76,9 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
     const { format } = transforms;
     return { data, format, contentType: contentTypes[format], width: image.width, height: image.height };
   } catch (error) {
-    throw isSharpTimeout(error) ? toImageDecodeError(error) : error;
+    // A killed pipeline does not always say it timed out (it has failed as "Unknown error",
+    // then read as a damaged original), so any failure once the budget is spent is a timeout.
+    throw isSharpTimeout(error) || secondsLeft.expired() ? timeoutError(error) : error;
   }
 }
 

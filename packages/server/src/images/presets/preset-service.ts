@@ -3,6 +3,7 @@ import { now } from '../../clock.ts';
 import type { Database } from '../../database/database.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { newId } from '../../ids.ts';
+import { assertPresetWithinBound } from '../../transform/output-bound.ts';
 import type { ProjectService } from '../projects/project-service.ts';
 import { PresetStore } from './preset-store.ts';
 
@@ -14,11 +15,14 @@ export class PresetService {
   readonly #database: Database;
   readonly #projects: ProjectService;
   readonly #presets: PresetStore;
+  readonly #maxOutputPixels: number;
 
-  constructor(database: Database, projects: ProjectService) {
+  /** `maxOutputPixels`: a preset whose box is larger could never be delivered, so it is not saved. */
+  constructor(database: Database, projects: ProjectService, maxOutputPixels: number) {
     this.#database = database;
     this.#projects = projects;
     this.#presets = new PresetStore(database);
+    this.#maxOutputPixels = maxOutputPixels;
   }
 
   async list(principal: Principal, projectId: string, page: { limit: number; cursor?: string }): Promise<Page<Preset>> {
@@ -35,6 +39,7 @@ export class PresetService {
 
   async create(principal: Principal, projectId: string, input: CreatePreset): Promise<Preset> {
     await this.#projects.get(principal, projectId);
+    assertPresetWithinBound(input.transforms, this.#maxOutputPixels, 'transforms');
     const at = now();
     const preset: Preset = { id: newId(), name: input.name, transforms: input.transforms, createdAt: at, updatedAt: at };
     try {
@@ -49,6 +54,7 @@ export class PresetService {
   /** `transforms`, when given, replaces the preset's transforms entirely (spec §4). */
   async update(principal: Principal, projectId: string, presetId: string, input: UpdatePreset): Promise<Preset> {
     await this.#projects.get(principal, projectId);
+    if (input.transforms) assertPresetWithinBound(input.transforms, this.#maxOutputPixels, 'transforms');
     try {
       if (!(await this.#presets.update(projectId, presetId, input, now()))) throw presetNotFound();
     } catch (error) {

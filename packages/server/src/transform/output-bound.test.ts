@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LoupeError } from '@loupe/contract';
+import sharp from 'sharp';
+import { assertOutputWithinBound, assertPresetWithinBound, outputSize, type SizeTransforms } from './output-bound.ts';
+import { options, testImage } from './test-pixels.ts';
+import { transformImage } from './transform-pipeline.ts';
+
+/** What the pipeline really makes: the bound must be computed on the same size. */
+async function madeSize(input: Buffer, transforms: SizeTransforms) {
+  const output = await transformImage(input, { ...transforms, format: 'jpeg' }, options);
+  return { width: output.width, height: output.height };
+}
+
+describe('output size, computed before decoding, is what the pipeline makes', () => {
+  const cases: SizeTransforms[] = [
+    {},
+    { rotate: 90 },
+    { width: 300 },
+    { height: 200, dpr: 2 },
+    { width: 300, height: 100 },
+    { width: 300, height: 100, fit: 'crop', gravity: 'auto' },
+    { width: 300, height: 100, fit: 'fill' },
+    { width: 300, height: 100, fit: 'pad' },
+    { width: 300, height: 100, fit: 'contain' },
+    { width: 300, height: 100, fit: 'contain', rotate: 270 },
+    { width: 2000, height: 2000, fit: 'contain' },
+    { width: 2000, height: 2000, fit: 'scale-down' },
+    { width: 100, height: 2000, fit: 'scale-down', dpr: 3 },
+    { width: 700, fit: 'fill', rotate: 90 },
+    { width: 1500, fit: 'scale-down' },
+  ];
+  for (const name of ['hubble_deep_field.jpg', 'rocket.jpg']) {
+    for (const transforms of cases) {
+      it(`${name} ${JSON.stringify(transforms)}`, async () => {
+        const input = testImage(name);
+        const { width, height } = await sharp(input).metadata();
+        assert.deepEqual(outputSize(transforms, { width, height }), await madeSize(input, transforms));
+      });
+    }
+  }
+});
+
+describe('output bound', () => {
+  const tooLarge = (limit: number, width: number, height: number) => (error: unknown) =>
+    error instanceof LoupeError &&
+    error.code === 'output_too_large' &&
+    error.status === 400 &&
+    error.extra.limit === limit &&
+    JSON.stringify(error.extra.requested) === JSON.stringify({ width, height, pixels: width * height });
+  const photo = { width: 1000, height: 872 };
+  const strip = { width: 10, height: 10_000 };
+
+  it('refuses the 604 Mpx of w=8189&h=8192&dpr=3&fit=fill, naming the limit and the size', () => {
+    assert.throws(() => assertOutputWithinBound({ width: 8189, height: 8192, dpr: 3, fit: 'fill' }, photo, 40_000_000), tooLarge(40_000_000, 24567, 24576));
+  });
+  it('refuses a cover, a pad and a crop of a huge box, whatever the original', () => {
+    for (const fit of ['cover', 'pad', 'crop'] as const) {
+      assert.throws(() => assertOutputWithinBound({ width: 8192, height: 8192, fit }, { width: 1, height: 1 }, 40_000_000), tooLarge(40_000_000, 8192, 8192));
+    }
+  });
+  it('refuses a contain whose box the photo fills, allows one a thin strip stays small in', () => {
+    assert.throws(() => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit: 'contain' }, photo, 40_000_000), tooLarge(40_000_000, 24576, 21430));
+    assert.doesNotThrow(() => assertOutputWithinBound({ width: 8192, height: 8192, fit: 'contain' }, { width: 1, height: 8192 }, 40_000_000));
+  });
+  it('allows scale-down of any box: it never enlarges', () => {
+    assert.doesNotThrow(() => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit: 'scale-down' }, photo, 40_000_000));
+  });
+  it('counts the side that follows the aspect ratio when one side is given', () => {
+    assert.throws(() => assertOutputWithinBound({ width: 8192 }, strip, 40_000_000), tooLarge(40_000_000, 8192, 8192000));
+    assert.throws(() => assertOutputWithinBound({ height: 8192, rotate: 90 }, strip, 40_000_000), tooLarge(40_000_000, 8192000, 8192));
+  });
+  it('bounds a format change of a large original too', () => {
+    assert.throws(() => assertOutputWithinBound({}, { width: 10_000, height: 9_000 }, 40_000_000), tooLarge(40_000_000, 10_000, 9_000));
+  });
+  it('refuses a preset that makes its box above the limit, on its field', () => {
+    assert.throws(
+      () => assertPresetWithinBound({ width: 8192, height: 8192, dpr: 3 }, 40_000_000, 'transforms'),
+      (error: unknown) => tooLarge(40_000_000, 24576, 24576)(error) && (error as LoupeError).details?.fieldErrors.transforms?.length === 1,
+    );
+  });
+  it('saves a preset whose size depends on the original', () => {
+    for (const transforms of [{ width: 8192, height: 8192, dpr: 3, fit: 'contain' }, { width: 8192, dpr: 3 }, { height: 8192, fit: 'fill' }] as const) {
+      assert.doesNotThrow(() => assertPresetWithinBound(transforms, 40_000_000, 'transforms'), JSON.stringify(transforms));
+    }
+  });
+});
