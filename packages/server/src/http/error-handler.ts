@@ -1,5 +1,5 @@
 import { LoupeError, errorCatalogue, type ErrorCode } from '@loupe/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorageFull } from '../disk/storage-full.ts';
 
 /** Fastify's own failures (body parsing, limits) in the catalogue's words. */
@@ -14,14 +14,33 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_FILES_LIMIT: 'payload_too_large',
   FST_FIELDS_LIMIT: 'payload_too_large',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+  FST_PROTO_VIOLATION: 'validation_failed',
+  FST_ERR_BAD_URL: 'validation_failed',
+  FST_ERR_MAX_PARAM_LENGTH: 'validation_failed',
+};
+
+/** Messages for Fastify's failures whose own would not tell a caller what to change. */
+const fastifyMessages: Record<string, string> = {
+  FST_PROTO_VIOLATION: 'A field may not be named __proto__ or constructor.',
+  FST_ERR_BAD_URL: 'The URL has a malformed percent escape.',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than any id.',
 };
 
 function toLoupeError(error: FastifyError): LoupeError | undefined {
   if (error instanceof LoupeError) return error;
   if (isStorageFull(error)) return new LoupeError('insufficient_storage');
   const code = fastifyCodes[error.code] ?? (error instanceof SyntaxError && error.statusCode === 400 ? 'invalid_json' : undefined);
-  if (code) return new LoupeError(code, code === 'invalid_json' ? { message: `The request body is not valid JSON: ${error.message}` } : {});
+  if (code) return new LoupeError(code, { message: code === 'invalid_json' ? `The request body is not valid JSON: ${error.message}` : fastifyMessages[error.code] });
   return undefined;
+}
+
+/**
+ * Fastify's failures before a route is found (a malformed percent escape, a path parameter
+ * past the router's length), which never reach the error handler: the same body all the same.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const known = toLoupeError(error) ?? new LoupeError('validation_failed');
+  void reply.code(known.status).header('cache-control', 'no-store').send(known.toBody());
 }
 
 /**

@@ -15,19 +15,32 @@ export async function readMultipartUpload(
 ): Promise<{ file: UploadedFile; fields: Record<string, unknown> }> {
   let file: UploadedFile | undefined;
   const values: Record<string, unknown> = {};
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== FILE_FIELD || file) {
-        await part.toBuffer();
-        throw fieldError(part.fieldname, `Send one file, in the part named "${FILE_FIELD}".`);
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== FILE_FIELD || file) {
+          await part.toBuffer();
+          throw fieldError(part.fieldname, `Send one file, in the part named "${FILE_FIELD}".`);
+        }
+        file = { filename: part.filename, contentType: part.mimetype, data: await part.toBuffer() };
+      } else {
+        values[part.fieldname] = part.value;
       }
-      file = { filename: part.filename, contentType: part.mimetype, data: await part.toBuffer() };
-    } else {
-      values[part.fieldname] = part.value;
     }
+  } catch (error) {
+    throw malformed(error);
   }
   if (!file) throw fieldError(FILE_FIELD, 'A file is required.');
   return { file, fields: parseOrThrow(fields, values) };
+}
+
+/**
+ * busboy's complaints about the body itself (no boundary, cut short, a malformed part header)
+ * are plain Errors: the client's mistake, 400. Limits and our own refusals carry a code.
+ */
+function malformed(error: unknown): unknown {
+  if (error instanceof LoupeError || !(error instanceof Error) || 'code' in error) return error;
+  return new LoupeError('validation_failed', { message: `The multipart body is malformed: ${error.message}.` });
 }
 
 function fieldError(field: string, message: string): LoupeError {
