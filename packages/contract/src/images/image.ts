@@ -51,7 +51,14 @@ export const UploadFields = z.strictObject({
 });
 
 export const ListImagesQuery = z.strictObject({
-  prefix: z.string().min(1).max(1024).optional().describe('Only images whose path starts with this.'),
+  prefix: z
+    .string()
+    .min(1)
+    .max(1024)
+    // No path holds one, and PostgreSQL cannot compare text with a NUL in it.
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'Must not contain control characters.')
+    .optional()
+    .describe('Only images whose path starts with this.'),
   tag: Tag.optional().describe('Only images with this tag.'),
 });
 

@@ -121,12 +121,18 @@ export type Report = z.infer<typeof Report>;
 export const SharedReport = Report.omit({ crawlId: true, projectId: true, share: true }).meta({ id: 'SharedReport' });
 export type SharedReport = z.infer<typeof SharedReport>;
 
+/** A rule's id, built-in or custom: `category/name` in lower case (`titles/missing`). */
+export const RuleId = z
+  .string()
+  .max(100)
+  .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'Must be category/name in lower case, e.g. content/placeholder-copy.');
+
 export const pageSortKeys = ['url', 'score', 'status', 'depth', 'errors', 'warnings', 'notices', 'responseMs', 'bytes', 'inlinks', 'words'] as const;
 
 export const ListReportPagesQuery = z.strictObject({
   sort: z.enum(pageSortKeys).default('url').describe('Column to sort by.'),
   order: z.enum(['asc', 'desc']).default('asc'),
-  ruleId: z.string().min(1).max(100).optional().describe('Only pages a rule fired on, e.g. titles/missing.'),
+  ruleId: RuleId.optional().describe('Only pages a rule fired on, e.g. titles/missing.'),
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'failed']).optional().describe('Only pages whose answer is in this class.'),
 });
 

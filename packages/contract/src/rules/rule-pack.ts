@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Severity } from '../reports/report.ts';
+import { RuleId, Severity } from '../reports/report.ts';
 import { freeText } from '../common/free-text.ts';
 
 /**
@@ -266,11 +266,7 @@ export type RuleScope = z.infer<typeof RuleScope>;
 /** A rule fires on a URL in its scope when `when` is true, with one finding carrying evidence. */
 export const CustomRule = z
   .strictObject({
-    id: z
-      .string()
-      .max(100)
-      .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'Must be category/name in lower case, e.g. content/placeholder-copy.')
-      .describe('Unique in the pack, and not the id of a built-in check.'),
+    id: RuleId.describe('Unique in the pack, and not the id of a built-in check.'),
     title: freeText({ max: 80 }),
     category: RuleCategory,
     severity: Severity,
