@@ -157,6 +157,27 @@ for (const dialect of testDialects()) {
       assert.equal(delivered.status, 200);
     });
 
+    it('answers 404, not 410, to another workspace confirming an expired slot', async () => {
+      const slot = await start('secret.jpg');
+      await expire(slot.body.imageId);
+      const other = await t.createWorkspace();
+      const theirs = (await t.request('POST', '/api/images/projects', { body: { name: 'Theirs' }, key: other.key })).body.id;
+      const answer = await t.request('POST', `/api/images/projects/${theirs}/images/upload/confirm`, {
+        body: { imageId: slot.body.imageId },
+        key: other.key,
+      });
+      assert.equal(answer.status, 404);
+    });
+
+    it('records one image when one slot is confirmed twice at once, and keeps its original', async () => {
+      const slot = await start('twice.jpg');
+      await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
+      const answers = await Promise.all([confirm(slot.body.imageId), confirm(slot.body.imageId)]);
+      assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 404]);
+      const slug = (await t.request('GET', `/api/images/projects/${projectId}`)).body.slug;
+      assert.equal((await fetch(`${t.url}/cdn/${slug}/twice.jpg?w=40`)).status, 200, 'the original is still there');
+    });
+
     it('removes the staged files of a deleted project', async () => {
       const doomed = (await t.request('POST', '/api/images/projects', { body: { name: 'Doomed' } })).body.id;
       const slot = await start('staged.jpg', doomed);
