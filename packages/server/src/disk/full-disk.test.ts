@@ -146,11 +146,11 @@ for (const dialect of testDialects()) {
       assert.ok((await disk.freeBytes()) >= free, 'the cache made its own room, if it kept them at all');
     });
 
-    it('answers /readyz 503 while the disk is nearly full, and 200 once space is freed', async () => {
+    it('reports a nearly full disk at /readyz, still ready for deliveries, and ok once space is freed', async () => {
       await disk.fill(Math.floor(NEARLY_FULL_BELOW / 2));
       const nearlyFull = await t.request('GET', '/readyz', { key: null });
-      assert.equal(nearlyFull.status, 503);
-      assert.deepEqual([nearlyFull.body.code, nearlyFull.body.disk], ['not_ready', 'nearly_full']);
+      assert.equal(nearlyFull.status, 200);
+      assert.deepEqual([nearlyFull.body.status, nearlyFull.body.disk], ['ready', 'nearly_full']);
       await disk.unfill();
       const ready = await t.request('GET', '/readyz', { key: null });
       assert.equal(ready.status, 200);

@@ -3,10 +3,11 @@ import type { Database } from '../database/database.ts';
 import type { DiskGuard } from '../disk/disk-guard.ts';
 
 /**
- * `/healthz`: the process answers. `/readyz`: it can also reach its database, and its data
- * disk is not nearly full (uploads are refused from then on: DiskGuard). The disk's figures
- * go to the log, not to this unauthenticated answer: they would tell anyone how much it takes
- * to fill it.
+ * `/healthz`: the process answers. `/readyz`: it can also reach its database and read its
+ * data disk. A nearly full disk is reported (`disk: "nearly_full"`) but stays 200: only new
+ * originals are refused then (DiskGuard), and a load balancer that dropped the instance would
+ * turn that into an outage of every delivery. The disk's figures go to the log, not to this
+ * unauthenticated answer: they would tell anyone how much it takes to fill it.
  */
 export function registerHealthRoutes(app: FastifyInstance, database: Database, disk: Pick<DiskGuard, 'status'>): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -22,10 +23,7 @@ export function registerHealthRoutes(app: FastifyInstance, database: Database, d
       return undefined;
     });
     if (!status) return reply.code(503).send({ error: 'The data disk cannot be read.', code: 'not_ready' });
-    if (status.nearlyFull) {
-      request.log.warn({ disk: status }, 'the data disk is nearly full');
-      return reply.code(503).send({ error: 'The data disk is nearly full.', code: 'not_ready', disk: 'nearly_full' });
-    }
-    return { status: 'ready', database: database.kind, disk: 'ok' };
+    if (status.nearlyFull) request.log.warn({ disk: status }, 'the data disk is nearly full');
+    return { status: 'ready', database: database.kind, disk: status.nearlyFull ? 'nearly_full' : 'ok' };
   });
 }
