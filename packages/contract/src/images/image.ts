@@ -11,6 +11,7 @@ export const ImagePath = z
   .min(1)
   .max(1024)
   .refine((path) => !/[\u0000-\u001f\u007f\\?#]/.test(path), 'Must not contain control characters, \\, ? or #.')
+  .refine((path) => !/\p{Cs}/u.test(path), 'Must be well-formed Unicode (no lone surrogate).')
   .refine(
     (path) => path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'),
     'Must be segments separated by single slashes, without leading or trailing slash, "." or "..".',
