@@ -4,6 +4,7 @@ export * from './common/resource.ts';
 export * from './common/validation.ts';
 export * from './common/free-text.ts';
 export * from './common/free-text-fields.ts';
+export * from './common/schema-wrapper.ts';
 export * from './identity/api-key.ts';
 export * from './identity/roles.ts';
 export * from './images/image.ts';

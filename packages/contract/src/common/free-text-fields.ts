@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { OperationDefinition } from '../operation.ts';
 import { freeTextKind } from './free-text.ts';
+import { wrappedSchema } from './schema-wrapper.ts';
 
 /** One free-text field an operation takes, and how to send a value in it. */
 export interface FreeTextField {
@@ -40,6 +41,11 @@ function findFreeText(root: z.ZodType): Found[] {
       continue;
     }
     const def = defOf(schema);
+    const inner = wrappedSchema(schema);
+    if (inner) {
+      queue.push({ schema: inner, path, place });
+      continue;
+    }
     const visit = (child: unknown, step: string | undefined, wrap: (value: unknown) => unknown) =>
       queue.push({ schema: child as z.ZodType, path: step === undefined ? path : [...path, step], place: (value) => place(wrap(value)) });
     switch (def.type) {
@@ -55,21 +61,6 @@ function findFreeText(root: z.ZodType): Found[] {
         }
         break;
       }
-      case 'optional':
-      case 'nullable':
-      case 'default':
-      case 'prefault':
-      case 'nonoptional':
-      case 'readonly':
-      case 'catch':
-        visit(def.innerType, undefined, (value) => value);
-        break;
-      case 'pipe':
-        visit(def.in, undefined, (value) => value);
-        break;
-      case 'lazy':
-        visit((def.getter as () => unknown)(), undefined, (value) => value);
-        break;
       case 'array':
         visit(def.element, '0', (value) => [value]);
         break;
