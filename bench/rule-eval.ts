@@ -16,12 +16,18 @@
  * report build does) and deciding outcomes only (as a preview does past its samples). The run
  * fails if the two decide differently, and prints a hash of every explained result, so runs
  * before and after a change to the evaluator can be compared.
+ *
+ * Previews and report builds run the evaluator on the rule threads (rule-run.ts), each rule
+ * timed against its budget: the last rows time the same pages through a RuleRun, as a report
+ * build asks (every firing explained) and as a preview does (5 samples a rule), thread start
+ * and the copy of the pages to the thread included; the thread is started before timing.
  */
 import { createHash } from 'node:crypto';
 import { RulePack } from '../packages/contract/src/index.ts';
 import { htmlSubject } from '../packages/server/src/rule-packs/html-subject.ts';
 import { evaluateRule } from '../packages/server/src/rule-packs/rule-evaluator.ts';
 import { compileRulePack } from '../packages/server/src/rule-packs/rule-pack-compiler.ts';
+import { RuleRun } from '../packages/server/src/rule-packs/rule-run.ts';
 import type { RuleSubject } from '../packages/server/src/rule-packs/rule-subject.ts';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
 import { parseDocument } from 'htmlparser2';
@@ -117,6 +123,24 @@ for (let round = 0; round <= ROUNDS; round++) {
   parseTimes.push(parseMs);
 }
 
+/** The same pages through the rule threads, as report builds (explain all) and previews (explain 5) run them. */
+const THREADED = [
+  { title: 'the same on a rule thread, explaining firings (report build)', explain: undefined },
+  { title: 'the same on a rule thread, 5 samples a rule (preview)', explain: 5 },
+] as const;
+const threadedTimes = THREADED.map(() => [] as number[]);
+let threadedFired = -1;
+await new RuleRun(compiled.rules, { pageBudgetMs: 1000 }).evaluate(subjects.slice(0, 1));
+for (let round = 0; round <= ROUNDS; round++) {
+  for (const [t, mode] of THREADED.entries()) {
+    const fresh = subjects.map((subject) => ({ ...subject }));
+    const start = performance.now();
+    const outcomes = await new RuleRun(compiled.rules, { pageBudgetMs: 1000, explain: mode.explain }).evaluate(fresh);
+    if (round > 0) threadedTimes[t]!.push(performance.now() - start);
+    if (t === 0) threadedFired = outcomes.reduce((sum, outcome) => sum + outcome.fired.length, 0);
+  }
+}
+
 const evaluations = PAGES * compiled.rules.length;
 console.log(`rule evaluation: ${compiled.rules.length} rules × ${PAGES} pages (${(htmlBytes / PAGES / 1024).toFixed(1)} KB of HTML on average, ${(htmlBytes / 1024 / 1024).toFixed(1)} MB in all)`);
 console.log(`pages generated in ${ms(generationMs)} ms; median of ${ROUNDS} rounds after a warm-up; load average ${loadAverage()}\n`);
@@ -131,11 +155,15 @@ MODES.forEach((mode, m) => {
     `${Math.round((PAGES * 1000) / evaluateMs)}`,
   ]);
 });
+THREADED.forEach((mode, t) => {
+  const evaluateMs = median(threadedTimes[t]!);
+  rows.push([mode.title, `${ms(evaluateMs)} ms`, `${(evaluateMs / PAGES).toFixed(2)} ms`, `${((evaluateMs * 1000) / evaluations).toFixed(1)} µs`, `${Math.round((PAGES * 1000) / evaluateMs)}`]);
+});
 rows.push(['  of which: parsing each page once (htmlparser2, for reference)', `${ms(median(parseTimes))} ms`, `${(median(parseTimes) / PAGES).toFixed(2)} ms`, '', '']);
 printTable(['measure', 'median', 'per page', 'per rule and page', 'pages/s, one core'], rows);
 
-const agree = decided[0]!.every((outcome, i) => decided[1]![i] === outcome);
-console.log(`\noutcomes (last round): ${Object.entries(outcomes[0]!).map(([k, v]) => `${k} ${v}`).join(', ')}; the same with and without explaining: ${agree ? 'yes' : 'NO'}`);
+const agree = decided[0]!.every((outcome, i) => decided[1]![i] === outcome) && threadedFired === (outcomes[0]!.fired ?? 0);
+console.log(`\noutcomes (last round): ${Object.entries(outcomes[0]!).map(([k, v]) => `${k} ${v}`).join(', ')}; the same with and without explaining, and on the rule threads: ${agree ? 'yes' : 'NO'}`);
 MODES.forEach((mode, m) => {
   const slowest = [...perRule[m]!.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
   console.log(`slowest rules, ${mode.name} (last round, total over all pages; the first rule to select on a page pays its parse):`);

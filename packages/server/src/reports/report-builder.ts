@@ -70,18 +70,20 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
       ? new Map<string, StoredPage>()
       : new Map((await storedPages.pages(crawl.id, { after: after ?? undefined, limit: BATCH, html: true })).map((page) => [page.id, page]));
     after = batch.at(-1)!.id;
+    // On a rule thread, while this thread reads what the site checks need (its failure surfaces when awaited).
+    const evaluated = custom.empty
+      ? Promise.resolve(new Map<string, Finding[]>())
+      : custom.evaluate(batch.flatMap((row) => {
+          const stored = bodies.get(row.id);
+          return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
+        }));
+    evaluated.catch(() => {});
     // node:sqlite answers synchronously: without this the whole build would run without
     // letting the server answer a request.
     await setImmediate();
     const stored = await store.pageFindings(batch.map((row) => row.id));
     const targets = await resolveTargets(store, batch, redirects, origin);
     const references = hreflangs ? await hreflangReferences(store, batch) : new Map<string, HreflangReference[]>();
-    const customFindings = custom.empty
-      ? new Map<string, Finding[]>()
-      : await custom.evaluate(batch.flatMap((row) => {
-          const stored = bodies.get(row.id);
-          return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
-        }));
     const found = new Map<string, Finding[]>(batch.map((row) => [row.id, []]));
     for (const finding of stored) {
       found.get(finding.url_id!)?.push({
@@ -93,6 +95,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
       });
     }
 
+    const customFindings = await evaluated;
     const siteRows: Parameters<ReportBuildStore['insertSiteFindings']>[0] = [];
     const results: Parameters<ReportBuildStore['setPageResults']>[0] = [];
     for (const row of batch) {

@@ -58,7 +58,13 @@ export class RulePackPreviewService {
       error: null as RulePackPreview['rules'][number]['error'],
     }));
     let pagesEvaluated = 0;
-    for await (const batch of new StoredPageStore(this.#database).each(report.crawl_id, { html: true, batch: BATCH })) {
+    const batches = new StoredPageStore(this.#database).each(report.crawl_id, { html: true, batch: BATCH });
+    for (let next = batches.next(); ; ) {
+      const { value: batch, done } = await next;
+      if (done) break;
+      // The next batch is read while a rule thread evaluates this one (its failure surfaces when awaited).
+      next = batches.next();
+      next.catch(() => {});
       pagesEvaluated += batch.length;
       // On the rule threads: only the pages named as samples get a message, the rest are counted.
       const outcomes = await run.evaluate(batch.map(storedPageSubject));
