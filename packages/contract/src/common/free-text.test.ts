@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { operations, type OperationDefinition } from '../index.ts';
+import { ImagePath } from '../images/image.ts';
 import { Setup } from '../sessions/session.ts';
 import { freeText } from './free-text.ts';
 import { freeTextFields } from './free-text-fields.ts';
@@ -84,6 +85,13 @@ describe('free-text names and labels', () => {
   it('keeps newlines and tabs in multi-line text only', () => {
     assert.equal(freeText({ max: 100, multiline: true }).parse('Why:\n\tbecause'), 'Why:\n\tbecause');
     assert.equal(freeText({ max: 100 }).safeParse('Why:\n\tbecause').success, false);
+  });
+
+  it('refuses them in image paths too, which name images wherever they are listed', () => {
+    for (const [kind, character] of refused) {
+      assert.equal(ImagePath.safeParse(`invoices/2026/x${character}gpj.png`).success, false, kind);
+    }
+    assert.equal(ImagePath.parse('fotos/Zoë 👩‍💻.jpg'), 'fotos/Zoë 👩‍💻.jpg');
   });
 
   it('refuses them in the first-run screen too (user and workspace names)', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
-import { freeText } from '../common/free-text.ts';
+import { firstUnsafeCharacter, freeText } from '../common/free-text.ts';
 
 /**
  * The `<image_path>` of a CDN URL: slash-separated segments, no empty, `.` or `..` segment,
@@ -10,8 +10,11 @@ export const ImagePath = z
   .string()
   .min(1)
   .max(1024)
-  .refine((path) => !/[\u0000-\u001f\u007f\\?#]/.test(path), 'Must not contain control characters, \\, ? or #.')
-  .refine((path) => !/\p{Cs}/u.test(path), 'Must be well-formed Unicode (no lone surrogate).')
+  // The rule of names (free-text.ts): a path is an image's name wherever it is listed.
+  .refine(
+    (path) => firstUnsafeCharacter(path) === undefined && !/[\\?#]/.test(path),
+    'Must not contain control characters, invisible formatting characters such as bidi overrides, \\, ? or #.',
+  )
   .refine(
     (path) => path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'),
     'Must be segments separated by single slashes, without leading or trailing slash, "." or "..".',
