@@ -83,7 +83,7 @@ function pathItem(
     });
   }
 
-  const authErrors: ErrorCode[] = operation.public ? [] : ['unauthorized', 'forbidden'];
+  const authErrors: ErrorCode[] = operation.public ? [] : operation.credentials === 'optional' ? ['unauthorized'] : ['unauthorized', 'forbidden'];
   const errors = [...commonErrors, ...authErrors, ...(operation.params ? (['not_found'] as const) : []), ...(operation.errors ?? [])];
   if (operation.api === 'workspace' && operation.teamHeader !== false) errors.push('team_header_required', 'not_a_member');
   const responses: Record<string, unknown> = {
@@ -113,8 +113,11 @@ function pathItem(
     summary: operation.summary,
     description: operation.public
       ? `${operation.description}\n\nNo API key needed.`
-      : `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
-    ...(operation.public ? { security: [] } : {}),
+      : operation.credentials === 'optional'
+        ? `${operation.description}\n\nAn API key is optional: one that is sent must be valid, and the call acts as its user.`
+        : `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
+    // OpenAPI says "optional" with an empty Security Requirement beside the key's.
+    ...(operation.public ? { security: [] } : operation.credentials === 'optional' ? { security: [{ bearer: [] }, {}] } : {}),
     tags: [operation.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(operation.body ? { requestBody: requestBody(operation, convert) } : {}),

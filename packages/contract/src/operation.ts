@@ -25,6 +25,12 @@ export interface OperationDefinition {
   teamHeader?: boolean;
   /** No API key at all: whoever holds the URL may call it (a share link's token). */
   public?: boolean;
+  /**
+   * `optional`: a key or a dashboard session may come with the call, and must then be valid
+   * (401 otherwise); the operation acts for that account, in no workspace (accepting an
+   * invite as an existing account). Without one it runs too, for no account.
+   */
+  credentials?: 'optional';
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;

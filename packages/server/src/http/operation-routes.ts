@@ -14,8 +14,10 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Authenticator } from '../identity/authenticator.ts';
+import { carriesCredentials, type Authenticator, type Credentials } from '../identity/authenticator.ts';
+import type { Caller, Principal } from '../identity/principal.ts';
 import { readSessionCookie } from '../sessions/session-cookie.ts';
+import { checkBeforeBody } from './check-before-body.ts';
 import type { Handlers } from './handlers.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 import { PreparedPage } from './prepared-page.ts';
@@ -39,9 +41,29 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+function credentialsOf(request: FastifyRequest): Credentials {
+  return {
+    authorization: request.headers.authorization,
+    team: header(request, 'x-service-team'),
+    session: readSessionCookie(request.headers.cookie),
+    csrfToken: header(request, CSRF_HEADER),
+  };
+}
+
+/** Who calls an operation, by its registry entry: nobody (public), maybe an account, or a member of a workspace. */
+function callerOf(authenticator: Authenticator, operation: OperationDefinition, request: FastifyRequest): Promise<Principal | Caller | null> {
+  if (operation.public) return Promise.resolve(null);
+  const credentials = credentialsOf(request);
+  if (operation.credentials === 'optional') {
+    return carriesCredentials(credentials) ? authenticator.identify(credentials, operation) : Promise.resolve(null);
+  }
+  return authenticator.authenticate(credentials, operation);
+}
+
 /**
- * Registers one route per registry operation: authenticate, validate params, query and
- * body with the operation's schemas, call its handler, answer with its success status.
+ * Registers one route per registry operation: authenticate from the headers before the body
+ * is read, validate params, query and body with the operation's schemas, call its handler
+ * with the caller found, answer with its success status.
  */
 export function registerOperationRoutes(
   app: FastifyInstance,
@@ -52,6 +74,9 @@ export function registerOperationRoutes(
   const missing = operations.filter((operation) => typeof handlers[operation.id] !== 'function');
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((o) => o.id).join(', ')}`);
 
+  // The caller each request's onRequest hook found, for its handler.
+  const callers = new WeakMap<FastifyRequest, Principal | Caller | null>();
+
   for (const operation of operations as readonly OperationDefinition[]) {
     const handler = handlers[operation.id] as (input: unknown, context: unknown) => Promise<unknown>;
     const query = querySchema(operation) ?? NoQuery;
@@ -60,18 +85,11 @@ export function registerOperationRoutes(
     app.route({
       method: operation.method,
       url: fastifyPath(operation.path),
+      onRequest: checkBeforeBody(async (request) => {
+        callers.set(request, await callerOf(authenticator, operation, request));
+      }),
       handler: async (request, reply) => {
-        const principal = operation.public
-          ? null
-          : await authenticator.authenticate(
-              {
-                authorization: request.headers.authorization,
-                team: header(request, 'x-service-team'),
-                session: readSessionCookie(request.headers.cookie),
-                csrfToken: header(request, CSRF_HEADER),
-              },
-              operation,
-            );
+        const principal = callers.get(request) ?? null;
         const params = operation.params ? parseOrThrow(operation.params, request.params) : {};
         const parsedQuery = parseOrThrow(query, request.query);
         const multipart = request.isMultipart();

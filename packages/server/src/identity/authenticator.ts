@@ -1,10 +1,10 @@
 import { LoupeError, roleScopes, type OperationDefinition, type Role, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
-import type { ApiKeyStore } from './api-key-store.ts';
+import type { ApiKeyStore, StoredKey } from './api-key-store.ts';
 import { bearerSecret } from './bearer-secret.ts';
 import type { KeyCache } from './key-cache.ts';
 import { hashKeySecret } from './key-secret.ts';
-import type { Principal } from './principal.ts';
+import type { Caller, Principal } from './principal.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 
 /** `last_used_at` is written at most this often per key, so reads do not turn into writes. */
@@ -21,6 +21,11 @@ export interface Credentials {
   session?: string;
   /** The `x-csrf-token` header, which writes made with a session must carry. */
   csrfToken?: string;
+}
+
+/** Whether a request carries a credential at all: an Authorization header or a session cookie. */
+export function carriesCredentials(credentials: Credentials): boolean {
+  return credentials.authorization !== undefined || credentials.session !== undefined;
 }
 
 /** The dashboard's sessions (packages/server/src/sessions/), as authentication needs them. */
@@ -61,19 +66,8 @@ export class Authenticator {
   }
 
   async authenticate(credentials: Credentials, operation: OperationDefinition): Promise<Principal> {
-    // An API key wins over a cookie: a script's explicit key must not turn into a browser session.
-    if (credentials.authorization === undefined && credentials.session !== undefined && this.#sessions) {
-      return this.#withSession(credentials.session, credentials, operation);
-    }
-    const secret = bearerSecret(credentials.authorization);
-    if (!secret) throw new LoupeError('unauthorized', { message: 'Send an API key as `Authorization: Bearer <key>`.' });
-    const key = await this.#cache.find(hashKeySecret(secret), (hash) => this.#keys.findByHash(hash));
-    if (!key) throw new LoupeError('unauthorized', { message: 'This API key is not valid or has been revoked.' });
-    const at = now();
-    if (key.expiresAt !== null && key.expiresAt <= at) {
-      throw new LoupeError('unauthorized', { message: 'This API key has expired.' });
-    }
-
+    if (this.#usesSession(credentials)) return this.#withSession(credentials.session as string, credentials, operation);
+    const key = await this.#liveKey(credentials);
     const workspaceId = this.#workspaceOf(credentials, operation) ?? key.workspaceId;
     // The key's own workspace comes with the key; another one named by the header is looked up.
     const role = workspaceId === key.workspaceId ? key.role : await this.#workspaces.role(workspaceId, key.userId);
@@ -82,23 +76,64 @@ export class Authenticator {
     const allowed = new Set(roleScopes[role]);
     const scopes = key.scopes.filter((scope) => allowed.has(scope));
     requireScopes(operation, scopes, `this key (role ${role})`);
+    this.#touch(key);
+    return { userId: key.userId, workspaceId, role, scopes, keyId: key.id, sessionId: null, keyExpiresAt: key.expiresAt };
+  }
 
+  /**
+   * The account behind the key or session, in no workspace: for the operations that act for
+   * an account itself (accepting an invite). A key still has to be live and its user still a
+   * member of the key's workspace; a session's writes still need its CSRF token.
+   */
+  async identify(credentials: Credentials, operation: OperationDefinition): Promise<Caller> {
+    if (this.#usesSession(credentials)) {
+      const { userId, sessionId } = await this.#signedIn(credentials.session as string, credentials, operation);
+      return { userId, keyId: null, sessionId, keyExpiresAt: null };
+    }
+    const key = await this.#liveKey(credentials);
+    if (!key.role) throw new LoupeError('not_a_member');
+    this.#touch(key);
+    return { userId: key.userId, keyId: key.id, sessionId: null, keyExpiresAt: key.expiresAt };
+  }
+
+  /** An API key wins over a cookie: a script's explicit key must not turn into a browser session. */
+  #usesSession(credentials: Credentials): boolean {
+    return credentials.authorization === undefined && credentials.session !== undefined && this.#sessions !== undefined;
+  }
+
+  /** The bearer key, known and not expired; 401 otherwise. */
+  async #liveKey(credentials: Credentials): Promise<StoredKey> {
+    const secret = bearerSecret(credentials.authorization);
+    if (!secret) throw new LoupeError('unauthorized', { message: 'Send an API key as `Authorization: Bearer <key>`.' });
+    const key = await this.#cache.find(hashKeySecret(secret), (hash) => this.#keys.findByHash(hash));
+    if (!key) throw new LoupeError('unauthorized', { message: 'This API key is not valid or has been revoked.' });
+    if (key.expiresAt !== null && key.expiresAt <= now()) {
+      throw new LoupeError('unauthorized', { message: 'This API key has expired.' });
+    }
+    return key;
+  }
+
+  #touch(key: StoredKey): void {
+    const at = now();
     if (key.lastUsedAt === null || Date.parse(at) - Date.parse(key.lastUsedAt) > TOUCH_INTERVAL_MS) {
       // The cached key too, or every request it serves would write the time again.
       key.lastUsedAt = at;
       this.#keys.touch(key.id, at).catch(this.#onTouchError);
     }
-    return { userId: key.userId, workspaceId, role, scopes, keyId: key.id, sessionId: null };
   }
 
-  async #withSession(token: string, credentials: Credentials, operation: OperationDefinition): Promise<Principal> {
+  async #signedIn(token: string, credentials: Credentials, operation: OperationDefinition): Promise<{ userId: string; sessionId: string }> {
     const sessions = this.#sessions as SessionVerifier;
     const signedIn = await sessions.userOf(token);
     if (!signedIn) throw new LoupeError('unauthorized', { message: 'The session has ended: sign in again.' });
     if (!SAFE_METHODS.has(operation.method) && !sessions.csrfMatches(token, credentials.csrfToken)) {
       throw new LoupeError('csrf_failed');
     }
-    const { userId, sessionId } = signedIn;
+    return signedIn;
+  }
+
+  async #withSession(token: string, credentials: Credentials, operation: OperationDefinition): Promise<Principal> {
+    const { userId, sessionId } = await this.#signedIn(token, credentials, operation);
     let membership: { workspaceId: string; role: Role } | undefined;
     if (operation.api === 'workspace' && operation.teamHeader === false) {
       // The operations about the user rather than a workspace (`GET /teams`) act in their first one.
@@ -116,7 +151,7 @@ export class Authenticator {
     if (!membership) throw new LoupeError('not_a_member');
     const scopes = roleScopes[membership.role];
     requireScopes(operation, scopes, `your role (${membership.role})`);
-    return { userId, workspaceId: membership.workspaceId, role: membership.role, scopes, keyId: null, sessionId };
+    return { userId, workspaceId: membership.workspaceId, role: membership.role, scopes, keyId: null, sessionId, keyExpiresAt: null };
   }
 
   /** The workspace named by the header, for workspace API operations that need it. */

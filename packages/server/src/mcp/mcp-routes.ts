@@ -1,6 +1,7 @@
 import { operations, type OperationDefinition } from '@loupe/contract';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkBeforeBody } from '../http/check-before-body.ts';
 import type { Authenticator } from '../identity/authenticator.ts';
 import { bearerSecret } from '../identity/bearer-secret.ts';
 import { injectFetch } from './inject-fetch.ts';
@@ -21,17 +22,22 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /**
  * MCP over Streamable HTTP at /mcp (DESIGN.md §4), stateless: each POST gets its own server
  * and transport, so any process behind a load balancer can answer any message. The caller's
- * key is checked at the door (401 with `WWW-Authenticate: Bearer`); the tools then call the
+ * key is checked at the door, before the body is read (401 with `WWW-Authenticate: Bearer`); the tools then call the
  * API in-process as that key, in the workspace named by `x-service-team`.
  */
 export function registerMcpRoutes(app: FastifyInstance, options: { authenticator: Authenticator; maxUploadBytes: number }): void {
   const tools = mcpTools({ maxUploadBytes: options.maxUploadBytes });
   const fetch = injectFetch(app);
 
-  app.post('/mcp', { bodyLimit: Math.ceil(options.maxUploadBytes / 3) * 4 + ENVELOPE_BYTES }, async (request, reply) => {
-    const authorization = header(request, 'authorization');
-    await options.authenticator.authenticate({ authorization }, keyCheck);
-    const apiKey = bearerSecret(authorization) as string;
+  const route = {
+    bodyLimit: Math.ceil(options.maxUploadBytes / 3) * 4 + ENVELOPE_BYTES,
+    // The key is checked from the headers, before a message of up to ~70 MB is read.
+    onRequest: checkBeforeBody(async (request) => {
+      await options.authenticator.authenticate({ authorization: header(request, 'authorization') }, keyCheck);
+    }),
+  };
+  app.post('/mcp', route, async (request, reply) => {
+    const apiKey = bearerSecret(header(request, 'authorization')) as string;
     const server = createMcpServer(tools, {
       baseUrl: 'http://loupe.invalid',
       apiKey,
