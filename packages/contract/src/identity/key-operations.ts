@@ -25,7 +25,7 @@ export const keyOperations = [
     path: '/api/v1/keys',
     summary: 'Create an API key',
     description:
-      'Creates an API key for the calling user in this workspace. The secret (`key`) is in this answer only. Scopes cannot exceed those of the calling key.',
+      'Creates an API key for the calling user in this workspace. The secret (`key`) is in this answer only. Scopes cannot exceed those of the calling key, and a key created with a key that expires must expire no later than it (403 forbidden with `maxExpiresAt` otherwise, also when `expiresAt` is left out).',
     tag: 'Keys',
     scopes: ['team:admin'],
     body: CreateApiKey,

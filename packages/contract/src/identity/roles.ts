@@ -29,3 +29,15 @@ export const roleScopes: Record<Role, readonly Scope[]> = {
   admin: [...readScopes, ...writeScopes, 'team:admin'],
   owner: [...readScopes, ...writeScopes, 'team:admin'],
 };
+
+/**
+ * What keeps someone acting with `grantor`'s role and scopes from giving `granted` to another
+ * (an invite, a role change): a role ranked above their own (owners rank above admins, whose
+ * scopes are the same), or rights of it that they do not hold themselves. Neither: they may.
+ */
+export function grantBlockers(grantor: { role: Role; scopes: readonly Scope[] }, granted: Role): { aboveRole: boolean; missingScopes: Scope[] } {
+  // `roles` is ordered from the most to the least rights.
+  const aboveRole = roles.indexOf(granted) < roles.indexOf(grantor.role);
+  const missingScopes = roleScopes[granted].filter((scope) => !grantor.scopes.includes(scope));
+  return { aboveRole, missingScopes };
+}

@@ -91,7 +91,7 @@ export const teamOperations = [
     path: '/api/v1/team/members/{userId}',
     summary: "Change a member's role",
     description:
-      "Sets a member's role. Only an owner may make someone owner or change an owner's role. The last owner cannot be demoted (409 last_owner): make another member owner first.",
+      "Sets a member's role. No one gives a role ranked above their own (only an owner makes an owner) or one with rights the calling key lacks (403 forbidden, with `missingScopes`); only an owner changes an owner's role. The last owner cannot be demoted (409 last_owner): make another member owner first.",
     tag: 'Team',
     scopes: ['team:admin'],
     params: MemberParams,
@@ -120,7 +120,7 @@ export const teamOperations = [
     path: '/api/v1/team/invites',
     summary: 'Invite someone',
     description:
-      'Invites an email address with a role. The answer carries the token and the link to send (`url`), in this answer only. A pending invite for the same email is replaced. Only an owner may invite an owner; a member already in the workspace answers 409 already_member. Next: send the link; the invitee calls acceptInvite.',
+      'Invites an email address with a role. The answer carries the token and the link to send (`url`), in this answer only. A pending invite for the same email is replaced. The role may not rank above the caller\'s (only an owner invites an owner) nor carry rights the calling key lacks (403 forbidden, with `missingScopes`); a member already in the workspace answers 409 already_member. Next: send the link; the invitee calls acceptInvite.',
     tag: 'Team',
     scopes: ['team:admin'],
     body: CreateInvite,

@@ -21,7 +21,9 @@ export class ApiKeyService {
 
   /**
    * A new key for the caller in the caller's workspace. Its scopes can never exceed the
-   * calling key's own: a narrowly scoped key cannot mint a broader one.
+   * calling key's own, nor its life the calling key's: a narrow or short-lived key cannot
+   * mint a broader or lasting one. Both refusals are 403: the request is well formed, the
+   * caller lacks the right to grant it (an expiry in the past is the 400).
    */
   async create(principal: Principal, input: CreateApiKey): Promise<CreatedApiKey> {
     const scopes = input.scopes ?? [...principal.scopes];
@@ -37,6 +39,13 @@ export class ApiKeyService {
     if (expiresAt !== null && expiresAt <= createdAt) {
       throw new LoupeError('validation_failed', {
         details: { fieldErrors: { expiresAt: ['Must be in the future.'] }, formErrors: [] },
+      });
+    }
+    const limit = principal.keyExpiresAt;
+    if (limit !== null && (expiresAt === null || expiresAt > limit)) {
+      throw new LoupeError('forbidden', {
+        message: `A key cannot outlive the key that creates it: give an expiresAt no later than ${limit}.`,
+        extra: { maxExpiresAt: limit },
       });
     }
     const secret = generateKeySecret();

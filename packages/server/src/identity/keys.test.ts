@@ -127,6 +127,40 @@ for (const dialect of testDialects()) {
         assert.ok(answer.body.details.fieldErrors.expiresAt);
       });
 
+      describe('made with a key that expires (issue #22, point 2)', () => {
+        const inTenMinutes = () => new Date(Date.now() + 600_000).toISOString();
+
+        it('refuses a new key without expiry with 403 forbidden, naming the latest expiry it may have', async () => {
+          const brief = await createKey({ name: 'ten minutes', expiresAt: inTenMinutes() });
+          const answer = await t.request('POST', KEYS, { key: brief.key, body: { name: 'forever' } });
+          assert.equal(answer.status, 403, JSON.stringify(answer.body));
+          assert.equal(answer.body.code, 'forbidden');
+          assert.equal(answer.body.maxExpiresAt, brief.expiresAt);
+        });
+
+        it('refuses a new key that expires a millisecond after it, with 403 forbidden', async () => {
+          const brief = await createKey({ name: 'ten minutes', expiresAt: inTenMinutes() });
+          const later = new Date(Date.parse(brief.expiresAt) + 1).toISOString();
+          const answer = await t.request('POST', KEYS, { key: brief.key, body: { name: 'later', expiresAt: later } });
+          assert.equal(answer.status, 403, JSON.stringify(answer.body));
+          assert.equal(answer.body.code, 'forbidden');
+        });
+
+        it('creates a key that expires when it does, or before', async () => {
+          const brief = await createKey({ name: 'ten minutes', expiresAt: inTenMinutes() });
+          const sooner = new Date(Date.parse(brief.expiresAt) - 60_000).toISOString();
+          for (const expiresAt of [brief.expiresAt, sooner]) {
+            const created = await createKey({ name: 'within', expiresAt }, brief.key);
+            assert.equal(created.expiresAt, expiresAt);
+          }
+        });
+
+        it('leaves a key without expiry free to create one without expiry', async () => {
+          const lasting = await createKey({ name: 'lasting' });
+          assert.equal((await createKey({ name: 'also lasting' }, lasting.key)).expiresAt, null);
+        });
+      });
+
       it('refuses an expiry that is not a date', async () => {
         const answer = await t.request('POST', KEYS, { body: { name: 'x', expiresAt: 'next tuesday' } });
         assert.equal(answer.status, 400);

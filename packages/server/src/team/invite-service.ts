@@ -18,6 +18,7 @@ import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { InviteStore, toInvite } from './invite-store.ts';
 import { generateInviteToken, hashInviteToken } from './invite-token.ts';
 import { MemberStore } from './member-store.ts';
+import { assertCanGrant } from './role-grant.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -49,9 +50,7 @@ export class InviteService {
   }
 
   async create(principal: Principal, input: CreateInvite): Promise<CreatedInvite> {
-    if (input.role === 'owner' && principal.role !== 'owner') {
-      throw new LoupeError('forbidden', { message: 'Only an owner can invite an owner.' });
-    }
+    assertCanGrant(principal, input.role);
     const token = generateInviteToken();
     const createdAt = now();
     const row: InviteTable = {

@@ -1,15 +1,17 @@
-import { LoupeError, type Member, type Page, type Role } from '@loupe/contract';
+import { LoupeError, roleScopes, type Member, type Page, type Role } from '@loupe/contract';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { KeysChanged } from '../identity/key-cache.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { MemberStore } from './member-store.ts';
+import { assertCanGrant } from './role-grant.ts';
 
 const noSuchMember = () => new LoupeError('not_found', { message: 'No member with this id in the workspace.' });
 const lastOwner = () => new LoupeError('last_owner');
 
 /**
  * Members and their roles (DESIGN.md §5). Admins manage members; only owners touch owners;
+ * no one gives a role above their own or with rights their key lacks (role-grant.ts);
  * a workspace never loses its last owner. Each change runs under the workspace's row lock,
  * so two owners demoting each other at once cannot both succeed.
  */
@@ -32,9 +34,12 @@ export class MemberService {
     return this.#locked(principal, async (members, callerRole) => {
       const target = await members.find(principal.workspaceId, userId);
       if (!target) throw noSuchMember();
-      if ((target.role === 'owner' || role === 'owner') && callerRole !== 'owner') {
-        throw new LoupeError('forbidden', { message: "Only an owner can make someone owner or change an owner's role." });
+      if (target.role === 'owner' && callerRole !== 'owner') {
+        throw new LoupeError('forbidden', { message: "Only an owner can change an owner's role." });
       }
+      // The rights of the role held now, under the lock, not when the request was authenticated.
+      const allowed = roleScopes[callerRole];
+      assertCanGrant({ role: callerRole, scopes: principal.scopes.filter((scope) => allowed.includes(scope)) }, role);
       if (target.role === 'owner' && role !== 'owner' && (await members.countOwners(principal.workspaceId)) === 1) {
         throw lastOwner();
       }
