@@ -6,6 +6,9 @@ import { RuleWatch } from './rule-watch.ts';
 /** Which of a rule's budgets an evaluation ran under: the page's, or what was left of the run's when less. */
 export type BudgetKind = 'page' | 'run';
 
+/** Why a rule was stopped on a page of a batch: past a budget, or it threw (a runaway rule's thread can also die of it). */
+export type RuleStop = { page: number } & ({ cause: 'timeout'; budget: BudgetKind } | { cause: 'failed'; reason: string });
+
 /** Pages of one run for one rule thread, with what each rule may still spend. */
 export interface RuleBatch {
   /** The run's rules compiled once per thread, under this key (rule-thread.ts). */
@@ -36,15 +39,16 @@ export interface RuleBatchOutcome {
   notApplicable: number;
   fired: FiredRule[];
   spentMs: number;
-  /** Set when it ran past a budget on a page (that page's outcome is not counted, nor later ones). */
-  overrun?: { page: number; budget: BudgetKind };
+  /** Set when it was stopped on a page: that page's outcome is not counted, nor later ones'. */
+  stop?: RuleStop;
 }
 
 /**
  * Runs the rules over the pages, page after page (every rule of a page shares its parsed DOM),
  * timing each evaluation. Before each one it tells the board which rule, page and budget, so
  * the thread that watches can end this one when a rule never comes back; a rule that came
- * back late is stopped here.
+ * back late, or threw, is stopped here. Each page is evaluated on its own copy of the subject,
+ * so its parsed DOM (kept per subject object) is let go once its rules are done.
  */
 export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch): RuleBatchOutcome[] {
   const watch = new RuleWatch(batch.board);
@@ -52,7 +56,8 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
   const left = [...batch.runBudgetLeftMs];
   const limit = [...batch.pageLimit];
   const outcomes: RuleBatchOutcome[] = rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
-  batch.subjects.forEach((subject, page) => {
+  batch.subjects.forEach((shared, page) => {
+    const subject = { ...shared };
     rules.forEach((rule, index) => {
       if (page >= (limit[index] as number)) return;
       const outcome = outcomes[index] as RuleBatchOutcome;
@@ -61,13 +66,21 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
       const budgetMs = Math.max(0, Math.min(batch.pageBudgetMs, runLeft));
       watch.started(index, page, budgetMs, budget);
       const start = performance.now();
-      const result = evaluateRule(rule, subject, { explain: (explain[index] as number) > 0 });
+      let result: RuleEvaluation;
+      try {
+        result = evaluateRule(rule, subject, { explain: (explain[index] as number) > 0 });
+      } catch (error) {
+        outcome.stop = { page, cause: 'failed', reason: error instanceof Error ? error.message : String(error) };
+        limit[index] = page;
+        return;
+      } finally {
+        watch.ended();
+      }
       const spent = performance.now() - start;
-      watch.ended();
       outcome.spentMs += spent;
       left[index] = runLeft - spent;
       if (spent > budgetMs) {
-        outcome.overrun = { page, budget };
+        outcome.stop = { page, cause: 'timeout', budget };
         limit[index] = page;
         return;
       }

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { RulePack, type RulePackInput } from '@loupe/contract';
 import { htmlSubject } from './html-subject.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
+import type { RuleBatchOutcome } from './rule-batch.ts';
 import { RuleRun } from './rule-run.ts';
+import type { RuleThreadAnswer } from './rule-threads.ts';
 
 type RuleInput = RulePackInput['rules'][number];
 
@@ -69,5 +71,22 @@ describe('a run of custom rules on the rule threads', () => {
     const second = await run.evaluate([page('/c'), page('/d')]);
     assert.deepEqual(first[0]?.fired.map((fired) => fired.message), ['1 on /a', '1 on /b']);
     assert.deepEqual(second[0]?.fired.map((fired) => fired.message), ['1 on /c', undefined]);
+  });
+
+  it('reports a rule whose thread died on a page (out of memory) as failed there, and runs the others again without it', async () => {
+    const asked: number[][] = [];
+    const answers: RuleThreadAnswer[] = [
+      { stopped: { rule: 0, page: 1, cause: 'failed', reason: 'Worker terminated due to reaching memory limit: JS heap out of memory' } },
+      { outcomes: [{ decided: 1, notApplicable: 0, fired: [], spentMs: 1 }, { decided: 3, notApplicable: 0, fired: [{ page: 0 }, { page: 1 }, { page: 2 }], spentMs: 1 }] as RuleBatchOutcome[] },
+    ];
+    const threads = { run: async (_rules: unknown, batch: { pageLimit: number[] }) => (asked.push([...batch.pageLimit]), answers.shift() as RuleThreadAnswer) };
+    const run = new RuleRun(compiled(selectorRule('content/greedy', 'p'), selectorRule('content/heading', 'h1')), { pageBudgetMs: 1000, threads });
+    const [greedy, heading] = await run.evaluate([page('/a'), page('/b'), page('/c')]);
+    assert.deepEqual(asked, [[3, 3], [1, 3]], 'asked again with the rule limited to the pages before');
+    assert.equal(greedy?.decided, 1);
+    assert.equal(heading?.fired.length, 3);
+    const error = run.errors()[0];
+    assert.deepEqual([error?.code, error?.budget, error?.budgetMs, error?.url, error?.pagesEvaluated], ['rule_failed', null, null, 'https://example.test/b', 1]);
+    assert.match(error?.message ?? '', /could not be decided on this page \(Worker terminated due to reaching memory limit/);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RuleError } from '@loupe/contract';
 import type { CompiledRule } from './compiled-rule.ts';
-import type { BudgetKind, RuleBatchOutcome } from './rule-batch.ts';
+import type { RuleBatchOutcome, RuleStop } from './rule-batch.ts';
 import type { RuleSubject } from './rule-subject.ts';
 import { ruleThreads, type RuleThreads } from './rule-threads.ts';
 
@@ -15,7 +15,7 @@ export interface RuleRunOptions {
   runBudgetMs?: number;
   /** How many firings of each rule to explain (message and evidence), in page order; all if left out. */
   explain?: number;
-  threads?: RuleThreads;
+  threads?: Pick<RuleThreads, 'run'>;
 }
 
 interface RuleState {
@@ -35,7 +35,7 @@ export class RuleRun {
   readonly #id = randomUUID();
   readonly #rules: CompiledRule[];
   readonly #options: RuleRunOptions;
-  readonly #threads: RuleThreads;
+  readonly #threads: Pick<RuleThreads, 'run'>;
   readonly #states: RuleState[];
 
   constructor(rules: CompiledRule[], options: RuleRunOptions) {
@@ -74,8 +74,8 @@ export class RuleRun {
   async #evaluatePart(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
     const definitions = this.#rules.map((rule) => rule.definition);
     const pageLimit = this.#states.map((state) => (state.error ? 0 : subjects.length));
-    // A rule whose thread was ended on a page: where, to report once the part is done without it.
-    const ended = new Map<number, { page: number; budget: BudgetKind }>();
+    // A rule whose thread ended on a page: where and why, to report once the part is done without it.
+    const ended = new Map<number, RuleStop>();
     for (;;) {
       const answer = await this.#threads.run(definitions, {
         runId: this.#id,
@@ -85,11 +85,11 @@ export class RuleRun {
         runBudgetLeftMs: this.#states.map((state) => state.budgetLeftMs),
         explain: this.#states.map((state) => state.explainLeft),
       });
-      if ('overdue' in answer) {
+      if ('stopped' in answer) {
         // Again without it from that page on: the ended thread's outcomes are lost, the others' are recomputed.
-        const { rule, page, budget } = answer.overdue;
-        ended.set(rule, { page, budget });
-        pageLimit[rule] = page;
+        const { rule, ...stop } = answer.stopped;
+        ended.set(rule, stop);
+        pageLimit[rule] = stop.page;
         continue;
       }
       answer.outcomes.forEach((outcome, index) => {
@@ -97,30 +97,31 @@ export class RuleRun {
         if (state.error) return;
         state.budgetLeftMs -= outcome.spentMs;
         state.explainLeft -= outcome.fired.filter((fired) => fired.message !== undefined).length;
-        const stop = outcome.overrun ?? ended.get(index);
+        // A stop in this answer is on a page before any the thread ended on (the rule ran no further).
+        const stop = outcome.stop ?? ended.get(index);
         state.pagesRun += stop ? stop.page : subjects.length;
-        if (stop) state.error = this.#error(index, stop.budget, subjects[stop.page] as RuleSubject);
+        if (stop) state.error = this.#error(index, stop, subjects[stop.page] as RuleSubject);
       });
       return answer.outcomes;
     }
   }
 
-  #error(index: number, budget: BudgetKind, subject: RuleSubject): RuleError {
-    const state = this.#states[index] as RuleState;
-    const ruleId = (this.#rules[index] as CompiledRule).definition.id;
-    const page = budget === 'page';
+  #error(index: number, stop: RuleStop, subject: RuleSubject): RuleError {
+    const error = { ruleId: (this.#rules[index] as CompiledRule).definition.id, url: subject.url, pagesEvaluated: (this.#states[index] as RuleState).pagesRun };
+    if (stop.cause === 'failed') {
+      return { ...error, code: 'rule_failed', budget: null, budgetMs: null, message: `Stopped on ${subject.url}: the rule could not be decided on this page (${stop.reason}), and was not run on later pages.` };
+    }
+    const page = stop.budget === 'page';
     const budgetMs = page ? this.#options.pageBudgetMs : (this.#options.runBudgetMs as number);
-    const message = page
-      ? `Stopped on ${subject.url}: the rule took more than ${budgetMs} ms on this one page, and was not run on later pages.`
-      : `Stopped on ${subject.url}: the rule took more than ${budgetMs} ms over this preview's pages, and was not run on later pages.`;
+    const over = page ? `more than ${budgetMs} ms on this one page` : `more than ${budgetMs} ms over this preview's pages`;
     return {
-      ruleId,
+      ...error,
       code: 'rule_timeout',
-      message: `${message} A selector with several descendant combinators (\`section div div\`) takes time that grows with the power of the page's nesting depth: anchor it with child combinators (\`>\`) or classes.`,
       budget: page ? 'page' : 'preview',
       budgetMs,
-      url: subject.url,
-      pagesEvaluated: state.pagesRun,
+      message:
+        `Stopped on ${subject.url}: the rule took ${over}, and was not run on later pages. The usual cause is a selector with several ` +
+        "descendant combinators (`section div div`), whose time grows with the power of the page's nesting depth: anchor it with child combinators (`>`) or classes.",
     };
   }
 }

@@ -51,26 +51,34 @@ export class RuleWatch {
     Atomics.store(this.#slots, RUNNING, 0);
   }
 
+  /** On the watching side: the evaluation under way, if any (after a thread died, the one it died in). */
+  current(): (RunningRule & { sequence: number }) | undefined {
+    const sequence = Atomics.load(this.#slots, SEQUENCE);
+    if (Atomics.load(this.#slots, RUNNING) === 0) return undefined;
+    const running = {
+      sequence,
+      rule: Atomics.load(this.#slots, RULE),
+      page: Atomics.load(this.#slots, PAGE),
+      budgetMs: Atomics.load(this.#slots, BUDGET_MS),
+      budget: Atomics.load(this.#slots, KIND) === 1 ? ('run' as const) : ('page' as const),
+    };
+    // Moved on meanwhile: what was read may be the next evaluation's.
+    if (Atomics.load(this.#slots, SEQUENCE) !== sequence || Atomics.load(this.#slots, RUNNING) === 0) return undefined;
+    return running;
+  }
+
   /**
    * On the watching side, at each tick: the evaluation that has now run past its budget since
    * this side first saw it start, if any. Up to one tick late, never early.
    */
   overdue(now: number): RunningRule | undefined {
-    const sequence = Atomics.load(this.#slots, SEQUENCE);
-    if (Atomics.load(this.#slots, RUNNING) === 0) return undefined;
-    if (sequence !== this.#seen) {
-      this.#seen = sequence;
+    const running = this.current();
+    if (!running) return undefined;
+    if (running.sequence !== this.#seen) {
+      this.#seen = running.sequence;
       this.#seenAt = now;
       return undefined;
     }
-    const running: RunningRule = {
-      rule: Atomics.load(this.#slots, RULE),
-      page: Atomics.load(this.#slots, PAGE),
-      budgetMs: Atomics.load(this.#slots, BUDGET_MS),
-      budget: Atomics.load(this.#slots, KIND) === 1 ? 'run' : 'page',
-    };
-    // Moved on meanwhile: what was read may be the next evaluation's.
-    if (Atomics.load(this.#slots, SEQUENCE) !== sequence || Atomics.load(this.#slots, RUNNING) === 0) return undefined;
     return now - this.#seenAt > running.budgetMs ? running : undefined;
   }
 }

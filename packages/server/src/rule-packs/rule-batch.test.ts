@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RulePack, type RulePackInput } from '@loupe/contract';
+import { evaluateBatch, type RuleBatch } from './rule-batch.ts';
+import { compileRulePack } from './rule-pack-compiler.ts';
+import { subject } from './rule-test-kit.ts';
+import { RuleWatch } from './rule-watch.ts';
+
+type RuleInput = RulePackInput['rules'][number];
+
+const headerRule = (id: string, name: string): RuleInput => ({
+  id,
+  title: id,
+  category: 'content',
+  severity: 'notice',
+  when: { type: 'header', name, test: { op: 'present' } },
+  message: '{{path}}',
+});
+const rules = compileRulePack(RulePack.parse({ schema: 'loupe.rules/v1', name: 't', rules: [headerRule('content/odd', 'x-odd'), headerRule('content/type', 'content-type')] })).rules;
+
+const batch = (subjects: RuleBatch['subjects']): RuleBatch => ({
+  runId: 'test',
+  subjects,
+  pageBudgetMs: 1000,
+  pageLimit: rules.map(() => subjects.length),
+  runBudgetLeftMs: rules.map(() => Number.POSITIVE_INFINITY),
+  explain: rules.map(() => Number.POSITIVE_INFINITY),
+  board: RuleWatch.board(),
+});
+
+describe('a batch of pages on a rule thread', () => {
+  it('stops a rule that throws on a page, at that page, and decides the other rules on every page', () => {
+    // A header that cannot be read stands for whatever a rule might throw on (a stack overflow on a deep page, say).
+    const headers = Object.defineProperty({ 'content-type': 'text/html' }, 'x-odd', {
+      enumerable: true,
+      get() {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    });
+    const [odd, type] = evaluateBatch(rules, batch([subject(), subject({ headers }), subject()]));
+    assert.deepEqual(odd?.stop, { page: 1, cause: 'failed', reason: 'Maximum call stack size exceeded' });
+    assert.equal(odd?.decided, 1);
+    assert.equal(type?.fired.length, 3);
+  });
+
+  it('tells the watching side nothing is running once it is done, after a throw too', () => {
+    const done = batch([subject({ headers: Object.defineProperty({}, 'x-odd', { enumerable: true, get: () => { throw new Error('no'); } }) })]);
+    evaluateBatch(rules, done);
+    assert.equal(new RuleWatch(done.board).current(), undefined);
+  });
+});
