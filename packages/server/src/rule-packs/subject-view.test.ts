@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compile, selectAll } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
+import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { ElementQuery } from './compiled-rule.ts';
 import { subject } from './rule-test-kit.ts';
@@ -31,6 +32,18 @@ describe('subject view', () => {
     const view = SubjectView.of(subject({ html: `<html><body>${'<div>'.repeat(depth)}<p>bottom</p></body></html>` }));
     assert.equal(view.select(compile<AnyNode, Element>('div') as ElementQuery)?.length, depth);
     assert.equal(view.select(compile<AnyNode, Element>('div > p') as ElementQuery)?.length, 1);
+  });
+
+  it('reads the text of elements nested deeper than the call stack, as textContent reads shallow ones', () => {
+    // domutils' textContent overflowed the call stack from about 5,000 levels.
+    const depth = 10_000;
+    const view = SubjectView.of(subject({ html: `<html><body>${'<div>'.repeat(depth)}<p>bottom <!-- hidden --><b>line</b></p></body></html>` }));
+    const divs = view.select(compile<AnyNode, Element>('div') as ElementQuery) ?? [];
+    assert.equal(view.elementText(divs[0] as Element), 'bottom line');
+    const shallow = SubjectView.of(subject({ html: PAGE }));
+    const sections = shallow.select(compile<AnyNode, Element>('section, ul') as ElementQuery) ?? [];
+    const collapsed = (element: Element) => textContent(element).replace(/\s+/g, ' ').trim();
+    assert.deepEqual(sections.map((element) => shallow.elementText(element)), sections.map(collapsed));
   });
 
   it('selects nothing, rather than an empty list, from an answer without HTML', () => {

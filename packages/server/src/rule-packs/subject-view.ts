@@ -1,5 +1,4 @@
-import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
-import { textContent } from 'domutils';
+import { hasChildren, isTag, type AnyNode, type Document, type Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import type { ElementQuery } from './compiled-rule.ts';
 import type { RuleSubject } from './rule-subject.ts';
@@ -13,6 +12,27 @@ const views = new WeakMap<RuleSubject, SubjectView>();
 
 function capped(text: string): string {
   return text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
+}
+
+/**
+ * The text of an element and its descendants, as domutils' textContent reads it (text and
+ * CDATA, not comments), cut at MAX_TEXT_CHARS; walked with a stack of its own, since a page of
+ * nested unclosed tags is deeper than the call stack.
+ */
+function textOf(element: Element): string {
+  const parts: string[] = [];
+  let length = 0;
+  const stack: AnyNode[] = [element];
+  while (stack.length > 0 && length < MAX_TEXT_CHARS) {
+    const node = stack.pop() as AnyNode;
+    if (node.type === 'text') {
+      parts.push(node.data);
+      length += node.data.length;
+    } else if (hasChildren(node)) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
+    }
+  }
+  return capped(parts.join(''));
 }
 
 function decoded(part: string): string {
@@ -117,7 +137,7 @@ export class SubjectView {
   elementText(element: Element): string {
     let text = this.#elementTexts.get(element);
     if (text === undefined) {
-      text = capped(textContent(element)).replace(/\s+/g, ' ').trim();
+      text = textOf(element).replace(/\s+/g, ' ').trim();
       this.#elementTexts.set(element, text);
     }
     return text;
