@@ -65,6 +65,13 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('marks accepting an invite as taking a key or none, and documents why it answers 401 and 403', () => {
+    const accept = document.paths['/api/v1/invites/{token}/accept']?.post;
+    assert.deepEqual(accept?.security, [{ bearer: [] }, {}]);
+    assert.match(JSON.stringify(accept?.responses['401']), /sign_in_required/);
+    assert.match(JSON.stringify(accept?.responses['403']), /invite_for_another_account/);
+  });
+
   it('documents file answers in each of their media types', () => {
     const exportReport = document.paths['/api/v1/reports/{reportId}/export']?.get;
     assert.deepEqual(Object.keys(exportReport?.responses['200']?.content ?? {}).sort(), ['application/json', 'text/csv']);

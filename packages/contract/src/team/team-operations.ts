@@ -159,14 +159,14 @@ export const teamOperations = [
     path: '/api/v1/invites/{token}/accept',
     summary: 'Accept an invite',
     description:
-      'Joins the workspace with the role of the invite, whose token is in the link. A user with the invited email joins as they are; otherwise the user is created with `password` (required then) and `name`. An invite works once: a used, revoked or unknown token answers 404, an expired one 410 invite_expired.',
+      "Joins the workspace with the role of the invite, whose token is in the link. When an account has the invited email, only that account may accept: call as it (one of its API keys, or its dashboard session with the CSRF token); with no credential the answer is 401 sign_in_required, as another account 403 invite_for_another_account. An invite never sets or changes an existing account's password: `name` and `password` are refused (400) then. When no account has the email, call with no credential: the account is created with `password` (required) and `name`, and gets the invite's role in this workspace only. An invite works once: a used, revoked or unknown token answers 404, an expired one 410 invite_expired.",
     tag: 'Team',
     scopes: [],
     teamHeader: false,
-    public: true,
+    credentials: 'optional',
     params: TokenParams,
     body: AcceptInvite,
     output: AcceptedInvite,
-    errors: ['invite_expired', 'already_member'],
+    errors: ['sign_in_required', 'invite_for_another_account', 'csrf_failed', 'not_a_member', 'invite_expired', 'already_member'],
   }),
 ];

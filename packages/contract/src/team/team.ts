@@ -134,13 +134,13 @@ export const CreateInvite = z.strictObject({
 export type CreateInvite = z.infer<typeof CreateInvite>;
 
 export const AcceptInvite = z.strictObject({
-  name: freeText({ max: 100 }).optional().describe('For a new user; defaults to the part of the email before @.'),
+  name: freeText({ max: 100 }).optional().describe('For a new account; defaults to the part of the email before @. Refused for an existing one.'),
   password: z
     .string()
     .min(8)
     .max(200)
     .optional()
-    .describe('Required when no user has the invited email yet; ignored otherwise.'),
+    .describe('For a new account, and required then; refused for an existing one, whose password an invite never sets.'),
 });
 export type AcceptInvite = z.infer<typeof AcceptInvite>;
 

@@ -13,7 +13,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import type { InviteTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 import { hashPassword } from '../identity/password.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Caller, Principal } from '../identity/principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { InviteStore, toInvite } from './invite-store.ts';
 import { generateInviteToken, hashInviteToken } from './invite-token.ts';
@@ -24,6 +24,20 @@ const DAY_MS = 86_400_000;
 
 const noSuchInvite = () => new LoupeError('not_found', { message: 'This invite does not exist, was revoked, or was already used.' });
 const alreadyMember = () => new LoupeError('already_member');
+const signInRequired = () =>
+  new LoupeError('sign_in_required', {
+    message: 'An account has this email already: sign in as it (or send one of its API keys), then accept. An invite never sets its password.',
+  });
+
+/** `name` and `password` make a new account; sent for one that exists, they are refused rather than ignored. */
+function refuseNewAccountFields(input: AcceptInvite): void {
+  const fieldErrors: Record<string, string[]> = {};
+  if (input.password !== undefined) fieldErrors.password = ['This account exists already: an invite never sets or changes its password.'];
+  if (input.name !== undefined) fieldErrors.name = ['This account exists already: an invite does not rename it.'];
+  if (Object.keys(fieldErrors).length > 0) {
+    throw new LoupeError('validation_failed', { message: 'Send no name or password to join as an existing account.', details: { fieldErrors, formErrors: [] } });
+  }
+}
 
 /** 404 for a token that is not (or no longer) usable, 410 for one that ran out of time. */
 function checkUsable(invite: InviteTable | undefined, at: string): asserts invite is InviteTable {
@@ -33,8 +47,8 @@ function checkUsable(invite: InviteTable | undefined, at: string): asserts invit
 
 /**
  * Invites (DESIGN.md §8 "Team"): a link with a secret token, a role and an expiry. Accepting
- * creates the user if needed and adds the membership, in one transaction with the mark that
- * uses the invite up.
+ * creates the account if none has the email (or joins the signed-in one that has it) and adds
+ * the membership, in one transaction with the mark that uses the invite up.
  */
 export class InviteService {
   readonly #database: Database;
@@ -88,13 +102,26 @@ export class InviteService {
     return { deleted: true };
   }
 
-  async accept(token: string, input: AcceptInvite): Promise<AcceptedInvite> {
+  /**
+   * Joins the invite's workspace as the account of its email (issue #22, point 1). An account
+   * that exists joins only when it is the caller (its session or one of its keys): a link
+   * proves nothing about who holds the address, since the inviter holds it too. So an invite
+   * never adds an existing account without its consent, and never sets or changes its
+   * password. With no account for the email, the caller (signed in as no one) creates it.
+   */
+  async accept(caller: Caller | null, token: string, input: AcceptInvite): Promise<AcceptedInvite> {
     const invite = await this.#invites.findByTokenHash(hashInviteToken(token));
     checkUsable(invite, now());
     const email = invite.email;
     const existing = await this.#members.findUserByEmail(email);
+    if (caller) {
+      if (caller.userId !== existing?.id) throw new LoupeError('invite_for_another_account');
+      refuseNewAccountFields(input);
+    } else if (existing) {
+      throw signInRequired();
+    }
     // Hashed before the transaction: scrypt takes ~0.1 s, too long to hold the write lock.
-    const passwordHash = existing ? undefined : await this.#newPasswordHash(input.password);
+    const passwordHash = caller ? undefined : await this.#newPasswordHash(input.password);
 
     try {
       return await inTransaction(this.#database, async (transaction) => {
@@ -102,12 +129,12 @@ export class InviteService {
         const invites = new InviteStore(transaction);
         if (!(await invites.claim(invite.id, at))) checkUsable(await invites.findByTokenHash(invite.token_hash), at);
         const members = new MemberStore(transaction);
-        const userId =
-          existing?.id ??
-          (await members.ensureUser(
-            { id: newId(), email, name: input.name ?? email.split('@')[0] ?? email, passwordHash: passwordHash as string },
-            at,
-          ));
+        const userId = caller?.userId ?? newId();
+        if (!caller) {
+          const user = { id: userId, email, name: input.name ?? email.split('@')[0] ?? email, passwordHash: passwordHash as string };
+          // Another invite to this address accepted meanwhile made the account: it is no longer ours to create.
+          if (!(await members.createUser(user, at))) throw signInRequired();
+        }
         if (await members.find(invite.workspace_id, userId)) throw alreadyMember();
         await members.add(invite.workspace_id, userId, invite.role as Role, at);
         await invites.setAcceptedBy(invite.id, userId);

@@ -46,6 +46,7 @@ for (const dialect of testDialects()) {
     }
     const accept = (token: string, body: unknown = { password: 'a good password' }) =>
       t.request('POST', acceptPath(token), { key: null, team: null, body });
+    const acceptWithKey = (token: string, key: string, body: unknown = {}) => t.request('POST', acceptPath(token), { key, team: null, body });
     async function pendingIds(workspace = ws): Promise<string[]> {
       const answer = await t.request('GET', `${INVITES}?limit=100`, as(workspace.key, workspace));
       assertStatus(answer, 200);
@@ -300,11 +301,11 @@ for (const dialect of testDialects()) {
         assert.equal(members.body.find((m: any) => m.email === email).name, email.split('@')[0]);
       });
 
-      it('adds an existing user without a password, keeps their account, and their key then works here', async () => {
+      it('adds an existing account that accepts with one of its keys, keeps it as it is, and that key then works here', async () => {
         const other = await t.createWorkspace();
         const existing = await addTestMember(t, other.workspaceId, 'member');
         const created = await invited(existing.email, 'admin');
-        const answer = await accept(created.token, {});
+        const answer = await acceptWithKey(created.token, existing.key);
         assertStatus(answer, 200);
         assert.equal(answer.body.userId, existing.userId);
         assert.equal(answer.body.role, 'admin');
@@ -316,19 +317,16 @@ for (const dialect of testDialects()) {
         assert.equal(user.password_hash, null);
       });
 
-      it('ignores a password sent for an existing user', async () => {
-        const other = await t.createWorkspace();
-        const existing = await addTestMember(t, other.workspaceId, 'viewer');
-        const created = await invited(existing.email);
-        assertStatus(await accept(created.token, { password: 'not used at all' }), 200);
-        const user = await t.server.database.db.selectFrom('users').select('password_hash').where('id', '=', existing.userId).executeTakeFirstOrThrow();
-        assert.equal(user.password_hash, null);
+      it('needs no key and no x-service-team to create a new account', async () => {
+        const created = await invited();
+        assertStatus(await t.request('POST', acceptPath(created.token), { key: null, team: null, body: { password: 'whatever-123' } }), 200);
       });
 
-      it('needs no key and no x-service-team, and ignores a key that is sent', async () => {
+      it('answers 401 to a key that is sent and not valid, and the invite stays usable', async () => {
         const created = await invited();
         const answer = await t.request('POST', acceptPath(created.token), { key: 'loupe_not-a-real-key', team: null, body: { password: 'whatever-123' } });
-        assertStatus(answer, 200);
+        assertStatus(answer, 401, 'unauthorized');
+        assertStatus(await accept(created.token), 200);
       });
 
       it('refuses a new user without a password with 400, and the invite stays usable', async () => {
@@ -404,8 +402,9 @@ for (const dialect of testDialects()) {
       it('answers 409 already_member when the invitee joined by another path meanwhile', async () => {
         const email = newEmail();
         const created = await invited(email, 'admin');
-        await addMember(t.server.database, { workspaceId: ws.workspaceId, email, role: 'viewer' });
-        assertStatus(await accept(created.token), 409, 'already_member');
+        const userId = await addMember(t.server.database, { workspaceId: ws.workspaceId, email, role: 'viewer' });
+        const { secret } = await issueKey(t.server.database, { workspaceId: ws.workspaceId, userId, role: 'viewer', name: 'k' });
+        assertStatus(await acceptWithKey(created.token, secret), 409, 'already_member');
         assert.equal(await memberRole(email), 'viewer');
       });
 
@@ -413,19 +412,27 @@ for (const dialect of testDialects()) {
         const email = newEmail();
         const created = await invited(email, 'member');
         const answers = await Promise.all([accept(created.token), accept(created.token)]);
-        assert.deepEqual(answers.map((a) => a.status).sort(), [200, 404]);
+        const [won, lost] = answers.map((a) => a.status).sort();
+        assert.equal(won, 200);
+        // Used up (404), or, read after the winner's account was made, an account to sign in to (401).
+        assert.ok(lost === 404 || lost === 401, String(lost));
         const members = await t.request('GET', `${MEMBERS}?limit=100`, as());
         assert.equal(members.body.filter((m: any) => m.email === email).length, 1);
       });
 
-      it('lets one user accept invites to two workspaces at once, as one account', async () => {
+      it('creates one account when invites of two workspaces to a new email are accepted at once; the other is told to sign in', async () => {
         const other = await t.createWorkspace();
         const email = newEmail();
         const [a, b] = [await invited(email, 'member'), await invited(email, 'viewer', other)];
-        const answers = await Promise.all([accept(a.token), accept(b.token)]);
-        for (const answer of answers) assertStatus(answer, 200);
-        assert.equal(answers[0].body.userId, answers[1].body.userId);
-        assert.equal(await memberRole(email, other), 'viewer');
+        const answers = await Promise.all([accept(a.token, { password: 'the first password' }), accept(b.token, { password: 'the second password' })]);
+        assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 401]);
+        const winner = answers.find((answer) => answer.status === 200) as HttpAnswer;
+        assertStatus(answers.find((answer) => answer.status === 401) as HttpAnswer, 401, 'sign_in_required');
+        const users = await t.server.database.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).execute();
+        assert.equal(users.length, 1);
+        assert.equal(users[0]?.id, winner.body.userId);
+        const chosen = answers[0] === winner ? 'the first password' : 'the second password';
+        assert.equal(await verifyPassword(chosen, users[0]?.password_hash as string), true, 'the loser set no password');
       });
 
       it("lets the new member's key, once issued, find the workspace through GET /teams", async () => {

@@ -76,18 +76,16 @@ export class MemberStore {
   }
 
   /**
-   * Creates the user unless one with this email exists by now (another invite to the same
-   * address accepted at the same moment); answers the id of whichever user has the email.
+   * Creates the user; false, creating nothing, when one has the email already (another invite
+   * to the same address accepted at the same moment).
    */
-  async ensureUser(user: { id: string; email: string; name: string; passwordHash: string }, at: string): Promise<string> {
-    await this.#database.db
+  async createUser(user: { id: string; email: string; name: string; passwordHash: string }, at: string): Promise<boolean> {
+    const result = await this.#database.db
       .insertInto('users')
       .values({ id: user.id, email: user.email, name: user.name, password_hash: user.passwordHash, created_at: at })
       .onConflict((conflict) => conflict.column('email').doNothing())
-      .execute();
-    const row = await this.findUserByEmail(user.email);
-    if (!row) throw new Error(`user ${user.email} vanished after its insert`);
-    return row.id;
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async add(workspaceId: string, userId: string, role: Role, at: string): Promise<void> {

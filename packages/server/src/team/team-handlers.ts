@@ -28,6 +28,6 @@ export function teamHandlers(team: TeamService, members: MemberService, invites:
     createInvite: ({ body }, { principal }) => invites.create(principal, body),
     listInvites: ({ query }, { principal }) => invites.list(principal, query),
     revokeInvite: ({ params }, { principal }) => invites.revoke(principal, params.inviteId),
-    acceptInvite: ({ params, body }) => invites.accept(params.token, body),
+    acceptInvite: ({ params, body }, { principal }) => invites.accept(principal, params.token, body),
   };
 }
