@@ -53,7 +53,9 @@ for (const dialect of testDialects()) {
     it('answers 401 sign_in_required to an accept without credentials for an email that has an account, and adds no one', async () => {
       const email = await accountWithPassword();
       const token = await invite(email);
-      assertStatus(await acceptAnonymously(token), 401, 'sign_in_required');
+      const answer = await acceptAnonymously(token);
+      assertStatus(answer, 401, 'sign_in_required');
+      assert.equal(answer.body.email, email, 'the page can say whom to sign in as');
       assert.equal(await roleIn(ws, email), undefined);
     });
 
@@ -99,7 +101,9 @@ for (const dialect of testDialects()) {
       const invitee = await accountWithPassword();
       const someoneElse = await signIn(t, await accountWithPassword());
       const token = await invite(invitee);
-      assertStatus(await someoneElse.request('POST', acceptPath(token), { body: {} }), 403, 'invite_for_another_account');
+      const answer = await someoneElse.request('POST', acceptPath(token), { body: {} });
+      assertStatus(answer, 403, 'invite_for_another_account');
+      assert.equal(answer.body.email, invitee);
       assert.equal(await roleIn(ws, invitee), undefined);
       assertStatus(await (await signIn(t, invitee)).request('POST', acceptPath(token), { body: {} }), 200);
     });

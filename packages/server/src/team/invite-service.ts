@@ -24,10 +24,14 @@ const DAY_MS = 86_400_000;
 
 const noSuchInvite = () => new LoupeError('not_found', { message: 'This invite does not exist, was revoked, or was already used.' });
 const alreadyMember = () => new LoupeError('already_member');
-const signInRequired = () =>
+// Both name the invited email, which the link's holder may know: the page then says whom to sign in as.
+const signInRequired = (email: string) =>
   new LoupeError('sign_in_required', {
-    message: 'An account has this email already: sign in as it (or send one of its API keys), then accept. An invite never sets its password.',
+    message: `An account has the email ${email} already: sign in as it (or send one of its API keys), then accept. An invite never sets its password.`,
+    extra: { email },
   });
+const forAnotherAccount = (email: string) =>
+  new LoupeError('invite_for_another_account', { message: `This invite is for ${email}, not the account you call as.`, extra: { email } });
 
 /** `name` and `password` make a new account; sent for one that exists, they are refused rather than ignored. */
 function refuseNewAccountFields(input: AcceptInvite): void {
@@ -115,10 +119,10 @@ export class InviteService {
     const email = invite.email;
     const existing = await this.#members.findUserByEmail(email);
     if (caller) {
-      if (caller.userId !== existing?.id) throw new LoupeError('invite_for_another_account');
+      if (caller.userId !== existing?.id) throw forAnotherAccount(email);
       refuseNewAccountFields(input);
     } else if (existing) {
-      throw signInRequired();
+      throw signInRequired(email);
     }
     // Hashed before the transaction: scrypt takes ~0.1 s, too long to hold the write lock.
     const passwordHash = caller ? undefined : await this.#newPasswordHash(input.password);
@@ -133,7 +137,7 @@ export class InviteService {
         if (!caller) {
           const user = { id: userId, email, name: input.name ?? email.split('@')[0] ?? email, passwordHash: passwordHash as string };
           // Another invite to this address accepted meanwhile made the account: it is no longer ours to create.
-          if (!(await members.createUser(user, at))) throw signInRequired();
+          if (!(await members.createUser(user, at))) throw signInRequired(email);
         }
         if (await members.find(invite.workspace_id, userId)) throw alreadyMember();
         await members.add(invite.workspace_id, userId, invite.role as Role, at);
