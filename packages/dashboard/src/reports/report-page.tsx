@@ -73,6 +73,15 @@ export function ReportPage() {
           <SharePanel reportId={reportId} initial={report.data.share} />
           <section className="report-section" aria-labelledby="issues-heading">
             <h2 id="issues-heading">Issues</h2>
+            {report.data.ruleErrors.length > 0 && (
+              <ul className="notice" role="alert" aria-label="Custom rules stopped">
+                {report.data.ruleErrors.map((error) => (
+                  <li key={error.ruleId}>
+                    <code className="small">{error.ruleId}</code>: {error.message}
+                  </li>
+                ))}
+              </ul>
+            )}
             <IssueGroups
               report={report.data}
               pageHref={pageHref}

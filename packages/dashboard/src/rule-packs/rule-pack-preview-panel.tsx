@@ -133,6 +133,11 @@ function PreviewResults({ preview }: { preview: RulePackPreview }) {
                 <dd>{rule.pagesNotApplicable}</dd>
               </div>
             </dl>
+            {rule.error && (
+              <p className="notice" role="alert">
+                {rule.error.message}
+              </p>
+            )}
             {rule.samples.length > 0 && (
               <ul className="preview-samples">
                 {rule.samples.map((sample) => (
