@@ -145,7 +145,7 @@ describe('team and settings in a browser', () => {
     await screenshot(other, 'invite-accept');
     await other.getByLabel('Your name').fill('Mia Member');
     await other.getByLabel('Choose a password').fill(TEST_PASSWORD);
-    await other.getByRole('button', { name: 'Accept the invite' }).click();
+    await other.getByRole('button', { name: 'Create my account and join' }).click();
     await other.waitForURL(`${t.url}/w/${workspaceId}/images`);
     assert.equal(await other.getByLabel('Workspace').locator('option:checked').textContent(), 'Default (member)');
     await open(other, 'team', 'Members');
@@ -204,7 +204,7 @@ describe('team and settings in a browser', () => {
     assert.equal(await main.getByRole('button', { name: 'Remove Olga Owner' }).count(), 0);
   });
 
-  it('lets someone who already has an account accept signed out, then sign in with the email filled in', async () => {
+  it('tells someone with an account who accepts signed out to sign in, and brings them back to accept as themself', async () => {
     const email = await addPasswordMember(t, workspaceId, t.owner.key, 'member');
     const elsewhere = await t.createWorkspace();
     const created = await t.request('POST', '/api/v1/team/invites', { key: elsewhere.key, team: elsewhere.workspaceId, body: { email, role: 'viewer' } });
@@ -213,17 +213,33 @@ describe('team and settings in a browser', () => {
     await other.getByRole('button', { name: 'Sign out' }).click();
     await other.waitForURL(/\/sign-in$/);
 
-    await other.goto(`${t.url}/invites/${created.body.token}`);
-    await other.getByRole('button', { name: 'Accept the invite' }).click();
-    await other.getByRole('heading', { name: 'You joined Other' }).waitFor();
-    await other.getByText(`${email} is now a member of Other as viewer.`).waitFor();
-    await other.getByRole('link', { name: 'Sign in to open it' }).click();
+    const link = `${t.url}/invites/${created.body.token}`;
+    await other.goto(link);
+    await other.getByLabel('Choose a password').fill('not the password of that account');
+    await other.getByRole('button', { name: 'Create my account and join' }).click();
+    await other.getByRole('heading', { name: 'Sign in to accept' }).waitFor();
+    await other.getByText(email).waitFor();
+    await screenshot(other, 'invite-sign-in-to-accept');
+    await other.getByRole('link', { name: 'Sign in to accept' }).click();
     await other.waitForURL(/\/sign-in$/);
     assert.equal(await other.getByLabel('Email').inputValue(), email);
     await other.getByLabel('Password').fill(TEST_PASSWORD);
     await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL(link);
+    await other.getByRole('button', { name: 'Accept the invite' }).click();
     await other.waitForURL(`${t.url}/w/${elsewhere.workspaceId}/images`);
     assert.equal(await other.getByLabel('Workspace').locator('option:checked').textContent(), 'Other (viewer)');
+  });
+
+  it('tells a signed-in user that an invite sent to another email is not theirs, and adds no one', async () => {
+    const invitedEmail = `someone-else-${Date.now()}@example.test`;
+    const created = await t.request('POST', '/api/v1/team/invites', { body: { email: invitedEmail, role: 'viewer' } });
+    assert.equal(created.status, 201);
+    await other.goto(`${t.url}/invites/${created.body.token}`);
+    await other.getByRole('button', { name: 'Accept the invite' }).click();
+    await other.getByRole('alert').getByText(`This invite is for ${invitedEmail}`).waitFor();
+    const members = await t.request('GET', '/api/v1/team/members?limit=100');
+    assert.equal(members.body.some((m: { email: string }) => m.email === invitedEmail), false);
     await invitee.close();
   });
 

@@ -1,4 +1,4 @@
-import type { AcceptedInvite, SessionUser } from '@loupe/contract';
+import { CSRF_HEADER, type AcceptedInvite, type SessionUser } from '@loupe/contract';
 import { createClient, isLoupeError } from '@loupe/sdk';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -12,25 +12,27 @@ import '../settings/settings.css';
 
 /**
  * `/invites/:token`, the link of an invite, outside the workspace frame and open signed out.
- * Accepting (a public operation) joins the invited email's account, creating it with the
- * password given here when there is none; it starts no session. So a new account is then
- * signed in with the same password, and anyone else goes to sign in with the email filled.
- * The API tells the workspace and role only in its answer: they show after accepting.
+ * An invite joins the account of the email it was sent to (README "Invite links and
+ * accounts"): signed out, the page creates that account with the password chosen here, and
+ * when the account exists already the API asks for a sign-in (401 sign_in_required), so the
+ * page sends the visitor to sign in as it and back here, where they accept signed in. An
+ * invite never sets the password of an account that exists.
  */
 export function AcceptInvitePage() {
   const { token = '' } = useParams();
   const { state } = useSession();
-  // The operation is public and names no workspace: no session headers to send.
-  const api = useMemo(() => createClient(), []);
   const [accepted, setAccepted] = useState<AcceptedInvite | null>(null);
   const [deadLink, setDeadLink] = useState<unknown>(null);
+  const [signInAs, setSignInAs] = useState<string | null>(null);
 
   let content;
   if (state.status === 'loading') content = <LoadingState label="Loading" />;
   else if (deadLink !== null) content = <DeadLink error={deadLink} />;
   else if (accepted) content = <Accepted accepted={accepted} />;
-  else if (state.status === 'signed-in') content = <AcceptSignedIn token={token} api={api} user={state.session.user} onAccepted={setAccepted} onDeadLink={setDeadLink} />;
-  else content = <AcceptSignedOut token={token} api={api} onAccepted={setAccepted} onDeadLink={setDeadLink} />;
+  else if (state.status === 'signed-in') {
+    content = <AcceptSignedIn token={token} csrfToken={state.session.csrfToken} user={state.session.user} onDeadLink={setDeadLink} />;
+  } else if (signInAs !== null) content = <SignInToAccept token={token} email={signInAs} />;
+  else content = <AcceptSignedOut token={token} onAccepted={setAccepted} onDeadLink={setDeadLink} onSignInNeeded={setSignInAs} />;
 
   return (
     <main className="centered-page" id="main">
@@ -42,11 +44,8 @@ export function AcceptInvitePage() {
   );
 }
 
-type Api = ReturnType<typeof createClient>;
-
 interface AcceptProps {
   token: string;
-  api: Api;
   onAccepted: (accepted: AcceptedInvite) => void;
   onDeadLink: (error: unknown) => void;
 }
@@ -56,33 +55,43 @@ function isDeadLink(error: unknown): boolean {
   return isLoupeError(error, 'not_found', 'invite_expired') || 'token' in fieldErrorsOf(error);
 }
 
-function AcceptSignedOut({ token, api, onAccepted, onDeadLink }: AcceptProps) {
+/** The invited email an error names (sign_in_required, invite_for_another_account), if it does. */
+function invitedEmailOf(error: unknown): string | undefined {
+  const email = isLoupeError(error) ? error.extra.email : undefined;
+  return typeof email === 'string' ? email : undefined;
+}
+
+/** Where the sign-in screen fills in the email and comes back to after (pages/sign-in-page.tsx). */
+function signInState(token: string, email?: string) {
+  return { from: `/invites/${token}`, ...(email ? { email } : {}) };
+}
+
+function AcceptSignedOut({ token, onAccepted, onDeadLink, onSignInNeeded }: AcceptProps & { onSignInNeeded: (email: string) => void }) {
   const { signIn } = useSession();
   const navigate = useNavigate();
+  // Signed out: no key, no session; the account the invite makes is the one whose password is chosen here.
+  const api = useMemo(() => createClient(), []);
   const form = useSubmit(async ({ name = '', password = '' }) => {
     let accepted: AcceptedInvite;
     try {
       accepted = await api.acceptInvite({ token, body: { ...(name.trim() ? { name } : {}), ...(password ? { password } : {}) } });
     } catch (error) {
       if (isDeadLink(error)) return onDeadLink(error);
+      if (isLoupeError(error, 'sign_in_required')) return onSignInNeeded(invitedEmailOf(error) ?? '');
       throw error;
     }
-    // A new account has just been given this password; an existing one keeps its own, which this may not be.
-    if (password) {
-      try {
-        await signIn({ email: accepted.email, password });
-        navigate(`/w/${accepted.workspace.id}`, { replace: true });
-        return;
-      } catch {
-        // Shown as "sign in to open it" below.
-      }
+    try {
+      await signIn({ email: accepted.email, password });
+      navigate(`/w/${accepted.workspace.id}`, { replace: true });
+    } catch {
+      // Shown as "sign in to open it".
+      onAccepted(accepted);
     }
-    onAccepted(accepted);
   });
   return (
     <form className="auth-form" onSubmit={form.onSubmit} noValidate>
       <h1>Join a workspace</h1>
-      <p className="muted">You were invited to a workspace on this Loupe server. Accept to join it with the role the invite gives.</p>
+      <p className="muted">You were invited to a workspace on this Loupe server. New here? Choose a password to create your account for the invited email.</p>
       {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['name', 'password'])} />}
       <FormField label="Your name" name="name" autoComplete="name" maxLength={100} hint="Shown to the other members." error={form.error} />
       <FormField
@@ -91,22 +100,41 @@ function AcceptSignedOut({ token, api, onAccepted, onDeadLink }: AcceptProps) {
         type="password"
         autoComplete="new-password"
         minLength={8}
-        hint="At least 8 characters, for your new account. Already have an account with the invited email? Leave it empty and sign in after."
+        hint="At least 8 characters, for your new account."
         error={form.error}
       />
       <button type="submit" className="button primary wide" disabled={form.busy}>
-        {form.busy ? 'Joining…' : 'Accept the invite'}
+        {form.busy ? 'Joining…' : 'Create my account and join'}
       </button>
       <p className="muted">
-        Signed in elsewhere? <Link to="/sign-in">Sign in</Link>, then open the link again.
+        Already have an account with the invited email? <Link to="/sign-in" state={signInState(token)}>Sign in</Link>: you come back here to accept.
       </p>
     </form>
   );
 }
 
-function AcceptSignedIn({ token, api, user, onAccepted, onDeadLink }: AcceptProps & { user: SessionUser }) {
+/** The invited email has an account: only that account, signed in, may accept. */
+function SignInToAccept({ token, email }: { token: string; email: string }) {
+  return (
+    <>
+      <h1>Sign in to accept</h1>
+      <p>
+        An account has the email {email ? <strong>{email}</strong> : 'this invite was sent to'} already. Sign in as it, and you come back here to accept the
+        invite.
+      </p>
+      <p className="muted">An invite never changes the password of an account that exists.</p>
+      <Link to="/sign-in" state={signInState(token, email || undefined)} className="button primary wide link-button">
+        Sign in to accept
+      </Link>
+    </>
+  );
+}
+
+function AcceptSignedIn({ token, csrfToken, user, onDeadLink }: Omit<AcceptProps, 'onAccepted'> & { csrfToken: string; user: SessionUser }) {
   const { refresh, signOut } = useSession();
   const navigate = useNavigate();
+  // The session cookie goes along; a write made with it carries its CSRF token.
+  const api = useMemo(() => createClient({ headers: { [CSRF_HEADER]: csrfToken } }), [csrfToken]);
   const form = useSubmit(async () => {
     let accepted: AcceptedInvite;
     try {
@@ -115,12 +143,11 @@ function AcceptSignedIn({ token, api, user, onAccepted, onDeadLink }: AcceptProp
       if (isDeadLink(error)) return onDeadLink(error);
       throw error;
     }
-    if (accepted.email !== user.email) return onAccepted(accepted);
     // The new workspace must be in the session before its frame opens.
     await refresh();
     navigate(`/w/${accepted.workspace.id}`, { replace: true });
   });
-  const forAnotherEmail = 'password' in fieldErrorsOf(form.error);
+  const otherEmail = isLoupeError(form.error, 'invite_for_another_account') ? invitedEmailOf(form.error) : undefined;
   return (
     <form className="auth-form" onSubmit={form.onSubmit} noValidate>
       <h1>Join a workspace</h1>
@@ -128,10 +155,11 @@ function AcceptSignedIn({ token, api, user, onAccepted, onDeadLink }: AcceptProp
         You are signed in as <strong>{user.name}</strong> ({user.email}). An invite joins the account of the email it was sent to.
       </p>
       {form.error !== null &&
-        (forAnotherEmail ? (
+        (isLoupeError(form.error, 'invite_for_another_account') ? (
           <div className="error-message" role="alert">
             <p>
-              <strong>This invite is for another email, which has no account yet.</strong> Sign out, then accept it here to create that account.
+              <strong>This invite is for {otherEmail ?? 'another email'}, not {user.email}.</strong> Sign out, then sign in as that account to accept it, or create
+              it here if it has none.
             </p>
           </div>
         ) : (
@@ -147,11 +175,8 @@ function AcceptSignedIn({ token, api, user, onAccepted, onDeadLink }: AcceptProp
   );
 }
 
-/** Joined, but the browser is not (yet) signed in as the invited account. */
+/** Joined with a new account, but signing in with its password right after failed. */
 function Accepted({ accepted }: { accepted: AcceptedInvite }) {
-  const { state, signOut } = useSession();
-  const navigate = useNavigate();
-  // The sign-in screen fills in the email and opens the workspace after (pages/sign-in-page.tsx).
   const toSignIn = { email: accepted.email, from: `/w/${accepted.workspace.id}` };
   return (
     <>
@@ -159,19 +184,9 @@ function Accepted({ accepted }: { accepted: AcceptedInvite }) {
       <p>
         <strong>{accepted.email}</strong> is now a member of {accepted.workspace.name} as <span className="badge">{accepted.role}</span>.
       </p>
-      {state.status === 'signed-in' ? (
-        <button
-          type="button"
-          className="button primary wide"
-          onClick={() => void signOut().then(() => navigate('/sign-in', { state: toSignIn }))}
-        >
-          Sign out and sign in as {accepted.email}
-        </button>
-      ) : (
-        <Link to="/sign-in" state={toSignIn} className="button primary wide link-button">
-          Sign in to open it
-        </Link>
-      )}
+      <Link to="/sign-in" state={toSignIn} className="button primary wide link-button">
+        Sign in to open it
+      </Link>
     </>
   );
 }
