@@ -64,6 +64,7 @@ function sharedReport(overrides: Partial<SharedReport> = {}): SharedReport {
       { ruleId: 'status/4xx', title: 'URL answers with a client error', scoreWithout: 83, gain: 11.2 },
       { ruleId: 'titles/missing', title: 'Page has no title', scoreWithout: 78, gain: 6.1 },
     ],
+    ruleErrors: [],
     ...overrides,
   });
 }
