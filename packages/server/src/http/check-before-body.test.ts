@@ -17,11 +17,11 @@ const ANNOUNCED_BYTES = 1_000_000;
 const sockets = new Set<Socket>();
 
 /**
- * Sends the request line, the headers (announcing a 1 MB body) and 1 KB of the body, then
+ * Sends the request line, the headers (announcing a 1 MB body unless told) and 1 KB of the body, then
  * keeps the socket open without sending more. Resolves with the answer: only a server that
  * answers before reading the body can give one.
  */
-function sendUnfinished(t: TestServer, method: string, path: string, headers: Record<string, string>): Promise<EarlyAnswer> {
+function sendUnfinished(t: TestServer, method: string, path: string, headers: Record<string, string>, announced = ANNOUNCED_BYTES): Promise<EarlyAnswer> {
   const { hostname, port } = new URL(t.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -40,7 +40,7 @@ function sendUnfinished(t: TestServer, method: string, path: string, headers: Re
       socket.destroy();
       resolve({ status: Number(statusLine.split(' ')[1]), headers: fields, body: received.slice(end + 4, end + 4 + length) });
     });
-    const head = Object.entries({ host: `${hostname}:${port}`, 'content-length': String(ANNOUNCED_BYTES), ...headers })
+    const head = Object.entries({ host: `${hostname}:${port}`, 'content-length': String(announced), ...headers })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n${'{'.padEnd(1024, ' ')}`);
@@ -113,6 +113,17 @@ describe('refusals before the body is read (issue #22, point 4)', () => {
   it('answers 401 to POST /mcp with an unknown key while its message is still coming', EARLY, async () => {
     const headers = { ...json, accept: 'application/json, text/event-stream', authorization: UNKNOWN_KEY };
     assertRefused(await sendUnfinished(t, 'POST', '/mcp', headers), 401, 'unauthorized');
+  });
+
+  it('answers 413 to an invite accept, callable without a key, whose body is over 16 KB', async () => {
+    const answer = await t.request('POST', `/api/v1/invites/${'A'.repeat(22)}/accept`, { key: null, team: null, body: { name: 'n'.repeat(17 * 1024) } });
+    assert.equal(answer.status, 413, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, 'payload_too_large');
+  });
+
+  it('answers 401 to an invite accept with an unknown key while its body is still coming', EARLY, async () => {
+    const headers = { ...json, authorization: UNKNOWN_KEY };
+    assertRefused(await sendUnfinished(t, 'POST', `/api/v1/invites/${'A'.repeat(22)}/accept`, headers, 8 * 1024), 401, 'unauthorized');
   });
 
   it('still reads the whole body of a request whose key is good', async () => {

@@ -23,6 +23,11 @@ import { readMultipartUpload } from './multipart-upload.ts';
 import { PreparedPage } from './prepared-page.ts';
 
 const NoQuery = z.strictObject({});
+/**
+ * The body an operation callable without credentials (an invite's accept) may send: its
+ * fields are a name and a password, and a caller nobody knows is held to little.
+ */
+const ANONYMOUS_BODY_LIMIT = 16 * 1024;
 
 /** `/a/{id}/b` → `/a/:id/b` */
 function fastifyPath(path: string): string {
@@ -85,6 +90,7 @@ export function registerOperationRoutes(
     app.route({
       method: operation.method,
       url: fastifyPath(operation.path),
+      ...(operation.public || operation.credentials === 'optional' ? { bodyLimit: ANONYMOUS_BODY_LIMIT } : {}),
       onRequest: checkBeforeBody(async (request) => {
         callers.set(request, await callerOf(authenticator, operation, request));
       }),
