@@ -3,6 +3,7 @@ import type { RuleError } from '@loupe/contract';
 import type { CompiledRule } from './compiled-rule.ts';
 import type { RuleBatchOutcome, RuleStop } from './rule-batch.ts';
 import type { RuleSubject } from './rule-subject.ts';
+import { subjectAsRulesSeeIt } from './subject-view.ts';
 import { ruleThreads, type RuleThreads } from './rule-threads.ts';
 
 /** Pages sent to a rule thread at once: a thread ended mid-batch costs the batch again, less the rule stopped. */
@@ -59,7 +60,7 @@ export class RuleRun {
   async evaluate(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
     const merged: RuleBatchOutcome[] = this.#rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
     for (let start = 0; start < subjects.length; start += PAGES_PER_TASK) {
-      const part = subjects.slice(start, start + PAGES_PER_TASK);
+      const part = subjects.slice(start, start + PAGES_PER_TASK).map(subjectAsRulesSeeIt);
       (await this.#evaluatePart(part)).forEach((outcome, index) => {
         const into = merged[index] as RuleBatchOutcome;
         into.decided += outcome.decided;

@@ -14,6 +14,12 @@ function capped(text: string): string {
   return text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
 }
 
+/** The subject with its markup and text cut where rules stop reading them: what a rule thread needs copied. */
+export function subjectAsRulesSeeIt(subject: RuleSubject): RuleSubject {
+  const { html, visibleText } = subject;
+  return { ...subject, html: html === null ? null : capped(html), visibleText: visibleText === null ? null : capped(visibleText) };
+}
+
 /**
  * The text of an element and its descendants, as domutils' textContent reads it (text and
  * CDATA, not comments), cut at MAX_TEXT_CHARS; walked with a stack of its own, since a page of
