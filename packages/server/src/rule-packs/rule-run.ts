@@ -60,6 +60,8 @@ export class RuleRun {
   async evaluate(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
     const merged: RuleBatchOutcome[] = this.#rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
     for (let start = 0; start < subjects.length; start += PAGES_PER_TASK) {
+      // Every rule stopped: nothing left to send a thread.
+      if (this.#states.every((state) => state.error)) break;
       const part = subjects.slice(start, start + PAGES_PER_TASK).map(subjectAsRulesSeeIt);
       (await this.#evaluatePart(part)).forEach((outcome, index) => {
         const into = merged[index] as RuleBatchOutcome;
