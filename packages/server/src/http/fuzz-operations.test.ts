@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { errorCodes, operations, querySchema, type OperationDefinition } from '@loupe/contract';
+import { operations, querySchema, type OperationDefinition } from '@loupe/contract';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { fuzzCases, type FuzzCase } from '../testing/fuzz-cases.ts';
 import { createFuzzFixtures, type FuzzWorkspace, type KnownBodies } from '../testing/fuzz-fixtures.ts';
+import { errorBodyProblem, runFuzzCases } from '../testing/fuzz-run.ts';
 import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
 import { schemaSample } from '../testing/schema-sample.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
@@ -17,7 +18,6 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
  * fuzzed without anyone listing it. Replay a run with LOUPE_FUZZ_SEED (the default is fixed).
  */
 const SEED = Number(process.env.LOUPE_FUZZ_SEED ?? 22);
-const CONCURRENT_REQUESTS = 8;
 const UNSAFE_NAME = /^Must not contain control characters or invisible formatting characters/;
 
 const registry = operations as readonly OperationDefinition[];
@@ -47,31 +47,13 @@ function baseQuery(operation: OperationDefinition, own: FuzzWorkspace, siteUrl: 
 /** What is wrong with an answer, or undefined. */
 function problemWith(answer: RawAnswer, fuzz: FuzzCase): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status}`;
-  if (answer.status >= 400) {
-    if (!answer.contentType.includes('application/json')) return `a ${answer.status} that is not JSON (${answer.contentType})`;
-    const body = JSON.parse(answer.text) as { error?: unknown; code?: unknown; details?: { fieldErrors?: unknown; formErrors?: unknown } };
-    if (typeof body.error !== 'string' || !errorCodes.includes(body.code as never)) return `a ${answer.status} without the §4 error body`;
-    if (body.details !== undefined && (typeof body.details.fieldErrors !== 'object' || !Array.isArray(body.details.formErrors))) {
-      return `a ${answer.status} whose details are not { fieldErrors, formErrors }`;
-    }
-  }
+  const problem = errorBodyProblem(answer);
+  if (problem) return problem;
   if (fuzz.refusesField) {
     const messages = (JSON.parse(answer.text) as { details?: { fieldErrors?: Record<string, string[]> } }).details?.fieldErrors?.[fuzz.refusesField] ?? [];
     if (answer.status !== 400 || !messages.some((message) => UNSAFE_NAME.test(message))) return `did not refuse the name in ${fuzz.refusesField}`;
   }
   return undefined;
-}
-
-const cut = (text: string | Buffer | undefined, length: number) => {
-  const value = String(text ?? '');
-  return value.length > length ? `${value.slice(0, length)}…(${value.length} chars)` : value;
-};
-
-async function eachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
 }
 
 for (const dialect of testDialects()) {
@@ -97,16 +79,7 @@ for (const dialect of testDialects()) {
         const siteUrl = site.url('/');
         const random = mulberry32(SEED + index);
         const cases = fuzzCases({ operation, own, foreign, body: baseBody(operation, known, own, siteUrl), query: baseQuery(operation, own, siteUrl), random });
-        const failures: string[] = [];
-        await eachConcurrently(cases, CONCURRENT_REQUESTS, async (fuzz) => {
-          const answer = await rawRequest(t.url, fuzz.request).catch((error: Error) => ({ status: 599, contentType: '', text: `no answer: ${error.message}` }));
-          const problem = problemWith(answer, fuzz);
-          if (problem) {
-            failures.push(
-              `${operation.id} — ${fuzz.label}: ${problem}\n    ${fuzz.request.method} ${cut(fuzz.request.path, 200)}\n    headers ${JSON.stringify(fuzz.request.headers)}\n    body ${cut(fuzz.request.body, 300)}\n    → ${answer.status} ${cut(answer.text, 400)}`,
-            );
-          }
-        });
+        const failures = await runFuzzCases(t.url, cases, problemWith, operation.id);
         sent += cases.length;
         assert.equal(failures.length, 0, `seed ${SEED}, ${failures.length} of ${cases.length} cases:\n${failures.join('\n')}`);
       });

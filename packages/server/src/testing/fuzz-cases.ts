@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { freeTextFields, querySchema, type OperationDefinition } from '@loupe/contract';
 import type { FuzzWorkspace } from './fuzz-fixtures.ts';
 import { realParam } from './fuzz-fixtures.ts';
+import { badBodies, badFields, oddPathSegments, oddQueryPairsFor, oddQueryValuesFor, pick, replaced, show, unsafeNameCharacters } from './fuzz-inputs.ts';
 import type { RawRequest } from './raw-request.ts';
 
 /** One request of the fuzz pass, and what its answer must be beyond "not a 5xx, 4xx in the §4 shape". */
@@ -22,97 +23,6 @@ export interface FuzzTarget {
   query: Record<string, string>;
   random: () => number;
 }
-
-const deep = (levels: number, open: string, close: string, inner = '') => open.repeat(levels) + inner + close.repeat(levels);
-const nested = (levels: number): unknown => JSON.parse(deep(levels, '[', ']'));
-
-/** Path segments as sent (already percent-encoded where they need it). */
-const oddSegments = [
-  '0',
-  '-1',
-  '99999999999999999999999999',
-  '1e309',
-  'NaN',
-  '%C3%BC%F0%9F%98%80',
-  '%E0',
-  '%E0%A4%A',
-  '%',
-  '..',
-  '%2e%2e',
-  '.',
-  '%00',
-  'null',
-  '__proto__',
-  'constructor',
-  'x'.repeat(300),
-  '%2F..%2F..%2Fetc%2Fpasswd',
-  '00000000-0000-0000-0000-000000000000',
-  'ffffffff-ffff-ffff-ffff-ffffffffffff',
-];
-
-const alwaysInPaths = ['%E0', '..', '99999999999999999999999999'];
-const DRAWN_SEGMENTS = 5;
-
-/** Query values as sent. */
-const oddQueryValues = ['', '-1', '0', '1e309', '99999999999999999999', '%C3%BC%F0%9F%98%80', '..', 'x'.repeat(8000), 'null', 'true', '%5B%5D'];
-const alwaysInQueries = ['%00', '%E0'];
-const DRAWN_QUERY_VALUES = 4;
-const DRAWN_QUERY_KEYS = 3;
-const DRAWN_BODIES = 8;
-
-/** What a field of a body is replaced with: wrong types, huge, NUL, deep, prototype keys. */
-const fieldValues: readonly unknown[] = [
-  0,
-  -1,
-  1e308,
-  2 ** 53 + 1,
-  true,
-  '',
-  'a\u0000b',
-  [],
-  {},
-  '\ud800',
-  '%E0',
-  '../../etc/passwd',
-  '\u202e',
-  JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
-];
-/** Sent in every field; the others are drawn. */
-const alwaysInFields: readonly unknown[] = [null, 'x'.repeat(100_000), '\u0000', nested(2000)];
-const DRAWN_FIELD_VALUES = 2;
-
-/** Drawn per field: contract's free-text.test.ts tries every kind on every field without HTTP. */
-const DRAWN_UNSAFE_CHARACTERS = 4;
-/** The characters names refuse, one of each kind (contract's free-text.test.ts has them named). */
-const unsafeCharacters = ['\u0000', '\u001b', '\r', '\u007f', '\u0085', '\u009b', '\u202e', '\u202a', '\u2066', '\u2069', '\u200f', '\u061c', '\u200b', '\ufeff', '\u2028', '\ud800'];
-
-function pick<T>(list: readonly T[], count: number, random: () => number): T[] {
-  const pool = [...list];
-  const picked: T[] = [];
-  while (picked.length < count && pool.length > 0) picked.push(...pool.splice(Math.floor(random() * pool.length), 1));
-  return picked;
-}
-
-/** Every path to a value inside `value` (`['pack', 'rules', 0, 'title']`), containers too. */
-function leafPaths(value: unknown, prefix: (string | number)[] = [], depth = 0): (string | number)[][] {
-  if (depth > 6 || value === null || typeof value !== 'object') return prefix.length > 0 ? [prefix] : [];
-  const own = prefix.length > 0 ? [prefix] : [];
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.slice(0, 1).map((item, index) => [index, item]) : Object.entries(value);
-  return [...own, ...entries.flatMap(([key, item]) => leafPaths(item, [...prefix, key], depth + 1))];
-}
-
-function replaced(value: unknown, path: (string | number)[], replacement: unknown): unknown {
-  if (path.length === 0) return replacement;
-  const [head, ...rest] = path;
-  const copy: any = Array.isArray(value) ? [...value] : value === undefined && typeof head === 'number' ? [] : { ...(value as object) };
-  Object.defineProperty(copy, head!, { value: replaced(copy[head!], rest, replacement), enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-const show = (value: unknown) => {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…(${text.length} chars)` : text;
-};
 
 /** The request of `target` with parts replaced. */
 function build(
@@ -164,8 +74,7 @@ function pathCases(target: FuzzTarget): FuzzCase[] {
   return names.flatMap((name) => {
     const real = realParam(operation, name, own);
     const values = [
-      ...alwaysInPaths,
-      ...pick(oddSegments, DRAWN_SEGMENTS, target.random),
+      ...oddPathSegments(target.random),
       pick([randomUUID(), real.toUpperCase(), `${real}%20`], 1, target.random)[0]!,
       encodeURIComponent(realParam(operation, name, foreign)),
       ...pick(otherKinds.filter((id) => id !== real), 1, target.random),
@@ -182,14 +91,13 @@ function queryCases(target: FuzzTarget): FuzzCase[] {
   for (const key of keys) {
     const others = Object.entries(target.query).filter(([name]) => name !== key);
     const rest = new URLSearchParams(others).toString();
-    const values = [...alwaysInQueries, ...pick([...oddQueryValues, own.ids.reportId!, foreign.ids.reportId!, randomUUID()], DRAWN_QUERY_VALUES, random)];
+    const values = oddQueryValuesFor(random, [own.ids.reportId!, foreign.ids.reportId!, randomUUID()]);
     for (const value of values) {
       cases.push({ label: `query ${key}=${show(value)}`, request: build(target, { query: [rest, `${encodeURIComponent(key)}=${value}`].filter(Boolean).join('&') }) });
     }
     cases.push({ label: `query ${key} twice`, request: build(target, { query: [base, `${key}=a&${key}=b`].filter(Boolean).join('&') }) });
   }
-  const oddKeys = ['__proto__=1', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1', '%E0=1', 'a%00=1', `${'k'.repeat(2000)}=1`, 'limit=-1', 'limit=1e999', 'cursor=%00', 'cursor=../../x'];
-  for (const odd of pick(oddKeys, DRAWN_QUERY_KEYS, random)) {
+  for (const odd of oddQueryPairsFor(random)) {
     cases.push({ label: `query ${show(odd)}`, request: build(target, { query: [base, odd].filter(Boolean).join('&') }) });
   }
   return cases;
@@ -197,56 +105,15 @@ function queryCases(target: FuzzTarget): FuzzCase[] {
 
 function wholeBodyCases(target: FuzzTarget): FuzzCase[] {
   if (target.operation.method === 'GET') return [];
-  const json = JSON.stringify(target.body ?? {});
-  const objectBody = json.startsWith('{') && json !== '{}' ? json.slice(1) : '}';
-  const glue = objectBody === '}' ? '' : ',';
-  const raw = (label: string, rawBody: string | Buffer, contentType: string | null = 'application/json'): FuzzCase => ({
+  return badBodies(JSON.stringify(target.body ?? {}), target.random).map(({ label, body, contentType }) => ({
     label,
-    request: build(target, { rawBody, contentType }),
-  });
-  const always = [
-    raw('malformed JSON', '{"name":'),
-    raw('2,000-deep arrays', deep(2000, '[', ']')),
-    raw('a __proto__ key', `{"__proto__":{"polluted":true,"role":"owner","scopes":["team:admin"]}${glue}${objectBody}`),
-    raw('text/plain', json, 'text/plain'),
-  ];
-  const drawn = [
-    raw('a lone brace', '{'),
-    raw('a trailing comma', '{"a":1,}'),
-    raw('JSON and garbage after it', `${json}garbage`),
-    raw('a NUL byte', '\u0000'),
-    raw('an empty body', ''),
-    raw('null', 'null'),
-    raw('an array', '[]'),
-    raw('a string', '"x"'),
-    raw('a number', '0'),
-    raw('true', 'true'),
-    raw('2,000-deep objects', deep(2000, '{"a":', '}', '1')),
-    raw('100,000-deep arrays', deep(100_000, '[', ']')),
-    raw('a constructor.prototype key', `{"constructor":{"prototype":{"polluted":true}}${glue}${objectBody}`),
-    raw('an unknown field', `{"zzUnknown":1${glue}${objectBody}`),
-    raw('a 900 KB string', JSON.stringify({ name: 'x'.repeat(900_000) })),
-    raw('1.1 MB', JSON.stringify({ name: 'x'.repeat(1_100_000) })),
-    raw('a form', 'name=x&__proto__[polluted]=1', 'application/x-www-form-urlencoded'),
-    raw('multipart with a broken boundary', '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc', 'multipart/form-data; boundary=x'),
-    raw('multipart without a boundary', 'abc', 'multipart/form-data'),
-    raw('JSON declared as UTF-16', Buffer.from(json, 'utf16le'), 'application/json; charset=utf-16'),
-    raw('XML', '<a/>', 'application/xml'),
-    raw('no content type', json, null),
-    raw('a content type with odd parameters', json, 'application/json; charset=%E0; x="'),
-    raw('an unknown media type', json, 'application/x-loupe-fuzz'),
-  ];
-  return [...always, ...pick(drawn, DRAWN_BODIES, target.random)];
+    request: build(target, { rawBody: body, contentType }),
+  }));
 }
 
 function fieldCases(target: FuzzTarget): FuzzCase[] {
   if (target.operation.method === 'GET' || target.body === undefined) return [];
-  return leafPaths(target.body).flatMap((path) =>
-    [...alwaysInFields, ...pick(fieldValues, DRAWN_FIELD_VALUES, target.random)].map((value) => ({
-      label: `body ${path.join('.')}=${show(value)}`,
-      request: build(target, { body: replaced(target.body, path, value) }),
-    })),
-  );
+  return badFields(target.body, target.random).map(({ label, body }) => ({ label, request: build(target, { body }) }));
 }
 
 function uploadCases(target: FuzzTarget): FuzzCase[] {
@@ -275,7 +142,7 @@ function nameCases(target: FuzzTarget): FuzzCase[] {
   return freeTextFields(target.operation)
     .filter((field) => field.part === 'body')
     .flatMap((field) =>
-      pick(unsafeCharacters, DRAWN_UNSAFE_CHARACTERS, target.random).map((character) => {
+      unsafeNameCharacters(target.random).map((character) => {
         const path = field.path.split('.').map((step) => (/^\d+$/.test(step) ? Number(step) : step));
         const body = target.body !== undefined ? replaced(target.body, path, `ab${character}cd`) : field.place(`ab${character}cd`);
         return { label: `name ${field.path} with ${show(character)}`, request: build(target, { body }), refusesField: field.path };
