@@ -55,7 +55,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   registerSharePageRoutes(app, services.reports);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
   registerMcpRoutes(app, { authenticator: services.authenticator, maxUploadBytes: config.maxUploadBytes });
-  registerSessionRoutes(app, { sessions: services.sessions, setup: services.setup, publicUrl: config.publicUrl });
+  registerSessionRoutes(app, { sessions: services.sessions, setup: services.setup, passwordResets: services.passwordResets, publicUrl: config.publicUrl });
   await registerDashboard(app);
   return app;
 }

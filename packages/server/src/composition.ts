@@ -52,6 +52,8 @@ import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
 import { searchHandlers } from './search/search-handlers.ts';
+import { EmailSender } from './alerts/email-sender.ts';
+import { PasswordResetService } from './sessions/password-reset-service.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { SetupService } from './sessions/setup-service.ts';
 import { SearchService } from './search/search-service.ts';
@@ -94,6 +96,13 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
   const keys = new ApiKeyService(new ApiKeyStore(database), keyCache.forgetAll);
   const credits = new CreditService(database, plans);
   const sessions = new SessionService(database);
+  const passwordResets = new PasswordResetService({
+    database,
+    publicUrl: config.publicUrl,
+    mailer: config.smtpUrl ? new EmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : null,
+    keysChanged: keyCache.forgetAll,
+    onMailFailed: ({ email, result }) => log.warn({ email, status: result.status, error: result.error }, 'a password reset mail did not go out'),
+  });
   const authenticator = new Authenticator(
     { store: new ApiKeyStore(database), cache: keyCache },
     new WorkspaceStore(database),
@@ -161,12 +170,14 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     handlers,
     authenticator,
     sessions,
+    passwordResets,
     setup: new SetupService(database),
     delivery,
     deliveryStore,
     uploadSlots,
     reports,
     async close() {
+      await passwordResets.close();
       await usage.close();
       await cache.close();
       await faces.close();

@@ -48,10 +48,16 @@ export const errorCatalogue = {
   search_index_not_built: { status: 409, message: "The project's search index is not built yet: build it first." },
   invite_expired: { status: 410, message: 'This invite has expired; ask for a new one.' },
   upload_expired: { status: 410, message: 'This upload slot has expired; ask for a new one.' },
+  reset_link_expired: { status: 410, message: 'This password reset link has expired; ask for a new one.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This media type is not supported.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
+  // 501: the server lacks what the request needs (RFC 9110 §15.6.2); no retry helps until its operator sets SMTP up.
+  smtp_not_configured: {
+    status: 501,
+    message: 'This server sends no email (LOUPE_SMTP_URL is not set): ask its operator for a reset link (`loupe admin reset-password <email>`).',
+  },
   not_ready: { status: 503, message: 'The service is not ready.' },
   overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },
   transform_timeout: { status: 503, message: 'Transforming this image took too long; retry shortly or ask for a smaller output.' },

@@ -14,7 +14,14 @@ export const sessionPaths = {
   session: '/api/session',
   /** GET whether the first run is still to do; POST do it. */
   setup: '/api/setup',
+  /** POST an email: a single-use link to set a new password is mailed to it, if an account has it. */
+  passwordResets: '/api/password-resets',
+  /** POST the link's token and a new password. */
+  passwordResetCompletion: '/api/password-resets/complete',
 } as const;
+
+/** Where the dashboard opens a reset link; the token follows `#`, so it stays out of server logs and Referer headers. */
+export const PASSWORD_RESET_PAGE = '/reset-password';
 
 /** Writes made with a session cookie carry the session's CSRF token in this header. */
 export const CSRF_HEADER = 'x-csrf-token';
@@ -42,6 +49,27 @@ export const Setup = z.strictObject({
   workspaceName: freeText({ max: 100 }).optional().describe('Renames the workspace "Default".'),
 });
 export type Setup = z.infer<typeof Setup>;
+
+export const RequestPasswordReset = z.strictObject({ email: Email });
+export type RequestPasswordReset = z.infer<typeof RequestPasswordReset>;
+
+/** The same answer whether or not an account has the email, so it never tells. */
+export const PasswordResetRequested = z.object({ message: z.string() });
+export type PasswordResetRequested = z.infer<typeof PasswordResetRequested>;
+
+export const CompletePasswordReset = z.strictObject({
+  token: z.string().min(1).max(200),
+  password: NewPassword,
+});
+export type CompletePasswordReset = z.infer<typeof CompletePasswordReset>;
+
+/** The password is set; every session and API key the account had is gone, and nobody is signed in. */
+export const PasswordResetCompleted = z.object({
+  email: z.string(),
+  endedSessions: z.number().int().min(0),
+  revokedKeys: z.number().int().min(0),
+});
+export type PasswordResetCompleted = z.infer<typeof PasswordResetCompleted>;
 
 export const SessionUser = z.object({ id: Id, email: z.string(), name: z.string() });
 export type SessionUser = z.infer<typeof SessionUser>;

@@ -90,6 +90,6 @@ export class AlertDeliverer {
       return { kind: 'failed', status: null, error: 'No SMTP server is configured (LOUPE_SMTP_URL), so Loupe cannot send email.' };
     }
     const event = JSON.parse(row.payload) as AlertEvent;
-    return this.#options.email.send({ to: row.target.split(', '), deliveryId: row.id, email: alertEmail(event) });
+    return this.#options.email.send({ to: row.target.split(', '), email: alertEmail(event), headers: { 'Loupe-Delivery': row.id } });
   }
 }

@@ -1,11 +1,6 @@
 import type { AlertEvent, FiredCondition } from '@loupe/contract';
 import { html, type SafeHtml } from '../reports/html-escape.ts';
-
-export interface AlertEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+import type { MailContent } from './email-sender.ts';
 
 /** Header text must stay one line whatever a project is named. */
 function oneLine(text: string): string {
@@ -72,7 +67,7 @@ function facts(event: AlertEvent): [string, string][] {
 }
 
 /** The alert as an email: plain text, and HTML in which every value is escaped. */
-export function alertEmail(event: AlertEvent): AlertEmail {
+export function alertEmail(event: AlertEvent): MailContent {
   const intro = event.test
     ? `This is a test alert for the project ${event.project.name}: this address receives its alerts.`
     : `Loupe alert for the project ${event.project.name}.`;

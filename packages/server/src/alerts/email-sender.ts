@@ -1,14 +1,21 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { AlertEmail } from './alert-email.ts';
 import type { AttemptResult } from './webhook-sender.ts';
+
+/** What a message says, in both forms a mail reader may show. */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 /** An SMTP server that has not greeted or answered within these is retried later. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 /**
- * Sends alert emails through the operator's SMTP server (LOUPE_SMTP_URL), one connection per
- * message: alerts are rare, and a pool would hold a connection open between them. The server
- * is configured by the operator, not by a workspace, so it is not behind the address guard.
+ * Sends Loupe's emails (alerts, password reset links) through the operator's SMTP server
+ * (LOUPE_SMTP_URL), one connection per message: they are rare, and a pool would hold a
+ * connection open between them. The server is configured by the operator, not by a
+ * workspace, so it is not behind the address guard.
  */
 export class EmailSender {
   readonly #transport: Transporter;
@@ -23,7 +30,7 @@ export class EmailSender {
    * A permanent SMTP refusal (5xx: no such mailbox, message refused) is final; anything else
    * (4xx, no connection, a timeout, failed authentication the operator may fix) is retried.
    */
-  async send(message: { to: string[]; deliveryId: string; email: AlertEmail }): Promise<AttemptResult> {
+  async send(message: { to: string[]; email: MailContent; headers?: Record<string, string> }): Promise<AttemptResult> {
     try {
       const info = await this.#transport.sendMail({
         from: this.#from,
@@ -31,7 +38,8 @@ export class EmailSender {
         subject: message.email.subject,
         text: message.email.text,
         html: message.email.html,
-        headers: { 'Loupe-Delivery': message.deliveryId, 'Auto-Submitted': 'auto-generated' },
+        // RFC 3834: no vacation replies to a machine's mail.
+        headers: { ...message.headers, 'Auto-Submitted': 'auto-generated' },
       });
       const rejected = (info.rejected ?? []).map(String);
       return { kind: 'delivered', status: replyCode(info.response), error: rejected.length > 0 ? `Refused for ${rejected.join(', ')}` : null };

@@ -36,6 +36,7 @@ export interface Schema {
   alert_deliveries: AlertDeliveryTable;
   search_builds: SearchBuildTable;
   sessions: SessionTable;
+  password_resets: PasswordResetTable;
 }
 
 /** One row once the first start has created the default workspace (a guard against two processes bootstrapping). */
@@ -70,6 +71,16 @@ export interface SessionTable {
   token_hash: string;
   created_at: string;
   expires_at: string;
+}
+
+/** A password reset link: the SHA-256 of its token; `used_at` set once it has set a password. */
+export interface PasswordResetTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface MembershipTable {

@@ -1,36 +1,45 @@
 import { LoupeError } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
 
-/** Attempts allowed per email in one window; the next ones wait for the window to end. */
-const ATTEMPTS_PER_WINDOW = 10;
-const WINDOW_MS = 15 * 60_000;
+export interface ThrottleLimits {
+  /** Attempts allowed per key in one window; the next ones wait for the window to end. */
+  attempts: number;
+  windowMs: number;
+  /** Starts the 429's message: "Too many sign-in attempts for this email". */
+  refusal: string;
+}
 
 /**
- * Slows password guessing against one account (DESIGN.md §5): at most 10 failed sign-ins per
- * email in 15 minutes, per process, on top of scrypt's ~120 ms per try. Counted per email
- * rather than per address, since behind a proxy every client has the proxy's address; the
- * price is that someone who knows an email can make its owner wait out the window.
- * An attempt counts as it starts, so parallel guesses cannot all slip in before the first fails.
+ * Counts attempts per key (an email, a client address) in a fixed window, per process, and
+ * answers 429 with Retry-After once a key's window is used up. An attempt counts as it starts,
+ * so parallel attempts cannot all slip in before the first is judged. Up to 10,000 keys are
+ * remembered; the least recently seen go first.
  */
-export class SignInThrottle {
-  readonly #attempts = new LRUCache<string, { count: number }>({ max: 10_000, ttl: WINDOW_MS, noUpdateTTL: true });
+export class AttemptThrottle {
+  readonly #limits: ThrottleLimits;
+  readonly #attempts: LRUCache<string, { count: number }>;
 
-  /** Counts an attempt for `email`, or throws 429 when its window is used up. */
-  begin(email: string): void {
-    const entry = this.#attempts.get(email);
-    if (entry && entry.count >= ATTEMPTS_PER_WINDOW) {
-      const retryAfter = Math.max(1, Math.ceil(this.#attempts.getRemainingTTL(email) / 1000));
+  constructor(limits: ThrottleLimits) {
+    this.#limits = limits;
+    this.#attempts = new LRUCache({ max: 10_000, ttl: limits.windowMs, noUpdateTTL: true });
+  }
+
+  /** Counts an attempt for `key`, or throws 429 when its window is used up. */
+  begin(key: string): void {
+    const entry = this.#attempts.get(key);
+    if (entry && entry.count >= this.#limits.attempts) {
+      const retryAfter = Math.max(1, Math.ceil(this.#attempts.getRemainingTTL(key) / 1000));
       throw new LoupeError('rate_limited', {
-        message: `Too many sign-in attempts for this email; try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+        message: `${this.#limits.refusal}; try again in ${Math.ceil(retryAfter / 60)} minutes.`,
         extra: { retryAfter },
       });
     }
     if (entry) entry.count += 1;
-    else this.#attempts.set(email, { count: 1 });
+    else this.#attempts.set(key, { count: 1 });
   }
 
-  /** A successful sign-in starts the count again. */
-  succeeded(email: string): void {
-    this.#attempts.delete(email);
+  /** Starts the count for `key` again (a sign-in that succeeded). */
+  forget(key: string): void {
+    this.#attempts.delete(key);
   }
 }

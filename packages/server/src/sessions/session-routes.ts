@@ -1,22 +1,38 @@
-import { CSRF_HEADER, LoupeError, parseOrThrow, sessionPaths, Setup, SignIn, type Session } from '@loupe/contract';
+import {
+  CompletePasswordReset,
+  CSRF_HEADER,
+  LoupeError,
+  parseOrThrow,
+  RequestPasswordReset,
+  sessionPaths,
+  Setup,
+  SignIn,
+  type Session,
+} from '@loupe/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.ts';
+import type { PasswordResetService } from './password-reset-service.ts';
 import { SESSION_LIFETIME_MS, type SessionService, type StartedSession } from './session-service.ts';
 import type { SetupService } from './setup-service.ts';
 
 export interface SessionRoutesOptions {
   sessions: SessionService;
   setup: SetupService;
+  passwordResets: PasswordResetService;
   /** LOUPE_PUBLIC_URL: its scheme decides `Secure`, its origin is where sign-ins may come from. */
   publicUrl: string;
 }
 
+/** A reset's fields are an email, or a token and a password: no stranger's body need be read past this. */
+const PASSWORD_RESET_BODY_LIMIT = 16 * 1024;
+
 /**
  * The dashboard's own endpoints (DESIGN.md §5), outside the operation registry: who is
- * signed in, sign in, sign out, and the first run. Answers are never cached.
+ * signed in, sign in, sign out, the first run, and resetting a forgotten password. Answers
+ * are never cached.
  */
 export function registerSessionRoutes(app: FastifyInstance, options: SessionRoutesOptions): void {
-  const { sessions, setup } = options;
+  const { sessions, setup, passwordResets } = options;
   const secure = new URL(options.publicUrl).protocol === 'https:';
   const publicOrigin = new URL(options.publicUrl).origin;
 
@@ -82,5 +98,19 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
     const started = await sessions.start(userId);
     setCookie(reply, started);
     return answer(reply, 201, started.session);
+  });
+
+  app.post(sessionPaths.passwordResets, { bodyLimit: PASSWORD_RESET_BODY_LIMIT }, async (request, reply) => {
+    sameOrigin(request);
+    const input = parseOrThrow(RequestPasswordReset, request.body ?? undefined);
+    // The peer's address: behind a proxy every client shares it, which the per-client bound allows for.
+    return reply.code(202).header('cache-control', 'no-store').send(await passwordResets.request(input, request.ip));
+  });
+
+  app.post(sessionPaths.passwordResetCompletion, { bodyLimit: PASSWORD_RESET_BODY_LIMIT }, async (request, reply) => {
+    sameOrigin(request);
+    const input = parseOrThrow(CompletePasswordReset, request.body ?? undefined);
+    // No cookie is set: the new password signs in like any other, and nobody is signed in by a link.
+    return reply.header('cache-control', 'no-store').send(await passwordResets.complete(input));
   });
 }

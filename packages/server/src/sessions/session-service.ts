@@ -6,13 +6,20 @@ import { verifyPassword } from '../identity/password.ts';
 import { newId } from '../ids.ts';
 import { SessionStore, type StoredSession } from './session-store.ts';
 import { csrfMatches, csrfTokenFor, generateSessionToken, hashSessionToken } from './session-token.ts';
-import { SignInThrottle } from './sign-in-throttle.ts';
+import { AttemptThrottle } from './attempt-throttle.ts';
 
 /**
  * A session lasts 30 days from the last time the dashboard was opened (sliding): someone who
  * uses it weekly is never signed out, a forgotten browser is after a month.
  */
 export const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
+/**
+ * Slows password guessing against one account (DESIGN.md §5): at most 10 failed sign-ins per
+ * email in 15 minutes, on top of scrypt's ~120 ms per try. Counted per email rather than per
+ * address, since behind a proxy every client has the proxy's address; the price is that
+ * someone who knows an email can make its owner wait out the window.
+ */
+const signInThrottle = () => new AttemptThrottle({ attempts: 10, windowMs: 15 * 60_000, refusal: 'Too many sign-in attempts for this email' });
 /** The expiry moves at most once a day, so opening the dashboard rarely writes. */
 const EXTEND_AFTER_MS = 24 * 3_600_000;
 
@@ -31,9 +38,9 @@ export interface StartedSession {
 /** Signing in and out of the dashboard, and what a session cookie stands for (DESIGN.md §5). */
 export class SessionService implements SessionVerifier {
   readonly #store: SessionStore;
-  readonly #throttle: SignInThrottle;
+  readonly #throttle: AttemptThrottle;
 
-  constructor(database: Database, throttle = new SignInThrottle()) {
+  constructor(database: Database, throttle = signInThrottle()) {
     this.#store = new SessionStore(database);
     this.#throttle = throttle;
   }
@@ -47,7 +54,7 @@ export class SessionService implements SessionVerifier {
     const user = await this.#store.credentialsOf(input.email);
     const matches = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
     if (!user || user.passwordHash === null || !matches) throw new LoupeError('invalid_credentials');
-    this.#throttle.succeeded(input.email);
+    this.#throttle.forget(input.email);
     return this.start(user.id);
   }
 

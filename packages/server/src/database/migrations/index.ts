@@ -21,6 +21,7 @@ import * as postgresWordPostings from './0020-postgres-word-postings.ts';
 import * as searchWordMarks from './0021-search-word-marks.ts';
 import * as searchDocumentIdsInline from './0022-search-document-ids-inline.ts';
 import * as searchSnippetsFromText from './0023-search-snippets-from-text.ts';
+import * as passwordResets from './0024-password-resets.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0021-search-word-marks': searchWordMarks,
   '0022-search-document-ids-inline': searchDocumentIdsInline,
   '0023-search-snippets-from-text': searchSnippetsFromText,
+  '0024-password-resets': passwordResets,
 };
