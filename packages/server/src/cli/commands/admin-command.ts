@@ -1,7 +1,9 @@
 import { LoupeError } from '@loupe/contract';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, type Config } from '../../config.ts';
+import type { Database } from '../../database/database.ts';
 import type { WorkspaceAdmin, WorkspaceListing } from '../../identity/workspace-admin.ts';
+import type { ResetLink } from '../../sessions/password-reset-service.ts';
 import { formatTable } from '../table.ts';
 import { terminalJson, terminalText, terminalValue } from '../terminal-text.ts';
 
@@ -12,7 +14,7 @@ import { terminalJson, terminalText, terminalValue } from '../terminal-text.ts';
  */
 async function runAdmin<T>(
   options: { json?: boolean },
-  work: (admin: WorkspaceAdmin) => Promise<T>,
+  work: (admin: WorkspaceAdmin, context: { database: Database; config: Config }) => Promise<T>,
   describe: (result: T) => string,
 ): Promise<void> {
   const config = loadConfig();
@@ -24,7 +26,7 @@ async function runAdmin<T>(
   const database = openDatabase(config);
   try {
     await migrateToLatest(database);
-    const result = await work(new WorkspaceAdmin(database, plans));
+    const result = await work(new WorkspaceAdmin(database, plans), { database, config });
     // Workspace names stored before names refused control characters are printed safely too.
     process.stdout.write(`${options.json ? terminalJson(JSON.stringify(result)) : describe(terminalValue(result))}\n`);
   } catch (error) {
@@ -40,9 +42,20 @@ function workspaceTable(workspaces: WorkspaceListing[]): string {
   return formatTable(['id', 'name', 'plan', 'balance'], workspaces.map((w) => [w.id, w.name, w.plan, String(w.balance)]));
 }
 
+/**
+ * A password reset link made here rather than mailed, for instances without SMTP (issue #22,
+ * point 1): the operator checks who asks, then hands the link to them alone.
+ */
+async function issueResetLink(database: Database, config: Config, email: string): Promise<ResetLink> {
+  const { PasswordResetService } = await import('../../sessions/password-reset-service.ts');
+  // No mailer, and no key is cached in this process: only the link is made here.
+  const resets = new PasswordResetService({ database, publicUrl: config.publicUrl, mailer: null, keysChanged: () => {} });
+  return resets.issueLink(email);
+}
+
 /** `loupe admin`: operator tasks straight on the database, no server or key needed. */
 export function registerAdminCommand(program: Command): void {
-  const admin = program.command('admin').description("Operator tasks on this instance's database: workspaces, plans, credits.");
+  const admin = program.command('admin').description("Operator tasks on this instance's database: workspaces, plans, credits, password resets.");
 
   admin
     .command('workspaces')
@@ -76,6 +89,24 @@ export function registerAdminCommand(program: Command): void {
         options,
         (a) => a.setPlan(options),
         (r) => `Workspace ${r.workspaceId} is now on the ${r.plan} plan (was ${r.previousPlan}).`,
+      ),
+    );
+
+  admin
+    .command('reset-password')
+    .description("Print a one-time link that sets the account's password and ends its sessions and API keys (valid for an hour).")
+    .argument('<email>', "the account's email")
+    .option('--json', 'print the result as JSON')
+    .action((email: string, options: { json?: boolean }) =>
+      runAdmin(
+        options,
+        (_admin, { database, config }) => issueResetLink(database, config, email),
+        (link) =>
+          [
+            `Password reset link for ${link.email}, valid once until ${link.expiresAt}:`,
+            link.url,
+            'Give it to that person only. Using it signs the account out everywhere and revokes all its API keys.',
+          ].join('\n'),
       ),
     );
 }
