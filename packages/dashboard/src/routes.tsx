@@ -31,6 +31,9 @@ export const routes: RouteObject[] = [
       { path: '/setup', element: <SetupPage /> },
       // An invite's link: open signed out, outside the workspace frame.
       { path: '/invites/:token', lazy: () => import('./invites/accept-invite-page.tsx').then((m) => ({ Component: m.AcceptInvitePage })) },
+      // A forgotten password: ask for a link, and the link's page (its token after `#`).
+      { path: '/forgot-password', lazy: () => import('./password-reset/forgot-password-page.tsx').then((m) => ({ Component: m.ForgotPasswordPage })) },
+      { path: '/reset-password', lazy: () => import('./password-reset/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
       {
         element: <RequireSession />,
         children: [

@@ -1,4 +1,15 @@
-import { CSRF_HEADER, Session, SetupState, sessionPaths, type Setup, type SignIn } from '@loupe/contract';
+import {
+  CSRF_HEADER,
+  PasswordResetCompleted,
+  PasswordResetRequested,
+  Session,
+  SetupState,
+  sessionPaths,
+  type CompletePasswordReset,
+  type RequestPasswordReset,
+  type Setup,
+  type SignIn,
+} from '@loupe/contract';
 // The dashboard's own endpoints (not SDK methods) fail as the LoupeError the SDK throws for the rest.
 import { errorFromResponse } from '@loupe/sdk';
 
@@ -16,7 +27,7 @@ async function call(method: string, path: string, options: { body?: unknown; csr
   return response;
 }
 
-/** The dashboard's own endpoints (packages/contract/src/sessions/): who is signed in, signing in and out, the first run. */
+/** The dashboard's own endpoints (packages/contract/src/sessions/): who is signed in, signing in and out, the first run, password resets. */
 export const sessionApi = {
   /** Null when nobody is signed in (401). */
   async current(): Promise<Session | null> {
@@ -40,5 +51,15 @@ export const sessionApi = {
 
   async setUp(input: Setup): Promise<Session> {
     return Session.parse(await (await call('POST', sessionPaths.setup, { body: input })).json());
+  },
+
+  /** The same answer whether or not an account has the email. */
+  async requestPasswordReset(input: RequestPasswordReset): Promise<PasswordResetRequested> {
+    return PasswordResetRequested.parse(await (await call('POST', sessionPaths.passwordResets, { body: input })).json());
+  },
+
+  /** Sets the password of the link's account; signs nobody in. */
+  async completePasswordReset(input: CompletePasswordReset): Promise<PasswordResetCompleted> {
+    return PasswordResetCompleted.parse(await (await call('POST', sessionPaths.passwordResetCompletion, { body: input })).json());
   },
 };

@@ -3,6 +3,7 @@ import { createClient, isLoupeError } from '@loupe/sdk';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { fieldErrorsOf, onlyFieldErrors } from '../api/api-error.ts';
+import { AuthFrame } from '../components/auth-frame.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
@@ -35,12 +36,7 @@ export function AcceptInvitePage() {
   else content = <AcceptSignedOut token={token} onAccepted={setAccepted} onDeadLink={setDeadLink} onSignInNeeded={setSignInAs} />;
 
   return (
-    <main className="centered-page" id="main">
-      <div className="card auth-card">
-        <p className="brand">Loupe</p>
-        {content}
-      </div>
-    </main>
+    <AuthFrame>{content}</AuthFrame>
   );
 }
 

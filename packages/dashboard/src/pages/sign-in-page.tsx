@@ -1,4 +1,4 @@
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { onlyFieldErrors } from '../api/api-error.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
@@ -12,8 +12,8 @@ export function returnPath(state: unknown): string {
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : '/';
 }
 
-/** The email to fill in, when the sender knows it (the invite page, after an invite was accepted). */
-function knownEmail(state: unknown): string | undefined {
+/** The email to fill in, when the sender knows it (the invite page, after an invite was accepted or a password set). */
+export function knownEmail(state: unknown): string | undefined {
   const email = (state as { email?: unknown } | null)?.email;
   return typeof email === 'string' ? email : undefined;
 }
@@ -43,6 +43,9 @@ export function SignInPage() {
         <button type="submit" className="button primary wide" disabled={form.busy}>
           {form.busy ? 'Signing in…' : 'Sign in'}
         </button>
+        <Link to="/forgot-password" state={filledEmail ? { email: filledEmail } : undefined}>
+          Forgot your password?
+        </Link>
       </form>
     </main>
   );
