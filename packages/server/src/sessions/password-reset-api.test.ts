@@ -105,6 +105,31 @@ for (const dialect of testDialects()) {
       assert.equal(linksAfter.length, linksBefore.length + 1, 'the request for the unknown email stored no link');
     });
 
+    it('mails nothing for an account without a password (one with API keys only), with the same 202', async () => {
+      await t.createMemberKey(home.workspaceId, 'member');
+      const keyOnly = await t.server.database.db
+        .selectFrom('users')
+        .select('email')
+        .where('password_hash', 'is', null)
+        .where('email', 'like', 'member-%')
+        .executeTakeFirstOrThrow();
+      const linksBefore = await t.server.database.db.selectFrom('password_resets').select('id').execute();
+      assertStatus(await requestReset(keyOnly.email), 202);
+      const linksAfter = await t.server.database.db.selectFrom('password_resets').select('id').execute();
+      assert.equal(linksAfter.length, linksBefore.length);
+      // The first owner, before the first run, has no password and an address no mail can reach.
+      assertStatus(await requestReset('owner@localhost'), 400, 'validation_failed');
+    });
+
+    it('lets one of two completions of a link sent at once win; the other is 404', async () => {
+      const email = await newAccount();
+      const token = tokenIn(await mailedReset(email));
+      const answers = await Promise.all([complete(token, 'first of two racing'), complete(token, 'second of two racing')]);
+      assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 404]);
+      const winner = answers[0]?.status === 200 ? 'first of two racing' : 'second of two racing';
+      await signIn(t, email, winner);
+    });
+
     it('sets the new password: the old one stops working, the new one signs in, and the link signs nobody in', async () => {
       const email = await newAccount();
       const answer = await complete(tokenIn(await mailedReset(email)));

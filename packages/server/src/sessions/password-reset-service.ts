@@ -79,7 +79,9 @@ export class PasswordResetService {
     if (!mailer) throw new LoupeError('smtp_not_configured');
     this.#perClient.begin(client);
     this.#perEmail.begin(input.email);
-    const link = await this.#issue(input.email);
+    // Only an account with a password has one to reset. The one without is the first owner
+    // before the first run (owner@localhost), which the first-run screen claims, never a mail.
+    const link = await this.#issue(input.email, { needsPassword: true });
     if (link) this.#mail(mailer, link);
     return {
       message: `If an account has the email ${input.email}, a link to set its password is on its way there. It works once, for an hour.`,
@@ -88,7 +90,7 @@ export class PasswordResetService {
 
   /** `loupe admin reset-password`: the same kind of link, for the operator to hand over when no mail goes out. */
   async issueLink(email: string): Promise<ResetLink> {
-    const link = await this.#issue(email.toLowerCase());
+    const link = await this.#issue(email.toLowerCase(), { needsPassword: false });
     if (!link) throw new LoupeError('not_found', { message: `No account has the email ${email}.` });
     return link;
   }
@@ -121,12 +123,12 @@ export class PasswordResetService {
     await Promise.all(this.#sending);
   }
 
-  async #issue(email: string): Promise<ResetLink | undefined> {
+  async #issue(email: string, options: { needsPassword: boolean }): Promise<ResetLink | undefined> {
     const store = new PasswordResetStore(this.#options.database);
     const createdAt = now();
     await store.deleteExpiredBefore(new Date(Date.parse(createdAt) - KEEP_EXPIRED_MS).toISOString());
     const user = await store.userByEmail(email);
-    if (!user) return undefined;
+    if (!user || (options.needsPassword && !user.hasPassword)) return undefined;
     const token = generateResetToken();
     const expiresAt = new Date(Date.parse(createdAt) + RESET_LINK_LIFETIME_MS).toISOString();
     const row = { id: newId(), user_id: user.id, token_hash: hashResetToken(token), created_at: createdAt, expires_at: expiresAt, used_at: null };

@@ -15,8 +15,9 @@ export class PasswordResetStore {
     this.#database = database;
   }
 
-  async userByEmail(email: string): Promise<{ id: string; email: string } | undefined> {
-    return this.#database.db.selectFrom('users').select(['id', 'email']).where('email', '=', email).executeTakeFirst();
+  async userByEmail(email: string): Promise<{ id: string; email: string; hasPassword: boolean } | undefined> {
+    const row = await this.#database.db.selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    return row && { id: row.id, email: row.email, hasPassword: row.password_hash !== null };
   }
 
   async emailOf(userId: string): Promise<string | undefined> {
