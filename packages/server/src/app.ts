@@ -8,7 +8,7 @@ import { registerDashboard } from './dashboard/dashboard-routes.ts';
 import { composeServices } from './composition.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { registerApiDocs } from './http/api-docs.ts';
-import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
 import { registerUploadTarget } from './images/images/upload-target-route.ts';
@@ -33,6 +33,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
     genReqId: (request) => requestId(request.headers['x-request-id']),
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

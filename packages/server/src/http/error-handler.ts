@@ -1,5 +1,6 @@
 import { LoupeError, errorCatalogue, type ErrorCode } from '@loupe/contract';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorageFull } from '../disk/storage-full.ts';
 
 /** Fastify's own failures (body parsing, limits) in the catalogue's words. */
@@ -17,6 +18,8 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_PROTO_VIOLATION: 'validation_failed',
   FST_ERR_BAD_URL: 'validation_failed',
   FST_ERR_MAX_PARAM_LENGTH: 'validation_failed',
+  // @fastify/static, serving the dashboard and Swagger UI: a path that climbs out of its folder.
+  FST_STATIC_FORBIDDEN_PATH: 'not_found',
 };
 
 /** Messages for Fastify's failures whose own would not tell a caller what to change. */
@@ -24,6 +27,19 @@ const fastifyMessages: Record<string, string> = {
   FST_PROTO_VIOLATION: 'A field may not be named __proto__ or constructor.',
   FST_ERR_BAD_URL: 'The URL has a malformed percent escape.',
   FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than any id.',
+  FST_STATIC_FORBIDDEN_PATH: 'No such file.',
+};
+
+/**
+ * The refusals of the file server under @fastify/static (`send`), which carry a status and no
+ * code. 412 and 416 have no code of their own in the catalogue: they are the caller's
+ * mistake, a 400 that says which header.
+ */
+const fileServerRefusals: Record<number, { code: ErrorCode; message: string }> = {
+  400: { code: 'validation_failed', message: 'The request is not valid.' },
+  403: { code: 'not_found', message: 'No such file.' },
+  412: { code: 'validation_failed', message: "The file does not meet the request's preconditions (If-Match, If-Unmodified-Since)." },
+  416: { code: 'validation_failed', message: 'The Range header is malformed or asks for bytes the file does not have.' },
 };
 
 function toLoupeError(error: FastifyError): LoupeError | undefined {
@@ -31,6 +47,8 @@ function toLoupeError(error: FastifyError): LoupeError | undefined {
   if (isStorageFull(error)) return new LoupeError('insufficient_storage');
   const code = fastifyCodes[error.code] ?? (error instanceof SyntaxError && error.statusCode === 400 ? 'invalid_json' : undefined);
   if (code) return new LoupeError(code, { message: code === 'invalid_json' ? `The request body is not valid JSON: ${error.message}` : fastifyMessages[error.code] });
+  const refusal = error.code === undefined ? fileServerRefusals[error.statusCode ?? 0] : undefined;
+  if (refusal) return new LoupeError(refusal.code, { message: refusal.message });
   return undefined;
 }
 
@@ -41,6 +59,25 @@ function toLoupeError(error: FastifyError): LoupeError | undefined {
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const known = toLoupeError(error) ?? new LoupeError('validation_failed');
   void reply.code(known.status).header('cache-control', 'no-store').send(known.toBody());
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a request line and headers past 16 KB, a NUL or a space
+ * in the path, an unknown method, a malformed Content-Length) reach neither a route nor the
+ * error handler: the body of DESIGN.md §4 is written on the socket here, which then closes.
+ * A request that stalled past the server's timeout gets a bare 408, as Node would send it.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) socket.write(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n' : refusal(error));
+  // As Node does: what is left of a request the parser gave up on is not read.
+  socket.destroy(error);
+}
+
+function refusal(error: ConnectionError): string {
+  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'The request line and headers are larger than 16 KB.' : 'The request is not valid HTTP/1.1.';
+  const body = JSON.stringify(new LoupeError('validation_failed', { message }).toBody());
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /**
