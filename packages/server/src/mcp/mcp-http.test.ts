@@ -166,6 +166,25 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     }
   });
 
+  it('answers a request whose params are not the method\'s with -32602 Invalid params, not an internal error', async () => {
+    const bad = [
+      { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: null } },
+      { method: 'tools/call', params: { arguments: {} } },
+      { method: 'tools/call', params: { name: 'list_teams', arguments: 'x' } },
+    ];
+    for (const message of bad) {
+      const response = await fetch(new URL('/mcp', t.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, ...message }),
+      });
+      const body = await response.json();
+      assert.equal(body.error?.code, -32602, JSON.stringify(body));
+      assert.match(body.error.message, new RegExp(`Invalid (params for )?${message.method}`));
+      assert.equal(body.id, 7);
+    }
+  });
+
   it('answers GET and DELETE with 405: the endpoint keeps no sessions', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(new URL('/mcp', t.url), { method, headers: { authorization: `Bearer ${t.owner.key}` } });

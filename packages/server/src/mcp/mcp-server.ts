@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ClientOptions } from '@loupe/sdk';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpTool } from './mcp-tools.ts';
 import { callTool } from './tool-call.ts';
 
@@ -27,13 +28,31 @@ function listing(tool: McpTool): Tool {
 }
 
 /**
+ * The SDK's Server, except that a request whose params its method's schema refuses is answered
+ * -32602 Invalid params, as JSON-RPC has it, not -32603 Internal error (the SDK parses them
+ * before any handler and lets the failure through as an exception: typescript-sdk#2284). Each
+ * handler, the SDK's own (initialize) too, is registered under a schema of its method alone,
+ * and checks the method's schema itself.
+ */
+class ParamsCheckingServer extends Server {
+  override setRequestHandler(...[schema, handler]: Parameters<Server['setRequestHandler']>): void {
+    const method = (schema as unknown as z.ZodObject<{ method: z.ZodLiteral<string> }>).shape.method;
+    super.setRequestHandler(z.looseObject({ method }), (request, extra) => {
+      const checked = (schema as unknown as z.ZodType).safeParse(request);
+      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method.value}: ${z.prettifyError(checked.error)}`);
+      return handler(checked.data as never, extra);
+    });
+  }
+}
+
+/**
  * An MCP server offering the tools, each calling the API through the SDK client made from
  * `connection`. It is the SDK's low-level `Server` rather than `McpServer` because McpServer
  * validates arguments itself, with its own messages: here the API validates them, so a caller
  * gets the API's error body, and the tools are listed with the contract's JSON Schemas as is.
  */
 export function createMcpServer(tools: readonly McpTool[], connection: ClientOptions): Server {
-  const server = new Server({ name: 'loupe', title: 'Loupe', version }, { capabilities: { tools: {} }, instructions });
+  const server = new ParamsCheckingServer({ name: 'loupe', title: 'Loupe', version }, { capabilities: { tools: {} }, instructions });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listing);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
