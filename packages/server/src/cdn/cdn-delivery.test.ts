@@ -502,6 +502,12 @@ for (const dialect of testDialects()) {
         assertError(await fetch(`${t.url}/cdn/no-such-project/rocket.jpg`).then(toAnswer), 404, 'not_found');
       });
 
+      it('answers 404 for a slug no project can have (a NUL byte, upper case, a space), on every database', async () => {
+        for (const odd of ['%00', `${slug}%00`, slug.toUpperCase(), 'a%20b', '%C3%BC']) {
+          assertError(await rawGet(t.url, `/cdn/${odd}/rocket.jpg`), 404, 'not_found');
+        }
+      });
+
       it('answers 404 for an unknown image', async () => {
         assertError(await cdn('no-such-image.png', 'w=10'), 404, 'not_found');
         assertError(await cdn('no-such-image.png'), 404, 'not_found');

@@ -1,6 +1,7 @@
 import { ImagePath, LoupeError, verifyCdnSignature, type Transforms } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
+import { isProjectSlug } from '../images/projects/slug.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound } from '../transform/output-bound.ts';
 import { transformImage, type OutputFormat, type PipelineOptions } from '../transform/transform-pipeline.ts';
@@ -98,6 +99,7 @@ export class DeliveryService {
 
   async deliver(request: DeliveryRequest): Promise<Delivery> {
     const at = now();
+    if ('slug' in request.project && !isProjectSlug(request.project.slug)) throw notFound();
     const project = await this.#d.store.project(request.project, at);
     if (!project) throw notFound();
     const query = parseCdnQuery(request.search);

@@ -19,3 +19,14 @@ export function projectSlug(name: string): string {
   const suffix = Array.from(randomBytes(6), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length]).join('');
   return base ? `${base}-${suffix}` : suffix;
 }
+
+/** Every slug projectSlug makes, and nothing else. */
+const SLUG = new RegExp(`^(?=.{1,${MAX_BASE_LENGTH + 7}}$)[a-z0-9]+(?:-[a-z0-9]+)*$`);
+
+/**
+ * Whether `text` could be a slug: one that could not names no project, and is not looked up
+ * (PostgreSQL refuses a NUL in a text parameter with an error, not an empty answer).
+ */
+export function isProjectSlug(text: string): boolean {
+  return SLUG.test(text);
+}
