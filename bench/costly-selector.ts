@@ -9,7 +9,10 @@
  *   BENCH_SELECTOR  the costly selector (default `section div div div`: none of the page's
  *                   divs is in a section, so css-select tries every chain of three ancestors)
  *   BENCH_PREVIEWS  previews run one after the other (default 2: the first one starts the rule threads)
- *   LOUPE_RULE_PAGE_BUDGET_MS, LOUPE_RULE_PREVIEW_BUDGET_MS  the server's budgets, as for `loupe serve`
+ *   BENCH_COSTLY_RULES  copies of the costly rule in the pack (default 1); each is stopped at
+ *                   its page budget, so many of them meet the preview's deadline
+ *   LOUPE_RULE_PAGE_BUDGET_MS, LOUPE_RULE_PREVIEW_BUDGET_MS, LOUPE_RULE_PREVIEW_DEADLINE_MS
+ *                   the server's budgets, as for `loupe serve`
  *
  * Server, site and client share this process, as a client of the same server would share
  * its event loop's delays: a `/healthz` that waits is a request the server could not answer.
@@ -29,16 +32,17 @@ import { cleanups, loadAverage, printTable, quantile, runBench, wholeNumberSetti
 const DEPTH = wholeNumberSetting('BENCH_DEPTH', 200, 1, 10_000);
 const SELECTOR = process.env.BENCH_SELECTOR || 'section div div div';
 const PREVIEWS = wholeNumberSetting('BENCH_PREVIEWS', 2, 1, 20);
+const COSTLY_RULES = wholeNumberSetting('BENCH_COSTLY_RULES', 1, 1, 500);
 const ORDINARY_PAGES = 5;
 
-const costlyRule = {
-  id: 'content/costly-selector',
+const costlyRules = Array.from({ length: COSTLY_RULES }, (_, index) => ({
+  id: index === 0 ? 'content/costly-selector' : `content/costly-selector-${index + 1}`,
   title: 'Costly selector',
   category: 'content',
   severity: 'notice',
   when: { type: 'selector', selector: SELECTOR, test: { op: 'exists' } },
   message: '{{count}} on {{path}}',
-};
+}));
 const ordinaryRule = {
   id: 'content/has-heading',
   title: 'Has a heading',
@@ -54,7 +58,7 @@ async function main(): Promise<void> {
   console.log('Loupe costly selector benchmark: /healthz while a preview runs it');
   console.log(`date:      ${new Date().toISOString()}`);
   console.log(`node:      ${process.version}; cpus ${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown'}; load average ${loadAverage()}`);
-  console.log(`page:      ${DEPTH} nested divs; selector \`${SELECTOR}\`; ${ORDINARY_PAGES} ordinary pages beside it\n`);
+  console.log(`page:      ${DEPTH} nested divs; selector \`${SELECTOR}\` in ${COSTLY_RULES} rule(s); ${ORDINARY_PAGES} ordinary pages beside it\n`);
 
   const pages: Record<string, string> = {
     '/': htmlPage({ path: '/', links: ['/nested', ...Array.from({ length: ORDINARY_PAGES }, (_, i) => `/page-${i}`)] }),
@@ -107,7 +111,7 @@ async function main(): Promise<void> {
     let answered = false;
     const preview = post('/api/v1/rule-packs/preview', {
       projectId: project.id,
-      pack: { schema: 'loupe.rules/v1', name: 'costly', rules: [costlyRule, ordinaryRule] },
+      pack: { schema: 'loupe.rules/v1', name: 'costly', rules: [...costlyRules, ordinaryRule] },
     }).finally(() => {
       answered = true;
     });
@@ -115,16 +119,21 @@ async function main(): Promise<void> {
     while (!answered) latencies.push(await healthz());
     const answer = await preview;
     const previewMs = performance.now() - started;
-    const [costly, ordinary] = answer.rules as any[];
-    const stopped = costly.error ? `${costly.error.code} (${costly.error.budget}, ${costly.error.budgetMs} ms) on ${new URL(costly.error.url).pathname}` : 'not stopped';
+    const costly = (answer.rules as any[]).slice(0, COSTLY_RULES);
+    const ordinary = (answer.rules as any[]).at(-1);
+    const [first] = costly;
+    const stopped = first.error ? `${first.error.code} (${first.error.budget}, ${first.error.budgetMs} ms) on ${new URL(first.error.url).pathname}` : 'not stopped';
+    const byBudget = Map.groupBy(costly, (rule) => rule.error?.budget ?? 'not stopped');
+    const kinds = COSTLY_RULES === 1 ? '' : `; of ${COSTLY_RULES}: ${[...byBudget].map(([budget, rules]) => `${rules.length} ${budget}`).join(', ')}`;
+    const ordinaryStopped = ordinary.error ? `; ${ordinary.error.code} (${ordinary.error.budget})` : '';
     rows.push([
       String(round),
       ms(previewMs),
       String(latencies.length),
       ms(quantile(latencies, 0.5)),
       ms(Math.max(...latencies)),
-      `${stopped}; in scope ${costly.pagesInScope}`,
-      `in scope ${ordinary.pagesInScope}, failing ${ordinary.pagesFailing}`,
+      `${stopped}; in scope ${first.pagesInScope}${kinds}`,
+      `in scope ${ordinary.pagesInScope}, failing ${ordinary.pagesFailing}${ordinaryStopped}`,
     ]);
   }
   printTable(['preview', 'answered in', '/healthz asked', 'median', 'max', 'costly rule', 'ordinary rule'], rows);

@@ -130,12 +130,12 @@ const THREADED = [
 ] as const;
 const threadedTimes = THREADED.map(() => [] as number[]);
 let threadedFired = -1;
-await new RuleRun(compiled.rules, { pageBudgetMs: 1000 }).evaluate(subjects.slice(0, 1));
+await new RuleRun(compiled.rules, { purpose: 'report', pageBudgetMs: 1000 }).evaluate(subjects.slice(0, 1));
 for (let round = 0; round <= ROUNDS; round++) {
   for (const [t, mode] of THREADED.entries()) {
     const fresh = subjects.map((subject) => ({ ...subject }));
     const start = performance.now();
-    const outcomes = await new RuleRun(compiled.rules, { pageBudgetMs: 1000, explain: mode.explain }).evaluate(fresh);
+    const outcomes = await new RuleRun(compiled.rules, { purpose: mode.explain === undefined ? 'report' : 'preview', pageBudgetMs: 1000, explain: mode.explain }).evaluate(fresh);
     if (round > 0) threadedTimes[t]!.push(performance.now() - start);
     if (t === 0) threadedFired = outcomes.reduce((sum, outcome) => sum + outcome.fired.length, 0);
   }

@@ -53,6 +53,8 @@ const Env = z
     LOUPE_SEARCH_LIST_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(LIST_CACHE_BYTES),
     LOUPE_RULE_PAGE_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.pageMs),
     LOUPE_RULE_PREVIEW_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.previewMs),
+    LOUPE_RULE_PREVIEW_DEADLINE_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.previewDeadlineMs),
+    LOUPE_RULE_REPORT_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.reportMs),
     LOUPE_DISK_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(5),
     LOUPE_DISK_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
     LOUPE_DISK_RESERVE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
@@ -144,7 +146,7 @@ export interface Config {
   searchCacheBytes: number;
   /** Search word lists kept decoded per process (bytes). */
   searchListCacheBytes: number;
-  /** How long one custom rule may run on one page, and over one preview (rule-packs/rule-budgets.ts). */
+  /** How long one custom rule may run on one page, over one preview or report build, and a whole preview (rule-packs/rule-budgets.ts). */
   ruleBudgets: RuleBudgets;
   /** When the data disk is nearly full (uploads 507, /readyz 503), and the reserve kept for a full one (disk/disk-guard.ts). */
   disk: DiskSettings;
@@ -203,7 +205,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchListMinPages: e.LOUPE_SEARCH_LIST_MIN_PAGES,
     searchCacheBytes: e.LOUPE_SEARCH_CACHE_BYTES,
     searchListCacheBytes: e.LOUPE_SEARCH_LIST_CACHE_BYTES,
-    ruleBudgets: { pageMs: e.LOUPE_RULE_PAGE_BUDGET_MS, previewMs: e.LOUPE_RULE_PREVIEW_BUDGET_MS },
+    ruleBudgets: {
+      pageMs: e.LOUPE_RULE_PAGE_BUDGET_MS,
+      previewMs: e.LOUPE_RULE_PREVIEW_BUDGET_MS,
+      previewDeadlineMs: e.LOUPE_RULE_PREVIEW_DEADLINE_MS,
+      reportMs: e.LOUPE_RULE_REPORT_BUDGET_MS,
+    },
     disk: {
       minFreePercent: e.LOUPE_DISK_MIN_FREE_PERCENT,
       minFreeBytes: e.LOUPE_DISK_MIN_FREE_BYTES,

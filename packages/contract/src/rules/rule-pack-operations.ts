@@ -93,13 +93,13 @@ export const rulePackOperations = [
     path: '/api/v1/rule-packs/{packId}/preview',
     summary: 'Preview a saved rule pack',
     description:
-      "Runs the pack's rules over the stored pages of a project's newest report, fetching nothing and spending no credits, and answers per rule how many pages it looks at and fires on, with sample URLs and messages. Needs a plan with custom rule packs (402 otherwise); 409 project_not_crawled when the project has no report yet.",
+      "Runs the pack's rules over the stored pages of a project's newest report, fetching nothing and spending no credits, and answers per rule how many pages it looks at and fires on, with sample URLs and messages. Needs a plan with custom rule packs (402 otherwise); 409 project_not_crawled when the project has no report yet. A preview ends at its deadline (LOUPE_RULE_PREVIEW_DEADLINE_MS), the rules not done by then stopped and said so at the rule; a workspace runs one preview at a time (429 rate_limited with Retry-After while one runs).",
     tag: 'Rule packs',
     scopes: ['reports:read'],
     params: PackParams,
     body: PreviewRulePack,
     output: RulePackPreview,
-    errors: ['plan_feature_unavailable', 'project_not_crawled'],
+    errors: ['plan_feature_unavailable', 'project_not_crawled', 'rate_limited'],
   }),
   defineOperation({
     id: 'previewUnsavedRulePack',
@@ -112,6 +112,6 @@ export const rulePackOperations = [
     scopes: ['rules:write'],
     body: PreviewUnsavedRulePack,
     output: RulePackPreview,
-    errors: ['plan_feature_unavailable', 'project_not_crawled'],
+    errors: ['plan_feature_unavailable', 'project_not_crawled', 'rate_limited'],
   }),
 ];

@@ -7,6 +7,9 @@ import { compileRulePack } from '../rule-packs/rule-pack-compiler.ts';
 import { RuleRun } from '../rule-packs/rule-run.ts';
 import { storedPageSubject } from '../rule-packs/stored-page-subject.ts';
 
+/** What bounds a custom rule in a report build: its time on one page, and over the whole build. */
+export type ReportRuleBudgets = Pick<RuleBudgets, 'pageMs' | 'reportMs'>;
+
 /** A rule pack as a crawl took it when it started: later edits of the pack do not change the crawl's report. */
 export interface RulePackSnapshot {
   id: string;
@@ -18,18 +21,19 @@ export interface RulePackSnapshot {
  * The custom rules a crawl runs, compiled once for its report build. A rule whose id is
  * already taken (by a built-in check added since, or by a rule of an earlier pack of the
  * crawl) is left out rather than mixed with the other's findings. They run on the rule
- * threads, each within its page budget: a rule stopped is one of the report's rule errors.
+ * threads, each within its page budget and its budget for the whole build: a rule stopped is
+ * one of the report's rule errors.
  */
 export class CustomRules {
   readonly #rules: CompiledRule[];
   readonly #run: RuleRun;
 
-  private constructor(rules: CompiledRule[], budgets: Pick<RuleBudgets, 'pageMs'>) {
+  private constructor(rules: CompiledRule[], budgets: ReportRuleBudgets) {
     this.#rules = rules;
-    this.#run = new RuleRun(rules, { pageBudgetMs: budgets.pageMs });
+    this.#run = new RuleRun(rules, { purpose: 'report', pageBudgetMs: budgets.pageMs, runBudgetMs: budgets.reportMs });
   }
 
-  static compile(snapshots: readonly RulePackSnapshot[], taken: (id: string) => boolean, budgets: Pick<RuleBudgets, 'pageMs'>): CustomRules {
+  static compile(snapshots: readonly RulePackSnapshot[], taken: (id: string) => boolean, budgets: ReportRuleBudgets): CustomRules {
     const rules: CompiledRule[] = [];
     const seen = new Set<string>();
     for (const snapshot of snapshots) {

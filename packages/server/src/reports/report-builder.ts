@@ -16,10 +16,10 @@ import type { SiteFacts } from '../crawl/site-facts.ts';
 import { urlKey } from '../crawl/crawl-store.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
-import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from '../rule-packs/rule-budgets.ts';
+import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
 import { ReportBuildStore, type BuildPageRow, type SuspectLinkRow } from './report-build-store.ts';
 import { ReportStore } from './report-store.ts';
-import { CustomRules } from './custom-rules.ts';
+import { CustomRules, type ReportRuleBudgets } from './custom-rules.ts';
 import { IssueTally } from './issue-tally.ts';
 
 /** Pages read, checked and written back per step: memory stays bounded whatever the site's size. */
@@ -36,9 +36,9 @@ type ReportBody = Omit<Report, 'id' | 'crawlId' | 'projectId' | 'url' | 'mode' |
  * pages and links, the custom rules of the crawl's rule packs over the stored markup, every
  * page's score, the health score with its attribution, and the report row. Runs in batches
  * of pages; run again (after a crash) it starts over and replaces what the previous run wrote.
- * Custom rules run on the rule threads, each within `budgets.pageMs` a page.
+ * Custom rules run on the rule threads, each within `budgets.pageMs` a page and `budgets.reportMs` in all.
  */
-export async function buildReport(database: Database, crawl: CrawlRow, budgets: Pick<RuleBudgets, 'pageMs'> = DEFAULT_RULE_BUDGETS): Promise<string> {
+export async function buildReport(database: Database, crawl: CrawlRow, budgets: ReportRuleBudgets = DEFAULT_RULE_BUDGETS): Promise<string> {
   const store = new ReportBuildStore(database, crawl.id);
   const options = JSON.parse(crawl.options) as CrawlOptions;
   const custom = CustomRules.compile(options.rulePacks ?? [], (id) => findRule(id) !== undefined, budgets);

@@ -5,6 +5,7 @@ import { evaluateBatch, type RuleBatch } from './rule-batch.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 import { subject } from './rule-test-kit.ts';
 import { RuleWatch } from './rule-watch.ts';
+import { wallClock } from './wall-clock.ts';
 
 type RuleInput = RulePackInput['rules'][number];
 
@@ -25,6 +26,7 @@ const batch = (subjects: RuleBatch['subjects']): RuleBatch => ({
   pageLimit: rules.map(() => subjects.length),
   runBudgetLeftMs: rules.map(() => Number.POSITIVE_INFINITY),
   explain: rules.map(() => Number.POSITIVE_INFINITY),
+  deadlineAt: null,
   board: RuleWatch.board(),
 });
 
@@ -47,5 +49,21 @@ describe('a batch of pages on a rule thread', () => {
     const done = batch([subject({ headers: Object.defineProperty({}, 'x-odd', { enumerable: true, get: () => { throw new Error('no'); } }) })]);
     evaluateBatch(rules, done);
     assert.equal(new RuleWatch(done.board).current(), undefined);
+  });
+
+  it('stops every rule not done at the run\'s deadline, at the page it was on, keeping the pages decided before', () => {
+    const deadlineAt = wallClock() + 50;
+    // The header read on the second page outlasts the deadline, as a costly selector would.
+    const headers = Object.defineProperty({ 'content-type': 'text/html' }, 'x-odd', {
+      enumerable: true,
+      get() {
+        while (wallClock() < deadlineAt + 20);
+        return 'late';
+      },
+    });
+    const [odd, type] = evaluateBatch(rules, { ...batch([subject(), subject({ headers }), subject()]), deadlineAt });
+    assert.deepEqual(odd?.stop, { page: 1, cause: 'timeout', budget: 'deadline' });
+    assert.deepEqual(type?.stop, { page: 1, cause: 'timeout', budget: 'deadline' }, 'not run once the deadline has passed');
+    assert.deepEqual([odd?.decided, type?.decided, type?.fired.length], [1, 1, 1]);
   });
 });

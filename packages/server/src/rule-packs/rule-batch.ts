@@ -2,9 +2,13 @@ import type { CompiledRule } from './compiled-rule.ts';
 import { evaluateRule, type RuleEvaluation } from './rule-evaluator.ts';
 import type { RuleSubject } from './rule-subject.ts';
 import { RuleWatch } from './rule-watch.ts';
+import { wallClock } from './wall-clock.ts';
 
-/** Which of a rule's budgets an evaluation ran under: the page's, or what was left of the run's when less. */
-export type BudgetKind = 'page' | 'run';
+/**
+ * Which of a rule's budgets an evaluation ran under, the least of: the page's, what was left
+ * of the run's, and what was left before the run's deadline.
+ */
+export type BudgetKind = 'page' | 'run' | 'deadline';
 
 /** Why a rule was stopped on a page of a batch: past a budget, or it threw (a runaway rule's thread can also die of it). */
 export type RuleStop = { page: number } & ({ cause: 'timeout'; budget: BudgetKind } | { cause: 'failed'; reason: string });
@@ -21,6 +25,8 @@ export interface RuleBatch {
   runBudgetLeftMs: number[];
   /** Per rule: how many of its firings to explain (message and evidence); the later ones are counted. */
   explain: number[];
+  /** When the whole run ends (wallClock), if it has a deadline: every rule not done by then is stopped. */
+  deadlineAt: number | null;
   /** Shared with the thread that watches this one (RuleWatch). */
   board: SharedArrayBuffer;
 }
@@ -62,8 +68,14 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
       if (page >= (limit[index] as number)) return;
       const outcome = outcomes[index] as RuleBatchOutcome;
       const runLeft = left[index] as number;
-      const budget: BudgetKind = runLeft < batch.pageBudgetMs ? 'run' : 'page';
-      const budgetMs = Math.max(0, Math.min(batch.pageBudgetMs, runLeft));
+      const deadlineLeft = batch.deadlineAt === null ? Number.POSITIVE_INFINITY : batch.deadlineAt - wallClock();
+      if (deadlineLeft <= 0) {
+        outcome.stop = { page, cause: 'timeout', budget: 'deadline' };
+        limit[index] = page;
+        return;
+      }
+      const budget: BudgetKind = deadlineLeft < Math.min(batch.pageBudgetMs, runLeft) ? 'deadline' : runLeft < batch.pageBudgetMs ? 'run' : 'page';
+      const budgetMs = Math.max(0, Math.min(batch.pageBudgetMs, runLeft, deadlineLeft));
       watch.started(index, page, budgetMs, budget);
       const start = performance.now();
       let result: RuleEvaluation;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { htmlPage } from '../testing/html-page.ts';
-import { followCrawlEvents } from '../testing/test-crawls.ts';
+import { crawlWithRulePack, followCrawlEvents } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
+import { nestedSitePages, selectorRule } from './rule-test-kit.ts';
 
 /**
  * Issue #22 point 3: css-select tries every chain of ancestors for a descendant selector that
@@ -12,22 +12,8 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
  * one page. No such rule may hold the server: it is stopped at its budget and said so.
  */
 const DEPTH = 200;
-const costly = {
-  id: 'content/costly-selector',
-  title: 'Costly selector',
-  category: 'content',
-  severity: 'notice',
-  when: { type: 'selector', selector: 'section div div div div', test: { op: 'exists' } },
-  message: '{{count}} on {{path}}',
-};
-const heading = {
-  id: 'content/has-heading',
-  title: 'Has a heading',
-  category: 'content',
-  severity: 'notice',
-  when: { type: 'selector', selector: 'h1', test: { op: 'exists' } },
-  message: 'h1 on {{path}}',
-};
+const costly = selectorRule('content/costly-selector', 'section div div div div');
+const heading = selectorRule('content/has-heading', 'h1');
 const pack = { schema: 'loupe.rules/v1', name: 'costly', rules: [costly, heading] };
 const PAGES = 4;
 
@@ -43,14 +29,7 @@ for (const dialect of testDialects()) {
       t = await startTestServer(dialect, { crawlAllowPrivate: true });
       pro = await t.createWorkspace({ plan: 'pro' });
       as = { key: pro.key, team: pro.workspaceId };
-      site = await startTestSite({
-        pages: {
-          '/': htmlPage({ path: '/', links: ['/nested', '/a', '/b'] }),
-          '/nested': htmlPage({ path: '/nested', body: `${'<div>'.repeat(DEPTH)}deep${'</div>'.repeat(DEPTH)}`, links: ['/'] }),
-          '/a': htmlPage({ path: '/a', links: ['/'] }),
-          '/b': htmlPage({ path: '/b', links: ['/'] }),
-        },
-      });
+      site = await startTestSite({ pages: nestedSitePages(DEPTH) });
       projectId = (await t.request('POST', '/api/v1/projects', { ...as, body: { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } } })).body.id;
       const crawl = await t.request('POST', `/api/v1/projects/${projectId}/crawls`, { ...as, body: {} });
       await followCrawlEvents(t, crawl.body.id, as);
@@ -99,17 +78,7 @@ for (const dialect of testDialects()) {
     });
 
     it('records the costly rule as a rule error of the crawl report, with the other rules\u2019 findings', async () => {
-      const packId = (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name: 'costly in crawls', pack } })).body.id;
-      const project = await t.request('POST', '/api/v1/projects', {
-        ...as,
-        body: { name: 'Nested, audited', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false }, rulePackIds: [packId] },
-      });
-      assert.equal(project.status, 201, JSON.stringify(project.body));
-      const crawl = await t.request('POST', `/api/v1/projects/${project.body.id}/crawls`, { ...as, body: {} });
-      const events = await followCrawlEvents(t, crawl.body.id, as);
-      const reportId = events.at(-1)?.reportId;
-      assert.ok(reportId, JSON.stringify(events.at(-1)));
-      const report = (await t.request('GET', `/api/v1/reports/${reportId}`, as)).body;
+      const report = await crawlWithRulePack(t, as, { siteUrl: site.url('/'), pack: { ...pack, name: 'costly in crawls' } });
       assert.equal(report.ruleErrors.length, 1, JSON.stringify(report.ruleErrors));
       const [error] = report.ruleErrors;
       assert.deepEqual([error.ruleId, error.code, error.budget, new URL(error.url).pathname], [costly.id, 'rule_timeout', 'page', '/nested']);

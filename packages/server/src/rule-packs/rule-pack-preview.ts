@@ -3,7 +3,9 @@ import { StoredPageStore } from '../crawl/stored-page-store.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { AuditProjectService } from '../projects/audit-project-service.ts';
-import { ReportStore } from '../reports/report-store.ts';
+import { ReportStore, type ReportRow } from '../reports/report-store.ts';
+import type { CompiledRule } from './compiled-rule.ts';
+import { PreviewGate } from './preview-gate.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RuleBudgets } from './rule-budgets.ts';
 import { RuleRun } from './rule-run.ts';
@@ -17,13 +19,15 @@ const BATCH = 100;
  * Runs a pack over the stored pages of a project's newest report: the same subjects and
  * evaluator as a crawl's report, nothing fetched, no credits spent. Disabled rules are
  * previewed too, so a rule can be tried before it is switched on. Rules run on the rule
- * threads within their budgets (rule-budgets.ts); a rule stopped says so at the rule.
+ * threads within their budgets (rule-budgets.ts); a rule stopped says so at the rule. A
+ * preview ends at its deadline, and a workspace runs one at a time (PreviewGate).
  */
 export class RulePackPreviewService {
   readonly #database: Database;
   readonly #projects: AuditProjectService;
   readonly #packs: RulePackService;
   readonly #budgets: RuleBudgets;
+  readonly #gate = new PreviewGate();
 
   constructor(database: Database, projects: AuditProjectService, packs: RulePackService, budgets: RuleBudgets) {
     this.#database = database;
@@ -45,8 +49,23 @@ export class RulePackPreviewService {
     const report = project.latestReport && (await new ReportStore(this.#database).find(principal.workspaceId, project.latestReport.id));
     if (!report) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then preview the pack over its pages.' });
 
-    const run = new RuleRun(compiled.rules, { pageBudgetMs: this.#budgets.pageMs, runBudgetMs: this.#budgets.previewMs, explain: input.samples });
-    const tallies = compiled.rules.map((rule, index) => ({
+    const gate = this.#gate.enter(principal.workspaceId, this.#budgets.previewDeadlineMs);
+    try {
+      return await this.#run(compiled.rules, enabled, report, project.id, input.samples);
+    } finally {
+      gate.release();
+    }
+  }
+
+  async #run(rules: CompiledRule[], enabled: boolean[], report: ReportRow, projectId: string, samples: number): Promise<RulePackPreview> {
+    const run = new RuleRun(rules, {
+      purpose: 'preview',
+      pageBudgetMs: this.#budgets.pageMs,
+      runBudgetMs: this.#budgets.previewMs,
+      deadlineMs: this.#budgets.previewDeadlineMs,
+      explain: samples,
+    });
+    const tallies = rules.map((rule, index) => ({
       ruleId: rule.definition.id,
       title: rule.definition.title,
       severity: rule.definition.severity,
@@ -59,7 +78,8 @@ export class RulePackPreviewService {
     }));
     let pagesEvaluated = 0;
     const batches = new StoredPageStore(this.#database).each(report.crawl_id, { html: true, batch: BATCH });
-    for (let next = batches.next(); ; ) {
+    // Once every rule is stopped (at the deadline, say), the pages left are not read.
+    for (let next = batches.next(); !run.done; ) {
       const { value: batch, done } = await next;
       if (done) break;
       // The next batch is read while a rule thread evaluates this one (its failure surfaces when awaited).
@@ -74,7 +94,7 @@ export class RulePackPreviewService {
         tally.pagesNotApplicable += outcome.notApplicable;
         tally.pagesFailing += outcome.fired.length;
         for (const fired of outcome.fired) {
-          if (fired.message === undefined || tally.samples.length >= input.samples) continue;
+          if (fired.message === undefined || tally.samples.length >= samples) continue;
           const page = batch[fired.page]!;
           tally.samples.push({ url: page.url, pageId: page.id, message: fired.message });
         }
@@ -83,6 +103,6 @@ export class RulePackPreviewService {
     run.errors().forEach((error, index) => {
       tallies[index]!.error = error;
     });
-    return { projectId: project.id, reportId: report.id, crawlId: report.crawl_id, pagesEvaluated, rules: tallies };
+    return { projectId, reportId: report.id, crawlId: report.crawl_id, pagesEvaluated, rules: tallies };
   }
 }

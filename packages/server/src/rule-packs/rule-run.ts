@@ -4,16 +4,21 @@ import type { CompiledRule } from './compiled-rule.ts';
 import type { RuleBatchOutcome, RuleStop } from './rule-batch.ts';
 import type { RuleSubject } from './rule-subject.ts';
 import { subjectAsRulesSeeIt } from './subject-view.ts';
-import { ruleThreads, type RuleThreads } from './rule-threads.ts';
+import { ruleThreads, type RulePriority, type RuleThreads } from './rule-threads.ts';
+import { wallClock } from './wall-clock.ts';
 
 /** Pages sent to a rule thread at once: a thread ended mid-batch costs the batch again, less the rule stopped. */
 const PAGES_PER_TASK = 100;
 
 export interface RuleRunOptions {
+  /** What runs: names the run's budget in errors, and a report build's batches go first on busy threads. */
+  purpose: RulePriority;
   /** The most one rule may take on one page. */
   pageBudgetMs: number;
-  /** The most one rule may take over the whole run (a preview's budget); unbounded if left out. */
+  /** The most one rule may take over the whole run (a preview's or report build's budget); unbounded if left out. */
   runBudgetMs?: number;
+  /** The most the whole run may take, wall time from its creation: every rule not done by then is stopped. */
+  deadlineMs?: number;
   /** How many firings of each rule to explain (message and evidence), in page order; all if left out. */
   explain?: number;
   threads?: Pick<RuleThreads, 'run'>;
@@ -38,10 +43,12 @@ export class RuleRun {
   readonly #options: RuleRunOptions;
   readonly #threads: Pick<RuleThreads, 'run'>;
   readonly #states: RuleState[];
+  readonly #deadlineAt: number | null;
 
   constructor(rules: CompiledRule[], options: RuleRunOptions) {
     this.#rules = rules;
     this.#options = options;
+    this.#deadlineAt = options.deadlineMs === undefined ? null : wallClock() + options.deadlineMs;
     this.#threads = options.threads ?? ruleThreads;
     this.#states = rules.map(() => ({
       pagesRun: 0,
@@ -54,6 +61,11 @@ export class RuleRun {
   /** Per rule, in the run's order: why it was stopped, or null. */
   errors(): (RuleError | null)[] {
     return this.#states.map((state) => state.error);
+  }
+
+  /** Every rule of the run stopped (past a budget, or the deadline): later pages need not be read. */
+  get done(): boolean {
+    return this.#states.length > 0 && this.#states.every((state) => state.error);
   }
 
   /** Every rule over these pages, per rule in the run's order; a fired page is its index in `subjects`. */
@@ -80,14 +92,18 @@ export class RuleRun {
     // A rule whose thread ended on a page: where and why, to report once the part is done without it.
     const ended = new Map<number, RuleStop>();
     for (;;) {
-      const answer = await this.#threads.run(definitions, {
+      if (this.#deadlineAt !== null && wallClock() >= this.#deadlineAt) return this.#expire(subjects, ended);
+      const batch = {
         runId: this.#id,
         subjects,
         pageBudgetMs: this.#options.pageBudgetMs,
         pageLimit,
         runBudgetLeftMs: this.#states.map((state) => state.budgetLeftMs),
         explain: this.#states.map((state) => state.explainLeft),
-      });
+        deadlineAt: this.#deadlineAt,
+      };
+      const answer = await this.#threads.run(definitions, batch, this.#options.purpose);
+      if ('expired' in answer) return this.#expire(subjects, ended);
       if ('stopped' in answer) {
         // Again without it from that page on: the ended thread's outcomes are lost, the others' are recomputed.
         const { rule, ...stop } = answer.stopped;
@@ -109,18 +125,44 @@ export class RuleRun {
     }
   }
 
+  /**
+   * The deadline came before these pages' outcomes did: every rule not stopped yet is stopped
+   * at the first of them (a thread ended on the deadline took its outcomes with it), unless
+   * its thread had already ended on one of them for a cause of its own.
+   */
+  #expire(subjects: RuleSubject[], ended: Map<number, RuleStop>): RuleBatchOutcome[] {
+    this.#states.forEach((state, index) => {
+      if (state.error) return;
+      const stop = ended.get(index) ?? { page: 0, cause: 'timeout', budget: 'deadline' };
+      state.error = this.#error(index, stop, subjects[stop.page] as RuleSubject);
+    });
+    return this.#rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
+  }
+
   #error(index: number, stop: RuleStop, subject: RuleSubject): RuleError {
     const error = { ruleId: (this.#rules[index] as CompiledRule).definition.id, url: subject.url, pagesEvaluated: (this.#states[index] as RuleState).pagesRun };
     if (stop.cause === 'failed') {
       return { ...error, code: 'rule_failed', budget: null, budgetMs: null, message: `Stopped on ${subject.url}: the rule could not be decided on this page (${stop.reason}), and was not run on later pages.` };
     }
+    if (stop.budget === 'deadline') {
+      const budgetMs = this.#options.deadlineMs as number;
+      return {
+        ...error,
+        code: 'rule_timeout',
+        budget: 'deadline',
+        budgetMs,
+        message:
+          `Stopped on ${subject.url}: the ${this.#options.purpose} reached its deadline of ${budgetMs} ms before this rule was run on every page; ` +
+          'its counts cover the pages before. The time may have gone to other rules: those stopped at their page or preview budget are the costly ones.',
+      };
+    }
     const page = stop.budget === 'page';
     const budgetMs = page ? this.#options.pageBudgetMs : (this.#options.runBudgetMs as number);
-    const over = page ? `more than ${budgetMs} ms on this one page` : `more than ${budgetMs} ms over this preview's pages`;
+    const over = page ? `more than ${budgetMs} ms on this one page` : `more than ${budgetMs} ms over this ${this.#options.purpose}'s pages`;
     return {
       ...error,
       code: 'rule_timeout',
-      budget: page ? 'page' : 'preview',
+      budget: page ? 'page' : this.#options.purpose,
       budgetMs,
       message:
         `Stopped on ${subject.url}: the rule took ${over}, and was not run on later pages. The usual cause is a selector with several ` +

@@ -3,6 +3,7 @@ import type { CompiledRule } from './compiled-rule.ts';
 import { evaluateRule, type RuleEvaluation } from './rule-evaluator.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RuleSubject } from './rule-subject.ts';
+import { htmlPage } from '../testing/html-page.ts';
 
 type RuleInput = RulePackInput['rules'][number];
 
@@ -41,4 +42,24 @@ export function evaluate(when: RuleInput['when'], on: RuleSubject = subject(), f
 
 export function outcome(when: RuleInput['when'], on?: RuleSubject, fields?: Partial<RuleInput>): RuleEvaluation['outcome'] {
   return evaluate(when, on, fields).outcome;
+}
+
+/** A rule that fires where `selector` matches, as a pack's JSON holds it. */
+export function selectorRule(id: string, selector: string): RuleInput {
+  return { id, title: id, category: 'content', severity: 'notice', when: { type: 'selector', selector, test: { op: 'exists' } }, message: '{{count}} on {{path}}' };
+}
+
+/** `depth` nested divs: a descendant selector that cannot match here (`section div div`) tries every chain of ancestors. */
+export function nestedDivs(depth: number): string {
+  return `${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}`;
+}
+
+/** A test site's pages: a home page, one of `depth` nested divs and two plain ones, each linking home. */
+export function nestedSitePages(depth: number): Record<string, string> {
+  return {
+    '/': htmlPage({ path: '/', links: ['/nested', '/a', '/b'] }),
+    '/nested': htmlPage({ path: '/nested', body: nestedDivs(depth), links: ['/'] }),
+    '/a': htmlPage({ path: '/a', links: ['/'] }),
+    '/b': htmlPage({ path: '/b', links: ['/'] }),
+  };
 }

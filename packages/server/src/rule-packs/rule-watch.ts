@@ -7,6 +7,8 @@ const PAGE = 3;
 const BUDGET_MS = 4;
 const KIND = 5;
 const SLOTS = 6;
+/** A budget's kind, as its index here. */
+const KINDS: readonly BudgetKind[] = ['page', 'run', 'deadline'];
 
 /** The evaluation a rule thread is in, as its watcher last saw it. */
 export interface RunningRule {
@@ -41,7 +43,7 @@ export class RuleWatch {
     Atomics.store(this.#slots, RULE, rule);
     Atomics.store(this.#slots, PAGE, page);
     Atomics.store(this.#slots, BUDGET_MS, Math.ceil(budgetMs));
-    Atomics.store(this.#slots, KIND, budget === 'run' ? 1 : 0);
+    Atomics.store(this.#slots, KIND, KINDS.indexOf(budget));
     Atomics.add(this.#slots, SEQUENCE, 1);
     Atomics.store(this.#slots, RUNNING, 1);
   }
@@ -60,7 +62,7 @@ export class RuleWatch {
       rule: Atomics.load(this.#slots, RULE),
       page: Atomics.load(this.#slots, PAGE),
       budgetMs: Atomics.load(this.#slots, BUDGET_MS),
-      budget: Atomics.load(this.#slots, KIND) === 1 ? ('run' as const) : ('page' as const),
+      budget: KINDS[Atomics.load(this.#slots, KIND)] as BudgetKind,
     };
     // Moved on meanwhile: what was read may be the next evaluation's.
     if (Atomics.load(this.#slots, SEQUENCE) !== sequence || Atomics.load(this.#slots, RUNNING) === 0) return undefined;

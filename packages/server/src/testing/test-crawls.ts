@@ -33,3 +33,18 @@ export async function crawlToReport(t: TestServer, body: Record<string, unknown>
   assert.equal(report.status, 200);
   return report.body;
 }
+
+/** A project of the site with the rule pack attached (saved first), crawled: its report. */
+export async function crawlWithRulePack(t: TestServer, as: { key: string; team: string }, input: { siteUrl: string; pack: { name: string; [field: string]: unknown } }) {
+  const packId = (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name: input.pack.name, pack: input.pack } })).body.id;
+  const project = await t.request('POST', '/api/v1/projects', {
+    ...as,
+    body: { name: input.pack.name, siteUrl: input.siteUrl, crawlDefaults: { sitemaps: false }, rulePackIds: [packId] },
+  });
+  assert.equal(project.status, 201, JSON.stringify(project.body));
+  const crawl = await t.request('POST', `/api/v1/projects/${project.body.id}/crawls`, { ...as, body: {} });
+  const events = await followCrawlEvents(t, crawl.body.id, as);
+  const reportId = events.at(-1)?.reportId;
+  assert.ok(reportId, JSON.stringify(events.at(-1)));
+  return (await t.request('GET', `/api/v1/reports/${reportId}`, as)).body;
+}
