@@ -101,7 +101,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     publicUrl: config.publicUrl,
     mailer: config.smtpUrl ? new EmailSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : null,
     keysChanged: keyCache.forgetAll,
-    onMailFailed: ({ email, result }) => log.warn({ email, status: result.status, error: result.error }, 'a password reset mail did not go out'),
+    onMailFailed: ({ email, error }) => log.warn({ email, err: error }, 'a password reset mail did not go out'),
   });
   const authenticator = new Authenticator(
     { store: new ApiKeyStore(database), cache: keyCache },
