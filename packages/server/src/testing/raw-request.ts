@@ -59,8 +59,8 @@ function unchunked(body: string): string {
 }
 
 /**
- * `text` written on a new connection as it is, and the one answer read until the server
- * closes (a request it cannot parse is answered, then the connection ends). A reset after
+ * `text` (a request with `Connection: close`) written on a new connection as it is, and the one
+ * answer read until the server closes (a request it cannot parse is answered, then the connection ends). A reset after
  * the answer arrived is not an error: a server may close with the rest of a refused request unread.
  */
 function wireRequest(origin: string, text: string | Buffer, timeoutMs: number): Promise<RawAnswer> {
@@ -82,7 +82,8 @@ function wireRequest(origin: string, text: string | Buffer, timeoutMs: number): 
     };
     socket.on('error', settle);
     socket.on('close', () => settle());
-    // Half-close after the request: the server then closes once it has answered.
-    socket.end(text);
+    // Not a half-close: Node's server drops a request still being handled when its client ends
+    // its side. The request says `Connection: close`, so the server closes once it has answered.
+    socket.write(text);
   });
 }
