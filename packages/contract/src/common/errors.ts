@@ -49,9 +49,12 @@ export const errorCatalogue = {
   invite_expired: { status: 410, message: 'This invite has expired; ask for a new one.' },
   upload_expired: { status: 410, message: 'This upload slot has expired; ask for a new one.' },
   reset_link_expired: { status: 410, message: 'This password reset link has expired; ask for a new one.' },
+  precondition_failed: { status: 412, message: "The file does not meet the request's preconditions (If-Match, If-Unmodified-Since)." },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This media type is not supported.' },
+  range_not_satisfiable: { status: 416, message: 'The Range header asks for bytes the file does not have, or is malformed.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
+  headers_too_large: { status: 431, message: 'The request line and headers are larger than 16 KB.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   // 501: the server lacks what the request needs (RFC 9110 §15.6.2); no retry helps until its operator sets SMTP up.
   smtp_not_configured: {

@@ -32,14 +32,14 @@ const fastifyMessages: Record<string, string> = {
 
 /**
  * The refusals of the file server under @fastify/static (`send`), which carry a status and no
- * code. 412 and 416 have no code of their own in the catalogue: they are the caller's
- * mistake, a 400 that says which header.
+ * code. 412 and 416 keep their statuses (RFC 9110 §13.1.1, §15.5.17): clients that resume a
+ * download or check an ETag read them.
  */
-const fileServerRefusals: Record<number, { code: ErrorCode; message: string }> = {
-  400: { code: 'validation_failed', message: 'The request is not valid.' },
+const fileServerRefusals: Record<number, { code: ErrorCode; message?: string }> = {
+  400: { code: 'validation_failed' },
   403: { code: 'not_found', message: 'No such file.' },
-  412: { code: 'validation_failed', message: "The file does not meet the request's preconditions (If-Match, If-Unmodified-Since)." },
-  416: { code: 'validation_failed', message: 'The Range header is malformed or asks for bytes the file does not have.' },
+  412: { code: 'precondition_failed' },
+  416: { code: 'range_not_satisfiable' },
 };
 
 function toLoupeError(error: FastifyError): LoupeError | undefined {
@@ -75,9 +75,13 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
 }
 
 function refusal(error: ConnectionError): string {
-  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'The request line and headers are larger than 16 KB.' : 'The request is not valid HTTP/1.1.';
-  const body = JSON.stringify(new LoupeError('validation_failed', { message }).toBody());
-  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
+  const refused =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new LoupeError('headers_too_large')
+      : new LoupeError('validation_failed', { message: 'The request is not valid HTTP/1.1.' });
+  const body = JSON.stringify(refused.toBody());
+  const statusLine = refused.status === 431 ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  return `HTTP/1.1 ${statusLine}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /**

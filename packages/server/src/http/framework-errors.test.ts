@@ -75,20 +75,20 @@ describe('requests refused by the file servers and by the HTTP parser', () => {
     }
   });
 
-  it('answers a Range a file does not have, or a malformed one, with 400 and the error body', async () => {
+  it('answers a Range a file does not have, or a malformed one, with 416 and the error body', async () => {
     for (const range of ['bytes=999999-', 'bytes=x']) {
-      assertRefused(await rawRequest(t.url, { method: 'GET', path: css, headers: { range } }), 400, 'validation_failed');
+      assertRefused(await rawRequest(t.url, { method: 'GET', path: css, headers: { range } }), 416, 'range_not_satisfiable');
     }
   });
 
-  it('answers a precondition a file fails (If-Match) with 400 and the error body', async () => {
-    assertRefused(await rawRequest(t.url, { method: 'GET', path: css, headers: { 'if-match': '"not-this-one"' } }), 400, 'validation_failed');
+  it('answers a precondition a file fails (If-Match) with 412 and the error body', async () => {
+    assertRefused(await rawRequest(t.url, { method: 'GET', path: css, headers: { 'if-match': '"not-this-one"' } }), 412, 'precondition_failed');
   });
 
-  it('answers a request line and headers past 16 KB with 400 and the error body', async () => {
+  it('answers a request line and headers past 16 KB with 431 and the error body', async () => {
     const wire = `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
     const answer = await rawRequest(t.url, { method: 'GET', path: '/a…', wire });
-    assertRefused(answer, 400, 'validation_failed');
+    assertRefused(answer, 431, 'headers_too_large');
     assert.match(JSON.parse(answer.text).error, /16 KB/);
   });
 
