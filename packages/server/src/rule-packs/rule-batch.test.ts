@@ -27,6 +27,7 @@ const batch = (subjects: RuleBatch['subjects']): RuleBatch => ({
   runBudgetLeftMs: rules.map(() => Number.POSITIVE_INFINITY),
   explain: rules.map(() => Number.POSITIVE_INFINITY),
   deadlineAt: null,
+  fromPage: 0,
   board: RuleWatch.board(),
 });
 
@@ -39,7 +40,7 @@ describe('a batch of pages on a rule thread', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     });
-    const [odd, type] = evaluateBatch(rules, batch([subject(), subject({ headers }), subject()]));
+    const [odd, type] = evaluateBatch(rules, batch([subject(), subject({ headers }), subject()])).outcomes;
     assert.deepEqual(odd?.stop, { page: 1, cause: 'failed', reason: 'Maximum call stack size exceeded' });
     assert.equal(odd?.decided, 1);
     assert.equal(type?.fired.length, 3);
@@ -51,7 +52,22 @@ describe('a batch of pages on a rule thread', () => {
     assert.equal(new RuleWatch(done.board).current(), undefined);
   });
 
-  it('stops every rule not done at the run\'s deadline, at the page it was on, keeping the pages decided before', () => {
+  it('hands over what it has decided page by page once its run\'s deadline is nearer than the page budget', () => {
+    const deadlineAt = wallClock() + 1500;
+    // The header read on the second page takes until the deadline is 900 ms away, less than the page budget.
+    const headers = Object.defineProperty({ 'content-type': 'text/html' }, 'x-odd', {
+      enumerable: true,
+      get() {
+        while (wallClock() < deadlineAt - 900);
+        return 'slow';
+      },
+    });
+    const answer = evaluateBatch(rules, { ...batch([subject(), subject({ headers }), subject()]), deadlineAt });
+    assert.equal(answer.pausedAt, 2, 'before the third page');
+    assert.deepEqual(answer.outcomes.map((outcome) => [outcome.decided, outcome.stop]), [[2, undefined], [2, undefined]]);
+  });
+
+  it('goes on from the page it handed over at, and stops every rule not done at the deadline at the page it was on', () => {
     const deadlineAt = wallClock() + 50;
     // The header read on the second page outlasts the deadline, as a costly selector would.
     const headers = Object.defineProperty({ 'content-type': 'text/html' }, 'x-odd', {
@@ -61,9 +77,10 @@ describe('a batch of pages on a rule thread', () => {
         return 'late';
       },
     });
-    const [odd, type] = evaluateBatch(rules, { ...batch([subject(), subject({ headers }), subject()]), deadlineAt });
-    assert.deepEqual(odd?.stop, { page: 1, cause: 'timeout', budget: 'deadline' });
-    assert.deepEqual(type?.stop, { page: 1, cause: 'timeout', budget: 'deadline' }, 'not run once the deadline has passed');
-    assert.deepEqual([odd?.decided, type?.decided, type?.fired.length], [1, 1, 1]);
+    const { outcomes, pausedAt } = evaluateBatch(rules, { ...batch([subject(), subject({ headers }), subject()]), deadlineAt, fromPage: 1 });
+    assert.equal(pausedAt, undefined);
+    assert.deepEqual(outcomes[0]?.stop, { page: 1, cause: 'timeout', budget: 'deadline' });
+    assert.deepEqual(outcomes[1]?.stop, { page: 1, cause: 'timeout', budget: 'deadline' }, 'not run once the deadline has passed');
+    assert.deepEqual([outcomes[0]?.decided, outcomes[1]?.decided], [0, 0], 'the page before was handed over already');
   });
 });

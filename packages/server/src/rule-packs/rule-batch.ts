@@ -27,6 +27,8 @@ export interface RuleBatch {
   explain: number[];
   /** When the whole run ends (wallClock), if it has a deadline: every rule not done by then is stopped. */
   deadlineAt: number | null;
+  /** The first page to run: 0, or where a batch handed over before the deadline goes on (RuleBatchAnswer.pausedAt). */
+  fromPage: number;
   /** Shared with the thread that watches this one (RuleWatch). */
   board: SharedArrayBuffer;
 }
@@ -50,29 +52,42 @@ export interface RuleBatchOutcome {
 }
 
 /**
+ * A batch's outcomes, per rule. Once the run's deadline is nearer than a page's budget, a
+ * thread hands over what it has decided page by page (`pausedAt`, the page to go on from),
+ * since a thread ended on the deadline takes its batch's outcomes with it.
+ */
+export interface RuleBatchAnswer {
+  outcomes: RuleBatchOutcome[];
+  pausedAt?: number;
+}
+
+/**
  * Runs the rules over the pages, page after page (every rule of a page shares its parsed DOM),
  * timing each evaluation. Before each one it tells the board which rule, page and budget, so
  * the thread that watches can end this one when a rule never comes back; a rule that came
- * back late, or threw, is stopped here. Each page is evaluated on its own copy of the subject,
- * so its parsed DOM (kept per subject object) is let go once its rules are done.
+ * back late, or threw, is stopped here, as is every rule once the run's deadline has passed.
+ * Each page is evaluated on its own copy of the subject, so its parsed DOM (kept per subject
+ * object) is let go once its rules are done.
  */
-export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch): RuleBatchOutcome[] {
+export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch): RuleBatchAnswer {
   const watch = new RuleWatch(batch.board);
   const explain = [...batch.explain];
   const left = [...batch.runBudgetLeftMs];
   const limit = [...batch.pageLimit];
   const outcomes: RuleBatchOutcome[] = rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
-  batch.subjects.forEach((shared, page) => {
-    const subject = { ...shared };
-    rules.forEach((rule, index) => {
-      if (page >= (limit[index] as number)) return;
+  for (let page = batch.fromPage; page < batch.subjects.length; page++) {
+    if (!limit.some((pages) => page < pages)) break;
+    if (page > batch.fromPage && batch.deadlineAt !== null && batch.deadlineAt - wallClock() < batch.pageBudgetMs) return { outcomes, pausedAt: page };
+    const subject = { ...(batch.subjects[page] as RuleSubject) };
+    for (let index = 0; index < rules.length; index++) {
+      if (page >= (limit[index] as number)) continue;
       const outcome = outcomes[index] as RuleBatchOutcome;
       const runLeft = left[index] as number;
       const deadlineLeft = batch.deadlineAt === null ? Number.POSITIVE_INFINITY : batch.deadlineAt - wallClock();
       if (deadlineLeft <= 0) {
         outcome.stop = { page, cause: 'timeout', budget: 'deadline' };
         limit[index] = page;
-        return;
+        continue;
       }
       const budget: BudgetKind = deadlineLeft < Math.min(batch.pageBudgetMs, runLeft) ? 'deadline' : runLeft < batch.pageBudgetMs ? 'run' : 'page';
       const budgetMs = Math.max(0, Math.min(batch.pageBudgetMs, runLeft, deadlineLeft));
@@ -80,11 +95,11 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
       const start = performance.now();
       let result: RuleEvaluation;
       try {
-        result = evaluateRule(rule, subject, { explain: (explain[index] as number) > 0 });
+        result = evaluateRule(rules[index] as CompiledRule, subject, { explain: (explain[index] as number) > 0 });
       } catch (error) {
         outcome.stop = { page, cause: 'failed', reason: error instanceof Error ? error.message : String(error) };
         limit[index] = page;
-        return;
+        continue;
       } finally {
         watch.ended();
       }
@@ -94,22 +109,27 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
       if (spent > budgetMs) {
         outcome.stop = { page, cause: 'timeout', budget };
         limit[index] = page;
-        return;
+        continue;
       }
-      if (result.outcome === 'out-of-scope') return;
-      if (result.outcome === 'not-applicable') {
-        outcome.notApplicable += 1;
-        return;
-      }
-      outcome.decided += 1;
-      if (result.outcome !== 'fired') return;
-      if (result.message === undefined) {
-        outcome.fired.push({ page });
-        return;
-      }
-      explain[index] = (explain[index] as number) - 1;
-      outcome.fired.push({ page, message: result.message, evidence: result.evidence });
-    });
-  });
-  return outcomes;
+      tally(outcome, result, page, explain, index);
+    }
+  }
+  return { outcomes };
+}
+
+/** Counts a rule's evaluation on a page into its outcome; a firing explained uses up one of the rule's explanations. */
+function tally(outcome: RuleBatchOutcome, result: RuleEvaluation, page: number, explain: number[], index: number): void {
+  if (result.outcome === 'out-of-scope') return;
+  if (result.outcome === 'not-applicable') {
+    outcome.notApplicable += 1;
+    return;
+  }
+  outcome.decided += 1;
+  if (result.outcome !== 'fired') return;
+  if (result.message === undefined) {
+    outcome.fired.push({ page });
+    return;
+  }
+  explain[index] = (explain[index] as number) - 1;
+  outcome.fired.push({ page, message: result.message, evidence: result.evidence });
 }

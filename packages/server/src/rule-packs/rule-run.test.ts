@@ -92,14 +92,15 @@ describe('a run of custom rules on the rule threads', () => {
 
   it('stops every rule not done by the run\u2019s deadline, each keeping what it decided before', async () => {
     const costly = Array.from({ length: 6 }, (_, index) => selectorRule(`content/costly-${index + 1}`, 'section div div div div'));
-    const run = new RuleRun(compiled(...costly, selectorRule('content/heading', 'h1')), { purpose: 'preview', pageBudgetMs: 200, deadlineMs: 600 });
+    // Each costly one is stopped at its page budget and its thread ended: together they outlast the deadline.
+    const run = new RuleRun(compiled(...costly, selectorRule('content/heading', 'h1')), { purpose: 'preview', pageBudgetMs: 200, deadlineMs: 1500 });
     const outcomes = await run.evaluate([page('/a'), page('/b'), nested('/nested', 200), page('/c')]);
     const errors = run.errors();
     assert.equal(errors[0]?.budget, 'page', 'the first costly rule is stopped at its page budget, well before the deadline');
     const heading = errors.at(-1);
-    assert.deepEqual([heading?.code, heading?.budget, heading?.budgetMs], ['rule_timeout', 'deadline', 600]);
+    assert.deepEqual([heading?.code, heading?.budget, heading?.budgetMs], ['rule_timeout', 'deadline', 1500]);
     assert.equal(outcomes.at(-1)?.decided, heading?.pagesEvaluated, 'its counts cover the pages it was run on before');
-    assert.match(heading?.message ?? '', /the preview reached its deadline of 600 ms before this rule was run on every page/);
+    assert.match(heading?.message ?? '', /the preview reached its deadline of 1500 ms before this rule was run on every page/);
     assert.ok(errors.every((error) => error !== null));
   });
 
@@ -122,5 +123,17 @@ describe('a run of custom rules on the rule threads', () => {
     const [costly, heading] = run.errors();
     assert.deepEqual([costly?.budget, costly?.url], ['page', 'https://example.test/b']);
     assert.deepEqual([heading?.budget, heading?.url, heading?.pagesEvaluated], ['deadline', 'https://example.test/a', 0]);
+  });
+
+  it('keeps what a thread handed over before the deadline, the rules stopped where it ends', async () => {
+    const fired = (page: number) => ({ decided: 1, notApplicable: 0, fired: [{ page, message: 'h1' }], spentMs: 1 });
+    const answers: RuleThreadAnswer[] = [{ outcomes: [fired(0), fired(0)], pausedAt: 1 }, { outcomes: [fired(1), fired(1)], pausedAt: 2 }, { expired: true }];
+    const from: number[] = [];
+    const threads = { run: async (_rules: unknown, batch: { fromPage: number }) => (from.push(batch.fromPage), answers.shift() as RuleThreadAnswer) };
+    const run = new RuleRun(compiled(selectorRule('content/one', 'h1'), selectorRule('content/two', 'h1')), { purpose: 'preview', pageBudgetMs: 1000, deadlineMs: 60_000, threads });
+    const outcomes = await run.evaluate([page('/a'), page('/b'), page('/c'), page('/d')]);
+    assert.deepEqual(from, [0, 1, 2], 'each time from where the last one handed over');
+    assert.deepEqual(outcomes.map((outcome) => outcome.fired.map((at) => at.page)), [[0, 1], [0, 1]]);
+    assert.deepEqual(run.errors().map((error) => [error?.budget, error?.url, error?.pagesEvaluated]), [['deadline', 'https://example.test/c', 2], ['deadline', 'https://example.test/c', 2]]);
   });
 });

@@ -70,45 +70,45 @@ export class RuleRun {
 
   /** Every rule over these pages, per rule in the run's order; a fired page is its index in `subjects`. */
   async evaluate(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
-    const merged: RuleBatchOutcome[] = this.#rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
+    const merged = this.#rules.map(noOutcome);
     for (let start = 0; start < subjects.length; start += PAGES_PER_TASK) {
       // Every rule stopped: nothing left to send a thread.
       if (this.#states.every((state) => state.error)) break;
       const part = subjects.slice(start, start + PAGES_PER_TASK).map(subjectAsRulesSeeIt);
-      (await this.#evaluatePart(part)).forEach((outcome, index) => {
-        const into = merged[index] as RuleBatchOutcome;
-        into.decided += outcome.decided;
-        into.notApplicable += outcome.notApplicable;
-        into.spentMs += outcome.spentMs;
-        for (const fired of outcome.fired) into.fired.push({ ...fired, page: fired.page + start });
-      });
+      (await this.#evaluatePart(part)).forEach((outcome, index) => add(merged[index] as RuleBatchOutcome, outcome, start));
     }
     return merged;
   }
 
   async #evaluatePart(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
     const definitions = this.#rules.map((rule) => rule.definition);
-    const pageLimit = this.#states.map((state) => (state.error ? 0 : subjects.length));
-    // A rule whose thread ended on a page: where and why, to report once the part is done without it.
-    const ended = new Map<number, RuleStop>();
+    const part: Part = {
+      subjects,
+      pageLimit: this.#states.map((state) => (state.error ? 0 : subjects.length)),
+      ended: new Map(),
+      decided: this.#rules.map(noOutcome),
+      pagesBefore: this.#states.map((state) => state.pagesRun),
+      fromPage: 0,
+    };
     for (;;) {
-      if (this.#deadlineAt !== null && wallClock() >= this.#deadlineAt) return this.#expire(subjects, ended);
+      if (this.#deadlineAt !== null && wallClock() >= this.#deadlineAt) return this.#expire(part);
       const batch = {
         runId: this.#id,
         subjects,
         pageBudgetMs: this.#options.pageBudgetMs,
-        pageLimit,
+        pageLimit: part.pageLimit,
         runBudgetLeftMs: this.#states.map((state) => state.budgetLeftMs),
         explain: this.#states.map((state) => state.explainLeft),
         deadlineAt: this.#deadlineAt,
+        fromPage: part.fromPage,
       };
       const answer = await this.#threads.run(definitions, batch, this.#options.purpose);
-      if ('expired' in answer) return this.#expire(subjects, ended);
+      if ('expired' in answer) return this.#expire(part);
       if ('stopped' in answer) {
         // Again without it from that page on: the ended thread's outcomes are lost, the others' are recomputed.
         const { rule, ...stop } = answer.stopped;
-        ended.set(rule, stop);
-        pageLimit[rule] = stop.page;
+        part.ended.set(rule, stop);
+        part.pageLimit[rule] = stop.page;
         continue;
       }
       answer.outcomes.forEach((outcome, index) => {
@@ -116,27 +116,44 @@ export class RuleRun {
         if (state.error) return;
         state.budgetLeftMs -= outcome.spentMs;
         state.explainLeft -= outcome.fired.filter((fired) => fired.message !== undefined).length;
+        add(part.decided[index] as RuleBatchOutcome, outcome, 0);
         // A stop in this answer is on a page before any the thread ended on (the rule ran no further).
-        const stop = outcome.stop ?? ended.get(index);
-        state.pagesRun += stop ? stop.page : subjects.length;
-        if (stop) state.error = this.#error(index, stop, subjects[stop.page] as RuleSubject);
+        const stop = outcome.stop ?? (answer.pausedAt === undefined ? part.ended.get(index) : undefined);
+        if (stop) {
+          part.pageLimit[index] = stop.page;
+          this.#stop(index, stop, part, stop.page);
+        } else if (answer.pausedAt === undefined) {
+          state.pagesRun = (part.pagesBefore[index] as number) + subjects.length;
+        }
       });
-      return answer.outcomes;
+      if (answer.pausedAt === undefined) return part.decided;
+      // Handed over before the deadline: what it decided is kept, the rest of the part goes on from there.
+      part.fromPage = answer.pausedAt;
     }
   }
 
   /**
-   * The deadline came before these pages' outcomes did: every rule not stopped yet is stopped
-   * at the first of them (a thread ended on the deadline took its outcomes with it), unless
-   * its thread had already ended on one of them for a cause of its own.
+   * The deadline came before the rest of the part's outcomes did: every rule not done yet is
+   * stopped where the outcomes handed over end (a thread ended on the deadline took the
+   * rest with it), or where its thread had already ended for a cause of its own.
    */
-  #expire(subjects: RuleSubject[], ended: Map<number, RuleStop>): RuleBatchOutcome[] {
+  #expire(part: Part): RuleBatchOutcome[] {
+    const { subjects } = part;
     this.#states.forEach((state, index) => {
       if (state.error) return;
-      const stop = ended.get(index) ?? { page: 0, cause: 'timeout', budget: 'deadline' };
-      state.error = this.#error(index, stop, subjects[stop.page] as RuleSubject);
+      const covered = Math.min(part.fromPage, part.pageLimit[index] as number);
+      const stop = part.ended.get(index) ?? { page: covered, cause: 'timeout', budget: 'deadline' };
+      if (stop.page < subjects.length) this.#stop(index, stop, part, covered);
+      else state.pagesRun = (part.pagesBefore[index] as number) + subjects.length;
     });
-    return this.#rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
+    return part.decided;
+  }
+
+  /** Stops a rule for the rest of the run, its outcomes covering the part's first `covered` pages. */
+  #stop(index: number, stop: RuleStop, part: Part, covered: number): void {
+    const state = this.#states[index] as RuleState;
+    state.pagesRun = (part.pagesBefore[index] as number) + covered;
+    state.error = this.#error(index, stop, part.subjects[stop.page] as RuleSubject);
   }
 
   #error(index: number, stop: RuleStop, subject: RuleSubject): RuleError {
@@ -169,4 +186,31 @@ export class RuleRun {
         "descendant combinators (`section div div`), whose time grows with the power of the page's nesting depth: anchor it with child combinators (`>`) or classes.",
     };
   }
+}
+
+/** Where a run is in one part of its pages (one thread's batch, perhaps sent more than once). */
+interface Part {
+  subjects: RuleSubject[];
+  /** Per rule: the pages a thread runs it on, those before this index. */
+  pageLimit: number[];
+  /** A rule whose thread ended on a page: where and why, to report once the part is done without it. */
+  ended: Map<number, RuleStop>;
+  /** Per rule: the outcomes handed over so far. */
+  decided: RuleBatchOutcome[];
+  /** Per rule: the pages of the run it had been run on before this part. */
+  pagesBefore: number[];
+  /** The first page a thread runs: where one that handed over before the deadline goes on. */
+  fromPage: number;
+}
+
+function noOutcome(): RuleBatchOutcome {
+  return { decided: 0, notApplicable: 0, fired: [], spentMs: 0 };
+}
+
+/** Adds an outcome into another, its fired pages moved by `offset`. */
+function add(into: RuleBatchOutcome, outcome: RuleBatchOutcome, offset: number): void {
+  into.decided += outcome.decided;
+  into.notApplicable += outcome.notApplicable;
+  into.spentMs += outcome.spentMs;
+  for (const fired of outcome.fired) into.fired.push({ ...fired, page: fired.page + offset });
 }

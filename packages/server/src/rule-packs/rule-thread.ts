@@ -1,6 +1,6 @@
 import type { CustomRule } from '@loupe/contract';
 import type { CompiledRule } from './compiled-rule.ts';
-import { evaluateBatch, type RuleBatch, type RuleBatchOutcome } from './rule-batch.ts';
+import { evaluateBatch, type RuleBatch, type RuleBatchAnswer } from './rule-batch.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 
 /** A batch and its run's rules (which compiled on the event loop before the run began). */
@@ -27,6 +27,6 @@ function rulesOf(runId: string, rules: CustomRule[]): CompiledRule[] {
 }
 
 /** What a rule thread runs (rule-threads.ts). */
-export default function evaluate({ batch, rules }: RuleTask): RuleBatchOutcome[] {
+export default function evaluate({ batch, rules }: RuleTask): RuleBatchAnswer {
   return evaluateBatch(rulesOf(batch.runId, rules), batch);
 }

@@ -16,6 +16,7 @@ const batch = (runId: string): Omit<RuleBatch, 'board'> => ({
   runBudgetLeftMs: [Number.POSITIVE_INFINITY],
   explain: [0],
   deadlineAt: null,
+  fromPage: 0,
 });
 
 describe('the rule threads', () => {

@@ -2,17 +2,18 @@ import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
 import type { CustomRule } from '@loupe/contract';
-import type { RuleBatch, RuleBatchOutcome, RuleStop } from './rule-batch.ts';
+import type { RuleBatch, RuleBatchAnswer, RuleStop } from './rule-batch.ts';
 import type { RuleTask } from './rule-thread.ts';
 import { RuleWatch } from './rule-watch.ts';
 import { wallClock } from './wall-clock.ts';
 
 /**
- * A batch's answer: every rule's outcome; or the rule its thread ended in: one that outlived
- * its budget (the thread was ended), or one the thread died of (out of memory, say); or none
- * at all, when the run's deadline came before a thread took the batch or between its rules.
+ * A batch's answer: every rule's outcome (up to where the thread handed over before the
+ * deadline); or the rule its thread ended in: one that outlived its budget (the thread was
+ * ended), or one the thread died of (out of memory, say); or none at all, when the run's
+ * deadline came before a thread took the batch or between its rules.
  */
-export type RuleThreadAnswer = { outcomes: RuleBatchOutcome[] } | { stopped: RuleStop & { rule: number } } | { expired: true };
+export type RuleThreadAnswer = RuleBatchAnswer | { stopped: RuleStop & { rule: number } } | { expired: true };
 
 /** Which runs take a rule thread first when every thread is busy. */
 export type RulePriority = 'report' | 'preview';
@@ -36,7 +37,7 @@ const THREAD_HEAP_MB = 1024;
  */
 export class RuleThreads {
   readonly #maxThreads: number;
-  #pool?: Piscina<RuleTask, RuleBatchOutcome[]>;
+  #pool?: Piscina<RuleTask, RuleBatchAnswer>;
   /** Batches wait here, by priority, for a thread; piscina's own queue is first come, first served. */
   readonly #waiting: PQueue;
 
@@ -72,7 +73,7 @@ export class RuleThreads {
     }, tick);
     try {
       const task = { rules, batch: { ...batch, board } };
-      return { outcomes: await this.#waiting.add(() => pool.run(task, { signal: stop.signal }), { priority: PRIORITY[priority], signal: stop.signal }) };
+      return await this.#waiting.add(() => pool.run(task, { signal: stop.signal }), { priority: PRIORITY[priority], signal: stop.signal });
     } catch (error) {
       if (overdue) return { stopped: { rule: overdue.rule, page: overdue.page, cause: 'timeout', budget: overdue.budget } };
       if (expired) return { expired: true };
