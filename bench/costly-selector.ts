@@ -9,8 +9,9 @@
  *   BENCH_SELECTOR  the costly selector (default `section div div div`: none of the page's
  *                   divs is in a section, so css-select tries every chain of three ancestors)
  *   BENCH_PREVIEWS  previews run one after the other (default 2: the first one starts the rule threads)
- *   BENCH_COSTLY_RULES  copies of the costly rule in the pack (default 1); each is stopped at
- *                   its page budget, so many of them meet the preview's deadline
+ *   BENCH_COSTLY_RULES  copies of the costly rule in the pack (default 1, at most 499 beside the
+ *                   ordinary rule); each is stopped at its page budget, so many of them meet
+ *                   the preview's deadline
  *   LOUPE_RULE_PAGE_BUDGET_MS, LOUPE_RULE_PREVIEW_BUDGET_MS, LOUPE_RULE_PREVIEW_DEADLINE_MS
  *                   the server's budgets, as for `loupe serve`
  *
@@ -32,7 +33,7 @@ import { cleanups, loadAverage, printTable, quantile, runBench, wholeNumberSetti
 const DEPTH = wholeNumberSetting('BENCH_DEPTH', 200, 1, 10_000);
 const SELECTOR = process.env.BENCH_SELECTOR || 'section div div div';
 const PREVIEWS = wholeNumberSetting('BENCH_PREVIEWS', 2, 1, 20);
-const COSTLY_RULES = wholeNumberSetting('BENCH_COSTLY_RULES', 1, 1, 500);
+const COSTLY_RULES = wholeNumberSetting('BENCH_COSTLY_RULES', 1, 1, 499);
 const ORDINARY_PAGES = 5;
 
 const costlyRules = Array.from({ length: COSTLY_RULES }, (_, index) => ({
