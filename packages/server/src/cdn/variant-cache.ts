@@ -298,11 +298,7 @@ export class VariantCache {
 
   /** The index is updated at once, so the bound holds even while the unlinks are still running. */
   #evictOverBound(): void {
-    for (const [key, entry] of this.#index) {
-      if (this.#diskBytes <= this.#maxDiskBytes) break;
-      this.#forget(key);
-      void this.#remove(entry.hash);
-    }
+    void this.evict(this.#diskBytes - this.#maxDiskBytes);
   }
 
   /** Unlinks a variant's file; never rejects, since a file that stays is only wasted space until the next `open()`. */
