@@ -79,11 +79,7 @@ export class DiskGuard {
 
   /** Makes room for `bytes` more, evicting disposable space if needed; 507 insufficient_storage when there is none. */
   async makeRoom(bytes: number): Promise<void> {
-    let spare = await this.spareBytes();
-    if (spare >= bytes) return;
-    await this.#evict(bytes - spare);
-    spare = await this.spareBytes();
-    if (spare < bytes) {
+    if ((await this.#spareAfterGivingWay(bytes)) < bytes) {
       throw new LoupeError('insufficient_storage', {
         message: "The server's disk is nearly full: delete images (or ask the operator to free space), then retry.",
       });
@@ -95,12 +91,7 @@ export class DiskGuard {
    * deletions that free space can be written.
    */
   async relieve(): Promise<void> {
-    let spare = await this.spareBytes();
-    if (spare <= 0) {
-      await this.#evict(-spare + 1);
-      spare = await this.spareBytes();
-    }
-    if (spare <= 0 && (await this.#reserve.release())) {
+    if ((await this.#spareAfterGivingWay(1)) <= 0 && (await this.#reserve.release())) {
       this.#log.warn({ file: this.#reserve.path, bytes: this.#reserve.bytes }, 'the data disk is full: released the space reserve');
     }
   }
@@ -121,11 +112,7 @@ export class DiskGuard {
 
   /** At each scheduler tick: disposable space gives way on a nearly full disk, and the reserve is made again once it fits. */
   async tick(): Promise<{ nearlyFull: boolean; reserved: boolean }> {
-    let spare = await this.spareBytes();
-    if (spare < 0) {
-      await this.#evict(-spare);
-      spare = await this.spareBytes();
-    }
+    const spare = await this.#spareAfterGivingWay(0);
     let reserved = await this.#reserve.present();
     if (!reserved && this.#reserve.bytes > 0 && spare >= this.#reserve.bytes) {
       reserved = await this.#reserve.make();
@@ -136,6 +123,14 @@ export class DiskGuard {
 
   #minFree(space: DiskSpace): number {
     return Math.min(Math.floor((space.totalBytes * this.#settings.minFreePercent) / 100), this.#settings.minFreeBytes);
+  }
+
+  /** The spare bytes once disposable space has given way, as far as it holds, for `bytes` more. */
+  async #spareAfterGivingWay(bytes: number): Promise<number> {
+    const spare = await this.spareBytes();
+    if (spare >= bytes) return spare;
+    await this.#evict(bytes - spare);
+    return this.spareBytes();
   }
 
   async #evict(bytes: number): Promise<void> {
