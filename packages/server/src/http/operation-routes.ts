@@ -17,17 +17,13 @@ import { z } from 'zod';
 import { carriesCredentials, type Authenticator, type Credentials } from '../identity/authenticator.ts';
 import type { Caller, Principal } from '../identity/principal.ts';
 import { readSessionCookie } from '../sessions/session-cookie.ts';
+import { ANONYMOUS_BODY_LIMIT } from './anonymous-body-limit.ts';
 import { checkBeforeBody } from './check-before-body.ts';
 import type { Handlers } from './handlers.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 import { PreparedPage } from './prepared-page.ts';
 
 const NoQuery = z.strictObject({});
-/**
- * The body an operation callable without credentials (an invite's accept) may send: its
- * fields are a name and a password, and a caller nobody knows is held to little.
- */
-const ANONYMOUS_BODY_LIMIT = 16 * 1024;
 
 /** `/a/{id}/b` → `/a/:id/b` */
 function fastifyPath(path: string): string {

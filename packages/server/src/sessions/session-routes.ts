@@ -10,6 +10,7 @@ import {
   type Session,
 } from '@loupe/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ANONYMOUS_BODY_LIMIT } from '../http/anonymous-body-limit.ts';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.ts';
 import type { PasswordResetService } from './password-reset-service.ts';
 import { SESSION_LIFETIME_MS, type SessionService, type StartedSession } from './session-service.ts';
@@ -22,9 +23,6 @@ export interface SessionRoutesOptions {
   /** LOUPE_PUBLIC_URL: its scheme decides `Secure`, its origin is where sign-ins may come from. */
   publicUrl: string;
 }
-
-/** A reset's fields are an email, or a token and a password: no stranger's body need be read past this. */
-const PASSWORD_RESET_BODY_LIMIT = 16 * 1024;
 
 /**
  * The dashboard's own endpoints (DESIGN.md §5), outside the operation registry: who is
@@ -100,14 +98,14 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
     return answer(reply, 201, started.session);
   });
 
-  app.post(sessionPaths.passwordResets, { bodyLimit: PASSWORD_RESET_BODY_LIMIT }, async (request, reply) => {
+  app.post(sessionPaths.passwordResets, { bodyLimit: ANONYMOUS_BODY_LIMIT }, async (request, reply) => {
     sameOrigin(request);
     const input = parseOrThrow(RequestPasswordReset, request.body ?? undefined);
     // The peer's address: behind a proxy every client shares it, which the per-client bound allows for.
     return reply.code(202).header('cache-control', 'no-store').send(await passwordResets.request(input, request.ip));
   });
 
-  app.post(sessionPaths.passwordResetCompletion, { bodyLimit: PASSWORD_RESET_BODY_LIMIT }, async (request, reply) => {
+  app.post(sessionPaths.passwordResetCompletion, { bodyLimit: ANONYMOUS_BODY_LIMIT }, async (request, reply) => {
     sameOrigin(request);
     const input = parseOrThrow(CompletePasswordReset, request.body ?? undefined);
     // No cookie is set: the new password signs in like any other, and nobody is signed in by a link.
