@@ -1,4 +1,5 @@
 import { LoupeError, errorCatalogue, type ErrorCode } from '@loupe/contract';
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorageFull } from '../disk/storage-full.ts';
@@ -80,8 +81,7 @@ function refusal(error: ConnectionError): string {
       ? new LoupeError('headers_too_large')
       : new LoupeError('validation_failed', { message: 'The request is not valid HTTP/1.1.' });
   const body = JSON.stringify(refused.toBody());
-  const statusLine = refused.status === 431 ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  return `HTTP/1.1 ${statusLine}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /**
