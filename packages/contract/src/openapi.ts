@@ -51,6 +51,20 @@ export function buildOpenApiDocument(info: { version: string; serverUrl?: string
   };
 }
 
+/** How an operation is called, as the document tells it: the auth errors, a note to its description, its security. */
+function access(operation: OperationDefinition): { errors: ErrorCode[]; note: string; security?: unknown[] } {
+  if (operation.public) return { errors: [], note: 'No API key needed.', security: [] };
+  if (operation.credentials === 'optional') {
+    // OpenAPI says "optional" with an empty Security Requirement beside the key's.
+    return {
+      errors: ['unauthorized'],
+      note: 'An API key is optional: one that is sent must be valid, and the call acts as its user.',
+      security: [{ bearer: [] }, {}],
+    };
+  }
+  return { errors: ['unauthorized', 'forbidden'], note: `Required scopes: ${operation.scopes.join(', ') || 'none'}.` };
+}
+
 function pathItem(
   operation: OperationDefinition,
   convert: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
@@ -83,7 +97,7 @@ function pathItem(
     });
   }
 
-  const authErrors: ErrorCode[] = operation.public ? [] : operation.credentials === 'optional' ? ['unauthorized'] : ['unauthorized', 'forbidden'];
+  const { errors: authErrors, note, security } = access(operation);
   const errors = [...commonErrors, ...authErrors, ...(operation.params ? (['not_found'] as const) : []), ...(operation.errors ?? [])];
   if (operation.api === 'workspace' && operation.teamHeader !== false) errors.push('team_header_required', 'not_a_member');
   const responses: Record<string, unknown> = {
@@ -111,13 +125,8 @@ function pathItem(
   return {
     operationId: operation.id,
     summary: operation.summary,
-    description: operation.public
-      ? `${operation.description}\n\nNo API key needed.`
-      : operation.credentials === 'optional'
-        ? `${operation.description}\n\nAn API key is optional: one that is sent must be valid, and the call acts as its user.`
-        : `${operation.description}\n\nRequired scopes: ${operation.scopes.join(', ') || 'none'}.`,
-    // OpenAPI says "optional" with an empty Security Requirement beside the key's.
-    ...(operation.public ? { security: [] } : operation.credentials === 'optional' ? { security: [{ bearer: [] }, {}] } : {}),
+    description: `${operation.description}\n\n${note}`,
+    ...(security ? { security } : {}),
     tags: [operation.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(operation.body ? { requestBody: requestBody(operation, convert) } : {}),
