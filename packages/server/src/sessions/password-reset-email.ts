@@ -11,7 +11,7 @@ export function passwordResetEmail(input: { email: string; url: string; expiresA
     `It works once, until ${input.expiresAt} (UTC). Setting a password signs the account out everywhere and revokes all its API keys.`,
     'If it was not you, ignore this mail: nothing changes until the link is used.',
   ];
-  const text = [lines[0], '', lines[1], '', lines[2], '', lines[3], '', lines[4], ''].join('\n');
+  const text = `${lines.join('\n\n')}\n`;
   const body = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
 <body style="font-family: system-ui, sans-serif; line-height: 1.5">
