@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
 import { issueKey, provisionWorkspace } from '../packages/server/src/identity/provisioning.ts';
+import { nestedDivs, selectorRule } from '../packages/server/src/rule-packs/rule-test-kit.ts';
 import { startServer } from '../packages/server/src/server.ts';
 import { htmlPage } from '../packages/server/src/testing/html-page.ts';
 import { startTestSite } from '../packages/server/src/testing/test-site.ts';
@@ -36,22 +37,8 @@ const PREVIEWS = wholeNumberSetting('BENCH_PREVIEWS', 2, 1, 20);
 const COSTLY_RULES = wholeNumberSetting('BENCH_COSTLY_RULES', 1, 1, 499);
 const ORDINARY_PAGES = 5;
 
-const costlyRules = Array.from({ length: COSTLY_RULES }, (_, index) => ({
-  id: index === 0 ? 'content/costly-selector' : `content/costly-selector-${index + 1}`,
-  title: 'Costly selector',
-  category: 'content',
-  severity: 'notice',
-  when: { type: 'selector', selector: SELECTOR, test: { op: 'exists' } },
-  message: '{{count}} on {{path}}',
-}));
-const ordinaryRule = {
-  id: 'content/has-heading',
-  title: 'Has a heading',
-  category: 'content',
-  severity: 'notice',
-  when: { type: 'selector', selector: 'h1', test: { op: 'exists' } },
-  message: 'h1 on {{path}}',
-};
+const costlyRules = Array.from({ length: COSTLY_RULES }, (_, index) => selectorRule(index === 0 ? 'content/costly-selector' : `content/costly-selector-${index + 1}`, SELECTOR));
+const ordinaryRule = selectorRule('content/has-heading', 'h1');
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
@@ -63,7 +50,7 @@ async function main(): Promise<void> {
 
   const pages: Record<string, string> = {
     '/': htmlPage({ path: '/', links: ['/nested', ...Array.from({ length: ORDINARY_PAGES }, (_, i) => `/page-${i}`)] }),
-    '/nested': htmlPage({ path: '/nested', body: `${'<div>'.repeat(DEPTH)}deep${'</div>'.repeat(DEPTH)}`, links: ['/'] }),
+    '/nested': htmlPage({ path: '/nested', body: nestedDivs(DEPTH), links: ['/'] }),
   };
   for (let i = 0; i < ORDINARY_PAGES; i++) pages[`/page-${i}`] = htmlPage({ path: `/page-${i}`, links: ['/'] });
   const site = await startTestSite({ pages }, { record: false });
