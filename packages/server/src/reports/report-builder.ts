@@ -71,12 +71,11 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
       : new Map((await storedPages.pages(crawl.id, { after: after ?? undefined, limit: BATCH, html: true })).map((page) => [page.id, page]));
     after = batch.at(-1)!.id;
     // On a rule thread, while this thread reads what the site checks need (its failure surfaces when awaited).
-    const evaluated = custom.empty
-      ? Promise.resolve(new Map<string, Finding[]>())
-      : custom.evaluate(batch.flatMap((row) => {
-          const stored = bodies.get(row.id);
-          return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
-        }));
+    // With no custom rules `bodies` is empty: no page goes to a rule thread.
+    const evaluated = custom.evaluate(batch.flatMap((row) => {
+      const stored = bodies.get(row.id);
+      return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
+    }));
     evaluated.catch(() => {});
     // node:sqlite answers synchronously: without this the whole build would run without
     // letting the server answer a request.
