@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RuleError } from '@loupe/contract';
+import type { CustomRule, RuleError } from '@loupe/contract';
 import type { CompiledRule } from './compiled-rule.ts';
 import type { RuleBatchOutcome, RuleStop } from './rule-batch.ts';
 import type { RuleSubject } from './rule-subject.ts';
@@ -40,6 +40,8 @@ interface RuleState {
 export class RuleRun {
   readonly #id = randomUUID();
   readonly #rules: CompiledRule[];
+  /** What a thread compiles the run's rules from, sent with every batch. */
+  readonly #definitions: CustomRule[];
   readonly #options: RuleRunOptions;
   readonly #threads: Pick<RuleThreads, 'run'>;
   readonly #states: RuleState[];
@@ -47,6 +49,7 @@ export class RuleRun {
 
   constructor(rules: CompiledRule[], options: RuleRunOptions) {
     this.#rules = rules;
+    this.#definitions = rules.map((rule) => rule.definition);
     this.#options = options;
     this.#deadlineAt = options.deadlineMs === undefined ? null : wallClock() + options.deadlineMs;
     this.#threads = options.threads ?? ruleThreads;
@@ -81,7 +84,6 @@ export class RuleRun {
   }
 
   async #evaluatePart(subjects: RuleSubject[]): Promise<RuleBatchOutcome[]> {
-    const definitions = this.#rules.map((rule) => rule.definition);
     const part: Part = {
       subjects,
       pageLimit: this.#states.map((state) => (state.error ? 0 : subjects.length)),
@@ -102,7 +104,7 @@ export class RuleRun {
         deadlineAt: this.#deadlineAt,
         fromPage: part.fromPage,
       };
-      const answer = await this.#threads.run(definitions, batch, this.#options.purpose);
+      const answer = await this.#threads.run(this.#definitions, batch, this.#options.purpose);
       if ('expired' in answer) return this.#expire(part);
       if ('stopped' in answer) {
         // Again without it from that page on: the ended thread's outcomes are lost, the others' are recomputed.
