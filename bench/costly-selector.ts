@@ -15,21 +15,15 @@
  *   LOUPE_RULE_PAGE_BUDGET_MS, LOUPE_RULE_PREVIEW_BUDGET_MS, LOUPE_RULE_PREVIEW_DEADLINE_MS
  *                   the server's budgets, as for `loupe serve`
  *
- * Server, site and client share this process, as a client of the same server would share
- * its event loop's delays: a `/healthz` that waits is a request the server could not answer.
+ * The server runs as `npm start` runs it, in a process of its own (bench/loupe-server.ts), so a
+ * `/healthz` that waits is a request the server could not answer, not one this client could not send.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { loadConfig, type Config } from '../packages/server/src/config.ts';
-import { issueKey, provisionWorkspace } from '../packages/server/src/identity/provisioning.ts';
+import { availableParallelism, cpus } from 'node:os';
 import { nestedDivs, selectorRule } from '../packages/server/src/rule-packs/rule-test-kit.ts';
-import { startServer } from '../packages/server/src/server.ts';
 import { htmlPage } from '../packages/server/src/testing/html-page.ts';
 import { startTestSite } from '../packages/server/src/testing/test-site.ts';
 import { cleanups, loadAverage, printTable, quantile, runBench, wholeNumberSetting } from './bench-kit.ts';
+import { loupeApi, startLoupe } from './loupe-server.ts';
 
 const DEPTH = wholeNumberSetting('BENCH_DEPTH', 200, 1, 10_000);
 const SELECTOR = process.env.BENCH_SELECTOR || 'section div div div';
@@ -55,29 +49,14 @@ async function main(): Promise<void> {
   for (let i = 0; i < ORDINARY_PAGES; i++) pages[`/page-${i}`] = htmlPage({ path: `/page-${i}`, links: ['/'] });
   const site = await startTestSite({ pages }, { record: false });
   cleanups.push(() => site.close());
-  const dataDir = await mkdtemp(join(tmpdir(), 'loupe-bench-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const config: Config = {
-    ...loadConfig(),
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: undefined,
-    bootstrapKey: `loupe_${randomBytes(24).toString('base64url')}`,
-    logLevel: 'silent',
-    crawlAllowPrivate: true,
-  };
-  const server = await startServer(config, pino({ level: 'silent' }));
-  cleanups.push(() => server.close());
-  const { workspaceId, userId } = await provisionWorkspace(server.database, server.plans, { name: 'Bench', plan: 'pro', ownerEmail: 'bench@example.test' });
-  const { secret } = await issueKey(server.database, { workspaceId, userId, role: 'owner', name: 'bench' });
-  const headers = { authorization: `Bearer ${secret}`, 'x-service-team': workspaceId, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(server.url + path, { method: 'POST', headers, body: JSON.stringify(body) });
-    const answer = (await response.json()) as any;
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
-    return answer;
-  };
+  // The budgets reach the server as they would `loupe serve`; startLoupe passes on no other LOUPE_* setting.
+  const budgets = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('LOUPE_RULE_')) as [string, string][]);
+  const server = await startLoupe({
+    label: 'costly-selector',
+    env: { LOUPE_CRAWL_ALLOW_PRIVATE: 'true', ...budgets },
+    setUp: (workspaceId) => [['admin', 'set-plan', '--workspace', workspaceId, '--plan', 'pro', '--json']],
+  });
+  const post = (path: string, body: unknown) => loupeApi(server, 'POST', path, body);
   const healthz = async () => {
     const start = performance.now();
     const response = await fetch(`${server.url}/healthz`);
@@ -86,8 +65,8 @@ async function main(): Promise<void> {
   };
 
   const project = await post('/api/v1/projects', { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } });
-  const crawl = await post(`/api/v1/projects/${project.id}/crawls`, {});
-  await (await fetch(`${server.url}/api/v1/crawls/${crawl.id}/events`, { headers })).text();
+  const crawl = await post(`/api/v1/projects/${project.id}/crawls`, { maxPages: 20 });
+  await (await fetch(`${server.url}/api/v1/crawls/${crawl.id}/events`, { headers: { authorization: `Bearer ${server.key}`, 'x-service-team': server.workspaceId } })).text();
 
   const idle: number[] = [];
   for (let i = 0; i < 20; i++) idle.push(await healthz());
