@@ -27,6 +27,10 @@ export const StartCrawl = z.strictObject({
   sitemaps: z.boolean().default(true).describe('Also start from the URLs listed in the sitemaps.'),
   concurrency: z.number().int().min(1).max(32).default(4).describe('Requests in flight to the site at once.'),
   delayMs: z.number().int().min(0).max(60_000).default(0).describe('Pause between requests to the site.'),
+  checkExternalLinks: z
+    .boolean()
+    .default(true)
+    .describe("Check that links to other sites answer (never crawled, no credit); false reports them as not checked."),
   userAgent: z.string().min(1).max(256).optional(),
   headers: z
     .record(HeaderName, z.string().max(4096))

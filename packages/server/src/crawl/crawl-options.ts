@@ -13,6 +13,8 @@ export interface CrawlOptions {
   sitemaps: boolean;
   concurrency: number;
   delayMs: number;
+  /** Whether links to other sites are checked; off, they are kept and reported as not checked. */
+  checkExternalLinks: boolean;
   userAgent: string;
   headers: Record<string, string>;
   /** The project's rule packs as they were when the crawl started; its report runs their rules. */
@@ -34,6 +36,7 @@ export function crawlOptions(request: StartCrawl & { url: string }, maxPages: nu
     sitemaps: request.sitemaps ?? true,
     concurrency: request.concurrency ?? 4,
     delayMs: request.delayMs ?? 0,
+    checkExternalLinks: request.checkExternalLinks ?? true,
     userAgent: request.userAgent ?? DEFAULT_USER_AGENT,
     headers: request.headers ?? {},
   };
