@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CrawlContext } from '../audit/rule.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlOptions } from './crawl-options.ts';
+import type { CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
 import { checkHttpTwins } from './http-twin-check.ts';
 import { checkLink } from './link-checker.ts';
@@ -21,10 +22,6 @@ export interface CrawlerDependencies {
   limits: { timeoutMs: number; maxBodyBytes: number; maxRedirects: number; maxCrawlDelayMs: number };
 }
 
-export interface CrawlProgress {
-  pagesCrawled: number;
-  lastUrl: string;
-}
 
 /** How many times a URL answered 429/503 with Retry-After is asked again, and the longest wait honoured. */
 const MAX_BACKOFF_ATTEMPTS = 3;
@@ -109,7 +106,7 @@ export class Crawler {
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
         await store.setPagesCrawled(crawlId, pages, row.url);
-        onProgress({ pagesCrawled: pages, lastUrl: row.url });
+        onProgress({ phase: 'pages', pages: { done: pages, total: pages }, links: { done: 0, total: 0 }, lastUrl: row.url });
       }
     };
 
@@ -147,7 +144,7 @@ export class Crawler {
     await store.setPagesCrawled(crawlId, pages);
     if (!signal.aborted) await this.#checkLinks(crawlId, options, signal);
     if (!signal.aborted && facts) await this.#checkHttpTwins(crawlId, options, facts, robots, signal);
-    onProgress({ pagesCrawled: pages, lastUrl: '' });
+    onProgress({ phase: 'pages', pages: { done: pages, total: pages }, links: { done: 0, total: 0 }, lastUrl: '' });
     return pages;
   }
 
