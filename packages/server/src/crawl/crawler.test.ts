@@ -92,7 +92,7 @@ for (const dialect of testDialects()) {
         const stop = new AbortController();
         site.requests.clear();
         await crawler().run(crawlId, options, stop.signal, (progress) => {
-          if (progress.pagesCrawled >= 30) stop.abort();
+          if (progress.pages.done >= 30) stop.abort();
         });
         const pages = await crawler().run(crawlId, options, new AbortController().signal, () => {});
         assert.equal(pages, 120);
