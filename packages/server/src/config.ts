@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { DiskSettings } from './disk/disk-guard.ts';
+import type { Resolve } from './outbound/address-guard.ts';
 import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from './rule-packs/rule-budgets.ts';
 import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './search/word-list-settings.ts';
 
@@ -29,6 +30,8 @@ const Env = z
       .optional(),
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
     LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+    LOUPE_LINK_CHECK_CAP: z.coerce.number().int().min(0).default(10_000),
+    LOUPE_LINK_CHECK_BUDGET_SECONDS: z.coerce.number().int().min(0).default(60),
     LOUPE_SERVE_JOBS: flagWithDefault('true'),
     LOUPE_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
@@ -104,6 +107,13 @@ export interface Config {
   crawlAllowPrivate: boolean;
   /** Crawls one process (serve with the embedded queue, or each worker) runs at once. */
   crawlConcurrency: number;
+  /**
+   * Link checks of one crawl (links to other sites, images): at most `cap` are asked, and after
+   * the last page they go on for at most `budgetSeconds`; the rest are reported as not checked.
+   */
+  linkChecks: { cap: number; budgetSeconds: number };
+  /** Tests only: answers the crawler's and imports' DNS lookups instead of the system resolver. */
+  resolve?: Resolve;
   /** Whether `loupe serve` also runs background jobs (with PostgreSQL, `loupe worker` processes can take them instead). */
   serveJobs: boolean;
   /** How long a job stays with a worker that stopped renewing it (a crashed one) before another takes it. */
@@ -175,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bootstrapKey: e.LOUPE_BOOTSTRAP_KEY,
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     crawlConcurrency: e.LOUPE_CRAWL_CONCURRENCY,
+    linkChecks: { cap: e.LOUPE_LINK_CHECK_CAP, budgetSeconds: e.LOUPE_LINK_CHECK_BUDGET_SECONDS },
     serveJobs: e.LOUPE_SERVE_JOBS,
     jobLeaseSeconds: e.LOUPE_JOB_LEASE_SECONDS,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,

@@ -35,7 +35,7 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<O
   const disk = new DiskGuard(config.dataDir, config.disk, log);
   const database = openDatabase(config);
   const blobs = openBlobStore(config, (bytes) => disk.makeRoom(bytes));
-  const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate });
+  const fetcher = new GuardedFetcher({ allowPrivate: config.crawlAllowPrivate, lookup: config.resolve });
   let jobs: JobQueue | undefined;
   const close = async () => {
     await jobs?.stop();

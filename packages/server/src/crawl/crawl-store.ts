@@ -186,6 +186,43 @@ export class CrawlStore {
     return rows;
   }
 
+  /** Marks many URLs done with the same result at once (a host's links settled together). */
+  async completeMany(ids: readonly string[], result: Partial<Insertable<CrawlUrlTable>>): Promise<void> {
+    for (let start = 0; start < ids.length; start += 500) {
+      await this.#database.db
+        .updateTable('crawl_urls')
+        .set({ ...result, state: 'done' })
+        .where('id', 'in', ids.slice(start, start + 500))
+        .execute();
+    }
+  }
+
+  /** Marks every URL of these kinds still queued or in flight done with `result`; answers how many. */
+  async settleUnfinished(crawlId: string, kinds: readonly DiscoveredUrl['kind'][], result: Partial<Insertable<CrawlUrlTable>>): Promise<number> {
+    const answer = await this.#database.db
+      .updateTable('crawl_urls')
+      .set({ ...result, state: 'done' })
+      .where('crawl_id', '=', crawlId)
+      .where('state', 'in', ['queued', 'fetching'])
+      .where('kind', 'in', kinds)
+      .executeTakeFirst();
+    return Number(answer.numUpdatedRows);
+  }
+
+  /** URLs waiting to be fetched or checked, by kind. */
+  async queuedByKind(crawlId: string): Promise<Record<DiscoveredUrl['kind'], number>> {
+    const rows = await this.#database.db
+      .selectFrom('crawl_urls')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+      .where('crawl_id', '=', crawlId)
+      .where('state', '=', 'queued')
+      .groupBy('kind')
+      .execute();
+    const counts = { page: 0, asset: 0, external: 0 };
+    for (const row of rows) counts[row.kind as DiscoveredUrl['kind']] = Number(row.n);
+    return counts;
+  }
+
   async requeue(id: string): Promise<void> {
     await this.#database.db.updateTable('crawl_urls').set({ state: 'queued' }).where('id', '=', id).execute();
   }

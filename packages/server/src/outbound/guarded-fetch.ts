@@ -1,5 +1,7 @@
+import { lookup as dnsLookup } from 'node:dns';
 import { Agent, request, type Dispatcher } from 'undici';
 import { assertPublicHost, guardedLookup, type Resolve } from './address-guard.ts';
+import { cachingResolve } from './dns-cache.ts';
 
 export class ResponseTooLargeError extends Error {
   constructor(limit: number) {
@@ -13,6 +15,21 @@ export class TooManyRedirectsError extends Error {
     super(`More than ${limit} redirects.`);
     this.name = 'TooManyRedirectsError';
   }
+}
+
+export interface GuardedFetcherOptions {
+  allowPrivate: boolean;
+  /** Connections per origin at most. */
+  connections?: number;
+  /**
+   * Replaces `dns.lookup` (tests); the guard checks whatever it answers, at connect time.
+   */
+  lookup?: Resolve;
+  /**
+   * Replaces the certificate authorities TLS trusts (tests: a local https site's self-signed
+   * certificate); left unset, as the service leaves it, Node's bundled ones apply.
+   */
+  ca?: string | Buffer;
 }
 
 export interface GuardedFetchOptions {
@@ -43,18 +60,23 @@ export interface FetchedResource {
 export class GuardedFetcher {
   readonly #agent: Agent;
   readonly #allowPrivate: boolean;
+  readonly #options: GuardedFetcherOptions;
 
-  /**
-   * `lookup` replaces `dns.lookup` (tests); the guard checks whatever it answers, at connect
-   * time. `ca` replaces the certificate authorities TLS trusts (tests: a local https site's
-   * self-signed certificate); left unset, as the service leaves it, Node's bundled ones apply.
-   */
-  constructor(options: { allowPrivate: boolean; connections?: number; lookup?: Resolve; ca?: string | Buffer }) {
+  constructor(options: GuardedFetcherOptions) {
+    this.#options = options;
     this.#allowPrivate = options.allowPrivate;
     this.#agent = new Agent({
       connections: options.connections ?? 16,
       connect: { lookup: guardedLookup(options.lookup, options.allowPrivate), ...(options.ca === undefined ? {} : { ca: options.ca }) },
     });
+  }
+
+  /**
+   * A fetcher of its own (connections included) for one crawl, whose names are resolved once
+   * each for its life, failures included (dns-cache.ts). Close it when the crawl ends.
+   */
+  withDnsCache(): GuardedFetcher {
+    return new GuardedFetcher({ ...this.#options, lookup: cachingResolve(this.#options.lookup ?? dnsLookup) });
   }
 
   async fetch(url: string, options: GuardedFetchOptions): Promise<FetchedResource> {
