@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LINK_CHECKS } from './crawl/link-check-pool.ts';
 import type { DiskSettings } from './disk/disk-guard.ts';
 import type { Resolve } from './outbound/address-guard.ts';
 import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from './rule-packs/rule-budgets.ts';
@@ -30,8 +31,8 @@ const Env = z
       .optional(),
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
     LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
-    LOUPE_LINK_CHECK_CAP: z.coerce.number().int().min(0).default(10_000),
-    LOUPE_LINK_CHECK_BUDGET_SECONDS: z.coerce.number().int().min(0).default(60),
+    LOUPE_LINK_CHECK_CAP: z.coerce.number().int().min(0).default(DEFAULT_LINK_CHECKS.cap),
+    LOUPE_LINK_CHECK_BUDGET_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_LINK_CHECKS.budgetMs / 1000),
     LOUPE_SERVE_JOBS: flagWithDefault('true'),
     LOUPE_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),

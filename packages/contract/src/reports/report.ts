@@ -107,6 +107,19 @@ export const Report = z
       redirects: z.number().int(),
       blockedByRobots: z.number().int(),
     }),
+    linkChecks: z
+      .object({
+        checked: z.number().int().describe('Images and links to other sites asked whether they answer.'),
+        notChecked: z
+          .object({
+            overCap: z.number().int().describe("Beyond the crawl's cap on link checks."),
+            timeBudget: z.number().int().describe('Still waiting when the time for checks after the last page ran out.'),
+            turnedOff: z.number().int().describe('Links to other sites of a crawl with checkExternalLinks false.'),
+          })
+          .describe('Links kept but never asked: nothing is known of them, and they count as no broken link.'),
+      })
+      .optional()
+      .describe('Absent in reports built before link checks were counted.'),
     counts: SeverityCounts.describe('Findings (one per rule and URL) by severity.'),
     categories: z.array(CategorySummary),
     issues: z.array(ReportIssue).describe('By points lost, largest first.'),

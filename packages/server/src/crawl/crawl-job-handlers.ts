@@ -15,7 +15,13 @@ export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'craw
     plans: services.plans,
     log: services.log,
     ruleBudgets: services.config.ruleBudgets,
-    crawler: new Crawler({ store: new CrawlStore(services.database), fetcher: services.fetcher, log: services.log, limits: CRAWL_LIMITS }),
+    crawler: new Crawler({
+      store: new CrawlStore(services.database),
+      fetcher: services.fetcher,
+      log: services.log,
+      limits: CRAWL_LIMITS,
+      linkChecks: { cap: services.config.linkChecks.cap, budgetMs: services.config.linkChecks.budgetSeconds * 1000 },
+    }),
   });
   const alerts = new AlertTrigger(services.database, services.jobs);
   return {

@@ -2,12 +2,13 @@ import type { Logger } from 'pino';
 import type { CrawlContext } from '../audit/rule.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import type { CrawlProgress } from './crawl-progress.ts';
+import type { CrawlPhase, CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
 import { checkHttpTwins } from './http-twin-check.ts';
-import { checkLink } from './link-checker.ts';
+import { DEFAULT_LINK_CHECKS, LinkCheckPool, type LinkKind } from './link-check-pool.ts';
 import { comparableProbe, notFoundProbeUrl, probeNotFound } from './not-found-probe.ts';
 import { fetchPage, type FetchedPage, type FetchLimits } from './page-fetcher.ts';
+import { robotsFetcher } from './robots-fetch.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
 import { recordFetchedPage } from './page-record.ts';
@@ -20,6 +21,8 @@ export interface CrawlerDependencies {
   fetcher: GuardedFetcher;
   log: Logger;
   limits: { timeoutMs: number; maxBodyBytes: number; maxRedirects: number; maxCrawlDelayMs: number };
+  /** Link checks of a crawl: at most `cap`, and for `budgetMs` after the last page (DEFAULT_LINK_CHECKS when unset). */
+  linkChecks?: { cap: number; budgetMs: number };
 }
 
 
@@ -28,10 +31,10 @@ const MAX_BACKOFF_ATTEMPTS = 3;
 const MAX_RETRY_AFTER_MS = 60_000;
 /** How many times a URL whose connection was dropped before any response is asked again before the drop is its answer. */
 const MAX_LOST_CONNECTION_RETRIES = 1;
-/** Links and images checked per crawl at most, and at once. */
-const MAX_LINK_CHECKS = 2_000;
-const LINK_CHECK_CONCURRENCY = 8;
-/** The crawl's row is updated with progress at most this often. */
+/** Link checks in flight at once across hosts, and to one host of another site. */
+const LINK_CHECK_CONCURRENCY = 16;
+const LINK_CHECKS_PER_HOST = 2;
+/** Progress is counted and reported at most this often. */
 const PROGRESS_EVERY_MS = 500;
 /** https pages whose http:// twin is asked, the start URL first (squirrelscan's 20). */
 const HTTP_TWIN_SAMPLE = 20;
@@ -50,6 +53,15 @@ export class Crawler {
   }
 
   async run(crawlId: string, options: CrawlOptions, signal: AbortSignal, onProgress: (progress: CrawlProgress) => void): Promise<number> {
+    const fetcher = this.#d.fetcher.withDnsCache();
+    try {
+      return await this.#run(fetcher, crawlId, options, signal, onProgress);
+    } finally {
+      await fetcher.close();
+    }
+  }
+
+  async #run(fetcher: GuardedFetcher, crawlId: string, options: CrawlOptions, signal: AbortSignal, onProgress: (progress: CrawlProgress) => void): Promise<number> {
     const { store } = this.#d;
     const origin = new URL(options.url).origin;
     // A site crawl queues each redirect target as a URL of its own (each fetched once, the
@@ -61,16 +73,48 @@ export class Crawler {
       headers: options.headers,
     };
     // robots.txt is read even when not obeyed: the robots checks report on it.
-    const robotsFile = await this.#robots(origin, limits);
+    const robotsFile = await loadRobots(origin, robotsFetcher(fetcher, { userAgent: limits.userAgent, timeoutMs: limits.timeoutMs, signal }), limits.userAgent);
     const robots = options.respectRobots ? robotsFile : null;
     const inScope = createScopeFilter({ origin, include: options.include, exclude: options.exclude, maxDepth: options.maxDepth });
     const gapMs = Math.max(options.delayMs, Math.min(robots?.crawlDelayMs() ?? 0, this.#d.limits.maxCrawlDelayMs));
 
     await store.requeueInFlight(crawlId);
-    const facts = (await store.hasUrls(crawlId)) ? await store.siteFacts(crawlId) : await this.#seed(crawlId, options, robotsFile, limits, signal);
+    const facts = (await store.hasUrls(crawlId))
+      ? await store.siteFacts(crawlId)
+      : await this.#seed(fetcher, crawlId, options, { robots: robotsFile, inScope }, limits, signal);
     const notFoundProbe = comparableProbe(facts?.notFoundProbe);
 
+    const linkChecks = this.#d.linkChecks ?? DEFAULT_LINK_CHECKS;
+    const linkKinds: LinkKind[] = options.checkExternalLinks === false ? ['asset'] : ['asset', 'external'];
+    const links = new LinkCheckPool({
+      store,
+      fetcher,
+      log: this.#d.log,
+      crawlId,
+      kinds: linkKinds,
+      check: { timeoutMs: this.#d.limits.timeoutMs, maxRedirects: this.#d.limits.maxRedirects, userAgent: options.userAgent },
+      concurrency: LINK_CHECK_CONCURRENCY,
+      perHost: LINK_CHECKS_PER_HOST,
+      cap: linkChecks.cap,
+      alreadySettled: (await store.countDone(crawlId, 'asset')) + (await store.countDone(crawlId, 'external')),
+      site: { host: new URL(origin).host, gapMs },
+      signal,
+    });
+    links.wake();
+
     let pages = await store.countDone(crawlId, 'page');
+    let lastUrl = '';
+    // Totals are what the frontier holds now: they grow as pages are read.
+    const progress = async (phase: CrawlPhase) => {
+      const queued = await store.queuedByKind(crawlId);
+      const queuedLinks = queued.asset + (linkKinds.includes('external') ? queued.external : 0);
+      onProgress({
+        phase,
+        pages: { done: pages, total: Math.min(options.maxPages, pages + uncounted + queued.page) },
+        links: { done: links.settled, total: Math.min(linkChecks.cap, links.settled + links.pending + queuedLinks) },
+        lastUrl,
+      });
+    };
     let lastProgress = 0;
     let nextStartAt = 0;
     const attempts = new Map<string, number>();
@@ -83,7 +127,7 @@ export class Crawler {
         await store.complete(row.id, { fetch_error: 'blocked-by-robots', fetched_at: new Date().toISOString() });
         return;
       }
-      const fetched = await fetchPage(this.#d.fetcher, row.url, limits, signal);
+      const fetched = await fetchPage(fetcher, row.url, limits, signal);
       // A fetch cut short by cancel or shutdown is not a result: the URL waits for the resume.
       if (signal.aborted) return store.requeue(row.id);
       const tries = (attempts.get(row.id) ?? 0) + 1;
@@ -103,10 +147,12 @@ export class Crawler {
       }
       count();
       await this.#record(row, fetched, options, inScope, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
+      links.wake();
+      lastUrl = row.url;
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
         await store.setPagesCrawled(crawlId, pages, row.url);
-        onProgress({ phase: 'pages', pages: { done: pages, total: pages }, links: { done: 0, total: 0 }, lastUrl: row.url });
+        await progress('pages');
       }
     };
 
@@ -142,45 +188,18 @@ export class Crawler {
     }
     await Promise.all(inFlight);
     await store.setPagesCrawled(crawlId, pages);
-    if (!signal.aborted) await this.#checkLinks(crawlId, options, signal);
-    if (!signal.aborted && facts) await this.#checkHttpTwins(crawlId, options, facts, robots, signal);
-    onProgress({ phase: 'pages', pages: { done: pages, total: pages }, links: { done: 0, total: 0 }, lastUrl: '' });
-    return pages;
-  }
-
-  /**
-   * External links and images found by the crawl are checked, not crawled: they cost no
-   * credit, so their number is bounded per crawl instead.
-   */
-  async #checkLinks(crawlId: string, options: CrawlOptions, signal: AbortSignal): Promise<void> {
-    const { store } = this.#d;
-    let checked = 0;
-    for (const kind of ['asset', 'external'] as const) {
-      while (!signal.aborted && checked < MAX_LINK_CHECKS) {
-        const batch = await store.claim(crawlId, kind, Math.min(LINK_CHECK_CONCURRENCY, MAX_LINK_CHECKS - checked));
-        if (batch.length === 0) break;
-        checked += batch.length;
-        await Promise.all(
-          batch.map(async (row) => {
-            const check = await checkLink(this.#d.fetcher, row.url, {
-              timeoutMs: this.#d.limits.timeoutMs,
-              maxRedirects: this.#d.limits.maxRedirects,
-              userAgent: options.userAgent,
-              signal,
-            });
-            if (signal.aborted) return store.requeue(row.id);
-            await store.complete(row.id, {
-              status_code: check.status,
-              final_url: check.finalUrl,
-              bytes: check.bytes,
-              response_ms: check.responseMs,
-              fetch_error: check.error,
-              fetched_at: new Date().toISOString(),
-            });
-          }),
-        );
+    if (!signal.aborted) {
+      await progress('links');
+      const ticker = setInterval(() => void progress('links').catch(() => undefined), PROGRESS_EVERY_MS);
+      try {
+        await links.finish(linkChecks.budgetMs);
+      } finally {
+        clearInterval(ticker);
       }
+      await progress('links');
     }
+    if (!signal.aborted && facts) await this.#checkHttpTwins(fetcher, crawlId, options, facts, robots, signal);
+    return pages;
   }
 
   /**
@@ -188,7 +207,7 @@ export class Crawler {
    * and of a sample of the pages fetched. Like link checks they are no pages of the crawl
    * and cost no credit; the result joins the site facts.
    */
-  async #checkHttpTwins(crawlId: string, options: CrawlOptions, facts: SiteFacts, robots: RobotsPolicy | null, signal: AbortSignal): Promise<void> {
+  async #checkHttpTwins(fetcher: GuardedFetcher, crawlId: string, options: CrawlOptions, facts: SiteFacts, robots: RobotsPolicy | null, signal: AbortSignal): Promise<void> {
     const start = normalizeUrl(options.url) ?? options.url;
     if (new URL(start).protocol !== 'https:') return;
     const fetched = await this.#d.store.htmlPageUrls(crawlId, HTTP_TWIN_SAMPLE);
@@ -196,22 +215,19 @@ export class Crawler {
       .filter((url) => robots === null || robots.isAllowed(url))
       .slice(0, HTTP_TWIN_SAMPLE);
     if (sample.length === 0) return;
-    facts.httpTwins = await checkHttpTwins(this.#d.fetcher, sample, { timeoutMs: this.#d.limits.timeoutMs, userAgent: options.userAgent, signal });
+    facts.httpTwins = await checkHttpTwins(fetcher, sample, { timeoutMs: this.#d.limits.timeoutMs, userAgent: options.userAgent, signal });
     if (!signal.aborted) await this.#d.store.setSiteFacts(crawlId, facts);
   }
 
-  async #robots(origin: string, limits: FetchLimits): Promise<RobotsPolicy> {
-    return loadRobots(
-      origin,
-      async (url) => {
-        const page = await fetchPage(this.#d.fetcher, url, { ...limits, maxBodyBytes: 512 * 1024, readBodies: /^text\// });
-        return page.status === null ? null : { status: page.status, body: page.html ?? '' };
-      },
-      limits.userAgent,
-    );
-  }
-
-  async #seed(crawlId: string, options: CrawlOptions, robots: RobotsPolicy, limits: FetchLimits, signal: AbortSignal): Promise<SiteFacts> {
+  async #seed(
+    fetcher: GuardedFetcher,
+    crawlId: string,
+    options: CrawlOptions,
+    site: { robots: RobotsPolicy; inScope: ScopeFilter },
+    limits: FetchLimits,
+    signal: AbortSignal,
+  ): Promise<SiteFacts> {
+    const { robots, inScope } = site;
     const start = normalizeUrl(options.url) ?? options.url;
     const origin = new URL(start).origin;
     // The start URL keeps depth 0; its source says whether a sitemap lists it too.
@@ -224,18 +240,21 @@ export class Crawler {
       const listed = robots.sitemaps();
       const tried = listed.length > 0 ? listed : [`${origin}/sitemap.xml`];
       const result = await readSitemaps(tried, async (url) => {
-        const response = await this.#d.fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': limits.userAgent }, timeoutMs: limits.timeoutMs }).catch(() => null);
+        const response = await fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': limits.userAgent }, timeoutMs: limits.timeoutMs }).catch(() => null);
         if (!response) return null;
         const chunks: Buffer[] = [];
         for await (const chunk of response.body) chunks.push(chunk as Buffer);
         return { status: response.statusCode, body: Buffer.concat(chunks), contentType: String(response.headers['content-type'] ?? '') };
       }, { maxUrls: Math.max(options.maxPages * 2, 1000), maxFiles: 200, maxBytesPerFile: 50 * 1024 * 1024 });
       let otherOriginUrls = 0;
+      let outOfScopeUrls = 0;
+      // A listed URL is one click from the start, and obeys include, exclude and maxDepth as a link does.
       for (const entry of result.urls) {
         const url = normalizeUrl(entry.loc);
         if (url === start) seeds[0] = { ...seeds[0], source: 'sitemap' };
-        else if (url && new URL(url).origin === origin) seeds.push({ url, depth: 1, kind: 'page', source: 'sitemap' });
-        else otherOriginUrls += 1;
+        else if (!url || new URL(url).origin !== origin) otherOriginUrls += 1;
+        else if (inScope(url, 1) === 'ok') seeds.push({ url, depth: 1, kind: 'page', source: 'sitemap' });
+        else outOfScopeUrls += 1;
       }
       facts.sitemaps = {
         tried,
@@ -244,13 +263,14 @@ export class Crawler {
         filesRead: result.files.length,
         listedUrls: result.urls.length,
         otherOriginUrls,
+        outOfScopeUrls,
       };
     }
     // `status/soft-404` compares pages with the answer to a path that cannot exist. Asked like
     // any page (robots.txt obeyed, the address guard on every connection), but kept in the
     // facts only: it is no page of the report and costs no credit.
     const probeUrl = notFoundProbeUrl(origin);
-    if (!options.respectRobots || robots.isAllowed(probeUrl)) facts.notFoundProbe = await probeNotFound(this.#d.fetcher, probeUrl, limits, signal);
+    if (!options.respectRobots || robots.isAllowed(probeUrl)) facts.notFoundProbe = await probeNotFound(fetcher, probeUrl, limits, signal);
     await this.#d.store.setSiteFacts(crawlId, facts);
     await this.#d.store.discover(crawlId, seeds);
     return facts;

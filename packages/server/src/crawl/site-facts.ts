@@ -26,6 +26,8 @@ export interface SiteFacts {
     listedUrls: number;
     /** Listed URLs on another origin than the crawl's (`sitemaps/invalid`). */
     otherOriginUrls: number;
+    /** Listed URLs of the site left out by the crawl's include, exclude or maxDepth (absent in crawls made before they were). */
+    outOfScopeUrls?: number;
   } | null;
   /**
    * The answer to a path that cannot exist (`status/soft-404`); absent when robots.txt keeps

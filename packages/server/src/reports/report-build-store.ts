@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { CrawlFindingTable, Schema } from '../database/schema.ts';
 import type { SimhashedPage } from '../audit/site-rules/near-duplicates.ts';
 import { newId } from '../ids.ts';
+import { NOT_CHECKED } from '../crawl/link-outcome.ts';
 
 /** A crawled URL of kind page, as the report build reads it. */
 export interface BuildPageRow {
@@ -323,6 +324,27 @@ export class ReportBuildStore {
   }
 
   /** Whether URLs were still waiting when the crawl stopped (its report is partial). */
+  /** The crawl's link checks (images, links to other sites): how many were asked, and why the others were not. */
+  async linkChecks(): Promise<{ checked: number; notChecked: Record<keyof typeof NOT_CHECKED, number> }> {
+    const rows = await this.#db
+      .selectFrom('crawl_urls')
+      .select((eb) => ['fetch_error', eb.fn.countAll<number>().as('n')])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('kind', 'in', ['asset', 'external'])
+      .where('state', '=', 'done')
+      .groupBy('fetch_error')
+      .execute();
+    const notChecked = { overCap: 0, timeBudget: 0, turnedOff: 0 };
+    const reasons = Object.entries(NOT_CHECKED) as [keyof typeof NOT_CHECKED, string][];
+    let checked = 0;
+    for (const row of rows) {
+      const reason = reasons.find(([, text]) => text === row.fetch_error)?.[0];
+      if (reason) notChecked[reason] += Number(row.n);
+      else checked += Number(row.n);
+    }
+    return { checked, notChecked };
+  }
+
   async hasQueuedPages(): Promise<boolean> {
     const row = await this.#db
       .selectFrom('crawl_urls')

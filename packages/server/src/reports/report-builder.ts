@@ -177,6 +177,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
       margin: result.margin,
     },
     pages,
+    linkChecks: await store.linkChecks(),
     ...issues.summarize(result),
     ruleErrors: custom.errors(),
   };

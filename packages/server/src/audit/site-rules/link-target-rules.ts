@@ -1,3 +1,4 @@
+import { notChecked } from '../../crawl/link-outcome.ts';
 import type { Finding } from '../rule.ts';
 
 /** Where a chain of the crawl's own redirect rows ends. */
@@ -33,12 +34,12 @@ const IMAGE_ERROR_BYTES = 1024 * 1024;
 const CHAIN_ERROR_HOPS = 5;
 
 function brokenAnswer(status: number | null, fetchError: string | null): boolean {
-  if (status === null) return fetchError !== null && fetchError !== 'blocked-by-robots';
+  if (status === null) return fetchError !== null && fetchError !== 'blocked-by-robots' && !notChecked(fetchError);
   return status === 404 || status === 410 || (status >= 500 && status < 600);
 }
 
 function failed(status: number | null, fetchError: string | null): boolean {
-  if (status === null) return fetchError !== null && fetchError !== 'blocked-by-robots';
+  if (status === null) return fetchError !== null && fetchError !== 'blocked-by-robots' && !notChecked(fetchError);
   return status >= 400 && !UNVERIFIABLE.has(status);
 }
 

@@ -1,0 +1,46 @@
+import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { ROBOTS_MAX_BYTES, type FetchText } from './robots-policy.ts';
+import { normalizeUrl } from './url-normalizer.ts';
+
+/** Google follows at least five redirects of a robots.txt, then reads the file as missing. */
+const ROBOTS_MAX_REDIRECTS = 5;
+
+/**
+ * How the crawler asks for a robots.txt, as Google does: whatever its Content-Type (a file
+ * served as application/octet-stream or with none is still read), redirects followed through
+ * the address guard, the first 500 KiB read (a line cut at the end is dropped by the policy).
+ * Too many redirects answer as a 404 would; no answer at all is null (unreachable).
+ */
+export function robotsFetcher(fetcher: GuardedFetcher, options: { userAgent: string; timeoutMs: number; signal?: AbortSignal }): FetchText {
+  return async (url) => {
+    let current = url;
+    for (let hops = 0; ; hops++) {
+      const response = await fetcher
+        .open(new URL(current), { method: 'GET', headers: { 'user-agent': options.userAgent }, timeoutMs: options.timeoutMs, signal: options.signal })
+        .catch(() => null);
+      if (response === null) return null;
+      const location = response.headers.location;
+      const next = typeof location === 'string' ? normalizeUrl(location, current) : null;
+      if (response.statusCode >= 300 && response.statusCode < 400) {
+        await response.body.dump({ limit: 0 }).catch(() => undefined);
+        if (next === null || hops >= ROBOTS_MAX_REDIRECTS) return { status: 404, body: '' };
+        current = next;
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of response.body) {
+          chunks.push(chunk as Buffer);
+          size += (chunk as Buffer).length;
+          if (size > ROBOTS_MAX_BYTES) break;
+        }
+      } catch {
+        return null;
+      } finally {
+        response.body.destroy();
+      }
+      return { status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') };
+    }
+  };
+}
