@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { now } from '../clock.ts';
-import { newId } from '../ids.ts';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { brokenLinksSite, generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
 import { htmlPage } from '../testing/html-page.ts';
+import { insertRunningCrawl } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
@@ -26,23 +25,7 @@ for (const dialect of testDialects()) {
         limits: { timeoutMs: 5_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 },
       });
 
-    async function newCrawl(options: CrawlOptions): Promise<string> {
-      const id = newId();
-      await store.insert({
-        id,
-        workspace_id: t.owner.workspaceId,
-        project_id: null,
-        status: 'running',
-        url: options.url,
-        mode: options.mode,
-        options: JSON.stringify(options),
-        max_pages: options.maxPages,
-        capped: 0,
-        credits_reserved: options.maxPages,
-        created_at: now(),
-      });
-      return id;
-    }
+    const newCrawl = (options: CrawlOptions) => insertRunningCrawl(store, t.owner.workspaceId, options);
 
     const rows = (crawlId: string) =>
       t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute();

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServer } from 'node:net';
 import { pino } from 'pino';
-import { now } from '../clock.ts';
-import { newId } from '../ids.ts';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { buildReport } from '../reports/report-builder.ts';
 import { htmlPage } from '../testing/html-page.ts';
+import { insertRunningCrawl } from '../testing/running-crawl.ts';
 import { testCertificate } from '../testing/test-certificate.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -143,11 +142,7 @@ for (const dialect of testDialects()) {
     /** Crawls `url` as the crawl job would, builds its report and reads it through the API. */
     async function crawlAndReport(url: string, extra: { headers?: Record<string, string> } = {}) {
       const options = crawlOptions({ url, ...extra }, 20);
-      const id = newId();
-      await store.insert({
-        id, workspace_id: t.owner.workspaceId, project_id: null, status: 'running', url, mode: options.mode,
-        options: JSON.stringify(options), max_pages: options.maxPages, capped: 0, credits_reserved: options.maxPages, created_at: now(),
-      });
+      const id = await insertRunningCrawl(store, t.owner.workspaceId, options);
       const pages = await crawler().run(id, options, new AbortController().signal, () => {});
       const row = await store.byId(id);
       const reportId = await buildReport(t.server.database, { ...row!, status: 'completed' });
