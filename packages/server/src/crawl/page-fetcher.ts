@@ -1,10 +1,12 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
-import { BlockedAddressError } from '../outbound/address-guard.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { FetchDeadline } from './fetch-deadline.ts';
+import { fetchFailure } from './fetch-failure.ts';
 import { normalizeUrl } from './url-normalizer.ts';
 
 export interface FetchLimits {
+  /** The whole fetch, every hop and the body, ends after this; so does each hop left idle this long. */
   timeoutMs: number;
   /** Bodies beyond this are cut off (the page is analysed on what arrived) and flagged. */
   maxBodyBytes: number;
@@ -41,7 +43,10 @@ export interface FetchedPage {
   ttfbMs: number;
   responseMs: number;
   redirects: RedirectHop[];
-  /** 'loop' | 'too-many-redirects' | 'blocked-address' | 'timeout' | 'network: …' */
+  /**
+   * 'loop' | 'too-many-redirects' | 'invalid-redirect' | 'blocked-address' | 'timeout' |
+   * 'network: …' | 'body: …'; 'aborted' when the caller's signal stopped it (no result).
+   */
   error: string | null;
   /** Seconds from Retry-After on a 429/503, to back off before asking again. */
   retryAfterSeconds: number | null;
@@ -106,9 +111,19 @@ function retryAfter(value: string | undefined): number | null {
 /**
  * Fetches one URL for the crawler: redirects followed by hand and recorded hop by hop
  * (loops and over-long chains stop with an error), only HTML bodies downloaded, and those
- * cut at the size limit. Every connection goes through the address guard.
+ * cut at the size limit. Every connection goes through the address guard. The whole fetch
+ * ends after `limits.timeoutMs`, however the site trickles its answer.
  */
 export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: FetchLimits, signal?: AbortSignal): Promise<FetchedPage> {
+  const deadline = new FetchDeadline(limits.timeoutMs, signal);
+  try {
+    return await fetchWithin(fetcher, url, limits, deadline);
+  } finally {
+    deadline.end();
+  }
+}
+
+async function fetchWithin(fetcher: GuardedFetcher, url: string, limits: FetchLimits, deadline: FetchDeadline): Promise<FetchedPage> {
   const started = performance.now();
   const redirects: RedirectHop[] = [];
   const seen = new Set([url]);
@@ -144,16 +159,13 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
           ...limits.headers,
         },
         timeoutMs: limits.timeoutMs,
-        signal,
+        signal: deadline.signal,
       });
     } catch (error) {
-      const reason =
-        error instanceof BlockedAddressError || (error as { cause?: unknown }).cause instanceof BlockedAddressError
-          ? 'blocked-address'
-          : /timeout/i.test((error as Error).name + (error as Error).message)
-            ? 'timeout'
-            : `network: ${(error as Error).message}`;
-      return result({ finalUrl: current, error: reason, connectionLost: lostConnection(error) });
+      // Pages keep undici's words for other failures (link checks group them: link-checker.ts).
+      const failure = fetchFailure(error, deadline);
+      const reason = failure === 'timeout' || failure === 'blocked-address' || failure === 'aborted' ? failure : `network: ${(error as Error).message}`;
+      return result({ finalUrl: current, error: reason, connectionLost: !deadline.signal.aborted && lostConnection(error) });
     }
     ttfbMs = Math.round(performance.now() - started);
     const headers = flatHeaders(response.headers);
@@ -200,6 +212,10 @@ export async function fetchPage(fetcher: GuardedFetcher, url: string, limits: Fe
         decoded += buffer.length;
       }
     } catch (error) {
+      // A body that does not arrive in time is no answer, as in Screaming Frog's "Connection
+      // Timeout": no status, and the page is not analysed on the part that came.
+      const failure = fetchFailure(error, deadline);
+      if (failure === 'timeout' || failure === 'aborted') return result({ finalUrl: current, error: failure });
       return result({ finalUrl: current, status, headers, contentType, error: `body: ${(error as Error).message}` });
     }
     return result({

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
+import { CrawlStore } from './crawl-store.ts';
+import { Crawler } from './crawler.ts';
+import { fetchPage } from './page-fetcher.ts';
+
+// Issue #23 point 6: a stuck or slow site costs at most its timeouts, and the crawl goes on
+// meanwhile. The sites are loopback servers written here, each misbehaving in one way.
+
+const TIMEOUT_MS = 1_000;
+
+/** A loopback server that destroys its open connections when closed (a trickle never ends by itself). */
+async function serve(server: Server): Promise<{ origin: string; port: number; connections: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    connections: () => connections,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const page = (...links: string[]) => `<!doctype html><html lang="en"><head><title>Slow sites</title></head><body>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`;
+
+const html = (response: ServerResponse, body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+
+for (const dialect of testDialects()) {
+  describe(`slow sites never stall a crawl (${dialect})`, () => {
+    let t: TestServer;
+    let store: CrawlStore;
+    const fetcher = new GuardedFetcher({ allowPrivate: true });
+    const limits = { timeoutMs: TIMEOUT_MS, maxBodyBytes: 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 };
+
+    async function crawl(options: CrawlOptions) {
+      const id = await insertRunningCrawl(store, t.owner.workspaceId, options);
+      const crawler = new Crawler({ store, fetcher, log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }), limits });
+      const pages = await crawler.run(id, options, new AbortController().signal, () => {});
+      const rows = await t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', id).execute();
+      return { pages, rows, row: (url: string) => rows.find((row) => row.url === url) };
+    }
+
+    before(async () => {
+      t = await startTestServer(dialect);
+      store = new CrawlStore(t.server.database);
+    });
+    after(async () => {
+      await fetcher.close();
+      await t.close();
+    });
+
+    it('a page that trickles its body forever ends at the deadline, while the other pages are crawled', async () => {
+      // What the server saw, in order: each page served, and the trickle's connection dropped.
+      const events: string[] = [];
+      let trickleClosed!: Promise<unknown>;
+      const site = await serve(
+        createServer((request, response) => {
+          const path = request.url ?? '/';
+          if (path === '/trickle') {
+            response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+            response.write('<!doctype html><html><head><title>Trickle');
+            // A byte well within the idle timeout, forever: only a whole deadline ends it.
+            const drip = setInterval(() => response.write(' '), TIMEOUT_MS / 10);
+            trickleClosed = once(response, 'close').then(() => {
+              clearInterval(drip);
+              events.push('trickle closed');
+            });
+            return;
+          }
+          response.on('finish', () => events.push(`served ${path}`));
+          const chain = /^\/chain\/(\d)$/.exec(path);
+          if (path === '/') return html(response, page('/trickle', '/chain/1'));
+          if (chain) return html(response, Number(chain[1]) < 4 ? page(`/chain/${Number(chain[1]) + 1}`) : page());
+          response.writeHead(404).end();
+        }),
+      );
+      try {
+        const { pages, row } = await crawl(crawlOptions({ url: `${site.origin}/`, concurrency: 2, sitemaps: false }, 20));
+        await trickleClosed;
+        assert.equal(pages, 6);
+        assert.deepEqual([row(`${site.origin}/trickle`)?.status_code, row(`${site.origin}/trickle`)?.fetch_error], [null, 'timeout']);
+        assert.equal(row(`${site.origin}/chain/4`)?.status_code, 200);
+        assert.ok(
+          events.indexOf('served /chain/4') < events.indexOf('trickle closed'),
+          `the chain, each page found on the one before, was crawled while the trickle hung: ${events.join(', ')}`,
+        );
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('a host that accepts connections and never answers costs a timeout per link, and the crawl completes', async () => {
+      const silent = await serve(createNetServer(() => {}));
+      const site = await serve(
+        createServer((request, response) => {
+          if (request.url === '/') {
+            return html(response, `${page(`${silent.origin}/page`)}<img src="${silent.origin}/image.png" alt="Never sent">`);
+          }
+          response.writeHead(404).end();
+        }),
+      );
+      try {
+        const { pages, row } = await crawl(crawlOptions({ url: `${site.origin}/`, sitemaps: false }, 5));
+        assert.equal(pages, 1);
+        assert.equal(row(`${silent.origin}/page`)?.fetch_error, 'timeout');
+        assert.equal(row(`${silent.origin}/image.png`)?.fetch_error, 'timeout');
+        assert.equal(silent.connections(), 2, 'one HEAD per link, no GET after a timeout');
+      } finally {
+        await site.close();
+        await silent.close();
+      }
+    });
+
+    it('a start page on a host that never answers is recorded as a timeout', async () => {
+      const silent = await serve(createNetServer(() => {}));
+      try {
+        // Its robots.txt is unreachable too, which disallows the site: not obeyed here, to reach the page.
+        const { pages, row } = await crawl(crawlOptions({ url: `${silent.origin}/`, mode: 'page', respectRobots: false }, 1));
+        assert.equal(pages, 1);
+        assert.deepEqual([row(`${silent.origin}/`)?.status_code, row(`${silent.origin}/`)?.fetch_error], [null, 'timeout']);
+      } finally {
+        await silent.close();
+      }
+    });
+
+    describe('a redirect maze: every URL redirects to a new one, forever', () => {
+      let maze: Awaited<ReturnType<typeof serve>>;
+      let hopDelayMs = 0;
+      before(async () => {
+        maze = await serve(
+          createServer((request, response) => {
+            const step = Number(/^\/maze\/(\d+)$/.exec(request.url ?? '')?.[1] ?? 0);
+            const answer = () => response.writeHead(302, { location: `/maze/${step + 1}` }).end();
+            if (request.url === '/robots.txt') return response.writeHead(404).end();
+            if (hopDelayMs > 0) setTimeout(answer, hopDelayMs);
+            else answer();
+          }),
+        );
+      });
+      after(() => maze.close());
+
+      it('a site crawl queues each hop as a page and stops at maxPages', async () => {
+        hopDelayMs = 0;
+        const { pages, rows } = await crawl(crawlOptions({ url: `${maze.origin}/maze/0`, concurrency: 2, sitemaps: false }, 15));
+        assert.equal(pages, 15);
+        assert.ok(rows.filter((row) => row.state === 'done').every((row) => row.status_code === 302));
+      });
+
+      it('a page audit follows it for maxRedirects hops', async () => {
+        hopDelayMs = 0;
+        const { row } = await crawl(crawlOptions({ url: `${maze.origin}/maze/0`, mode: 'page' }, 1));
+        assert.equal(row(`${maze.origin}/maze/0`)?.fetch_error, 'too-many-redirects');
+      });
+
+      it('slow hops cost one deadline for the whole chain, not a timeout per hop', async () => {
+        // Each hop answers well within the idle timeout; ten of them would not.
+        hopDelayMs = TIMEOUT_MS / 4;
+        const fetched = await fetchPage(fetcher, `${maze.origin}/maze/0`, {
+          timeoutMs: TIMEOUT_MS,
+          maxBodyBytes: 1024,
+          maxRedirects: 10,
+          userAgent: 'LoupeBot/test',
+          headers: {},
+        });
+        assert.equal(fetched.error, 'timeout');
+        assert.ok(fetched.redirects.length < 10, `stopped after ${fetched.redirects.length} hops`);
+      });
+    });
+  });
+}
