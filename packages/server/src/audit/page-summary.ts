@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PageFacts } from '../crawl/page-facts.ts';
 import { effectiveCanonical, isIndexable } from './page-rules/indexable.ts';
+import { hasOrigin } from './page-rules/same-origin.ts';
 import type { AuditedPage } from './rule.ts';
 
 /** What the page index and page detail show of an HTML page, kept after its facts are gone. */
@@ -79,7 +80,7 @@ function linkCounts(facts: PageFacts, pageUrl: string): { internalLinkCount: num
   let external = 0;
   for (const link of facts.links) {
     if (link.url === null || !/^https?:/.test(link.url)) continue;
-    if (new URL(link.url).origin === origin) internal++;
+    if (hasOrigin(link.url, origin)) internal++;
     else external++;
   }
   return { internalLinkCount: internal, externalLinkCount: external };

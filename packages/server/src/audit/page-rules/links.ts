@@ -1,6 +1,7 @@
 import type { LinkFact, PageFacts } from '../../crawl/page-facts.ts';
 import type { AuditedPage, PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
+import { hasOrigin } from './same-origin.ts';
 import { quantity, verdict } from './verdict.ts';
 
 /** audit-checks.md §1: SEOnaut and squirrelscan both flag more than 100 internal links. */
@@ -14,17 +15,18 @@ const GENERIC_TEXTS = new Set([
 const BARE_URL = /^(?:https?:\/\/|www\.)\S+$/i;
 const JAVASCRIPT_VOID = /^javascript:void\(?0\)?;?$/i;
 
-/** Internal means the crawl's origin: scheme, host and port (the crawler's own test). */
-function isInternal(url: string, origin: string): boolean {
-  const target = URL.parse(url);
-  const site = URL.parse(origin);
-  return target !== null && site !== null && target.origin === site.origin;
+/**
+ * Links to other pages of the site; a bare `#section` or a link to the page itself is not one.
+ * Internal means the crawl's origin: scheme, host and port (the crawler's own test).
+ */
+function internalLinks(facts: PageFacts, page: AuditedPage): LinkFact[] {
+  const site = URL.parse(page.origin)?.origin;
+  if (site === undefined) return [];
+  return facts.links.filter((link) => link.url !== null && !link.samePage && hasOrigin(link.url, site));
 }
 
-/** Links to other pages of the site; a bare `#section` or a link to the page itself is not one. */
-function internalLinks(facts: PageFacts, page: AuditedPage): LinkFact[] {
-  return facts.links.filter((link) => link.url !== null && !link.samePage && isInternal(link.url, page.origin));
-}
+/** Whether a serialized URL may have a local host name: hosts are serialized lower-cased, IPv4 in dotted decimal. */
+const MAYBE_LOCAL = /localhost|127\.|\[::1\]|0\.0\.0\.0/;
 
 /** `localhost`, `*.localhost` (RFC 6761), 127.0.0.0/8, ::1 and 0.0.0.0: addresses only the author's machine answers. */
 function isLocalHost(hostname: string): boolean {
@@ -123,7 +125,7 @@ export const linkRules: readonly PageRule[] = [
       // A crawl of a development server links to itself legitimately.
       const site = URL.parse(page.origin);
       if (site !== null && isLocalHost(site.hostname)) return null;
-      const local = facts.links.filter((link) => link.url !== null && isLocalHost(URL.parse(link.url)?.hostname ?? ''));
+      const local = facts.links.filter((link) => link.url !== null && MAYBE_LOCAL.test(link.url) && isLocalHost(URL.parse(link.url)?.hostname ?? ''));
       return verdict(local.map((link) => link.url as string));
     }),
   },

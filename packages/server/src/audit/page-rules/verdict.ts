@@ -29,9 +29,12 @@ export function verdict(instances: readonly string[], options: VerdictOptions = 
   return found;
 }
 
+/** What `toLocaleString('en-US')` uses, made once: that call builds a new formatter each time. */
+const EN_US = new Intl.NumberFormat('en-US');
+
 /** "1 word", "1,204 words": the measured values of details, in one spelling. */
 export function quantity(amount: number, unit: string, plural = `${unit}s`): string {
-  return `${amount.toLocaleString('en-US')} ${amount === 1 ? unit : plural}`;
+  return `${EN_US.format(amount)} ${amount === 1 ? unit : plural}`;
 }
 
 function shorten(sample: string): string {
