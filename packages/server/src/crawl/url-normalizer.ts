@@ -34,16 +34,21 @@ const trackingNames = new Set(TRACKING_PARAMETERS);
  * http(s) URL or does not parse (mailto:, javascript:, data:, tel:, ftp:, `http://[`).
  */
 export function normalizeUrl(href: string, base?: string | URL): string | null {
-  let url: URL;
-  try {
-    url = new URL(href, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  url.hash = '';
-  url.search = withoutTracking(url.search);
-  return url.href;
+  const url = parsedHttpUrl(href, base);
+  if (url === null) return null;
+  // Cut from the serialization rather than through the setters: the first `#` of an href is
+  // its fragment and the first `?` before it its query (both are escaped anywhere else).
+  let normalized = url.href;
+  const hash = normalized.indexOf('#');
+  if (hash !== -1) normalized = normalized.slice(0, hash);
+  const query = normalized.indexOf('?');
+  return query === -1 ? normalized : normalized.slice(0, query) + withoutTracking(normalized.slice(query));
+}
+
+/** `href` parsed (against `base`) when it is an http(s) URL; null otherwise. */
+function parsedHttpUrl(href: string, base?: string | URL): URL | null {
+  const url = URL.parse(href, base);
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') ? url : null;
 }
 
 /** True when `name` (as it appears in a query string, still encoded) is a tracking parameter. */
@@ -60,11 +65,10 @@ export function isTrackingParameter(name: string): boolean {
  * `http:` and `https:` are always different.
  */
 export function sameSite(a: string, b: string, options: { ignoreWww?: boolean } = {}): boolean {
-  const left = normalizeUrl(a);
-  const right = normalizeUrl(b);
-  if (left === null || right === null) return false;
-  const x = new URL(left);
-  const y = new URL(right);
+  // Normalizing changes neither scheme nor host, so the parsed URLs are compared directly.
+  const x = parsedHttpUrl(a);
+  const y = parsedHttpUrl(b);
+  if (x === null || y === null) return false;
   const host = (url: URL) => (options.ignoreWww ? url.host.replace(/^www\./, '') : url.host);
   return x.protocol === y.protocol && host(x) === host(y);
 }
