@@ -54,7 +54,8 @@ export const crawlOperations = [
     method: 'GET',
     path: '/api/v1/crawls/{crawlId}',
     summary: 'Get a crawl',
-    description: "A crawl's state and progress: status, pagesCrawled, credits, and reportId once the report exists. Free.",
+    description:
+      "A crawl's state and progress: status, progress (phase — pages, links, report, done — with done and total for pages and link checks, and their rates), credits, and reportId once the report exists. Free.",
     tag: 'Crawls',
     scopes: ['reports:read'],
     params: CrawlParams,
@@ -67,7 +68,7 @@ export const crawlOperations = [
     path: '/api/v1/crawls/{crawlId}/events',
     summary: 'Follow a crawl',
     description:
-      "Server-sent events of a crawl's progress (`progress`: pages crawled of maxPages) and state (`status`), starting with its current state and ending when it ends. Free. Agents may poll getCrawl instead.",
+      "Server-sent events of a crawl's progress (`progress`, whenever it changes: the phase, done and total for pages and link checks, rates, and pagesCrawled of maxPages) and state (`status`), starting with its current state and ending when it ends. Free. Agents may poll getCrawl instead.",
     tag: 'Crawls',
     scopes: ['reports:read'],
     params: CrawlParams,

@@ -40,6 +40,38 @@ export const StartCrawl = z.strictObject({
 });
 export type StartCrawl = z.input<typeof StartCrawl>;
 
+const PhaseCount = z.object({
+  done: z.number().int().min(0),
+  total: z.number().int().min(0).describe('Known so far: it grows as the crawl finds more.'),
+});
+
+export const crawlPhases = ['pages', 'links', 'report', 'done'] as const;
+
+/** What a started crawl is doing (issue #23, point 2): never "500 of 500" for minutes without a word why. */
+export const CrawlProgress = z
+  .object({
+    phase: z
+      .enum(crawlPhases)
+      .describe(
+        '`pages`: fetching pages (links are checked meanwhile); `links`: every page fetched, the remaining link checks run; `report`: building the report; `done`: the crawl has ended (see status).',
+      ),
+    pages: PhaseCount.describe('Pages fetched, of those found so far (total at most maxPages).'),
+    links: PhaseCount.describe('Asset and external links checked (or settled without a request), of those found so far.'),
+    pagesPerSecond: z
+      .number()
+      .min(0)
+      .nullable()
+      .describe('Pages fetched a second over the last few seconds; null when not yet known or past the pages phase.'),
+    linksPerSecond: z
+      .number()
+      .min(0)
+      .nullable()
+      .describe('Links checked a second over the last few seconds; null when not yet known or past the links phase.'),
+    phaseStartedAt: Timestamp.describe('When the crawl entered this phase.'),
+  })
+  .meta({ id: 'CrawlProgress' });
+export type CrawlProgress = z.infer<typeof CrawlProgress>;
+
 export const Crawl = z
   .object({
     id: Id,
@@ -50,6 +82,7 @@ export const Crawl = z
     maxPages: z.number().int(),
     capped: z.boolean().describe("maxPages was lowered to the plan's cap."),
     pagesCrawled: z.number().int(),
+    progress: CrawlProgress.nullable().describe('The phase, counts and rates of a started crawl; null while it is queued.'),
     creditsReserved: z.number().int(),
     creditsCharged: z.number().int().nullable().describe('One per crawled page, once the crawl has ended.'),
     reportId: Id.nullable(),
@@ -84,10 +117,11 @@ export const CrawlEvent = z
       reportId: Id.nullable().optional().describe('Set on the final status once the report exists.'),
     }),
     z.object({
-      type: z.literal('progress'),
+      type: z.literal('progress').describe('Sent when any of the progress changes: at once on a change of phase.'),
       pagesCrawled: z.number().int(),
       maxPages: z.number().int(),
       lastUrl: z.string().describe("The URL fetched last when the count was written ('' before the first)."),
+      ...CrawlProgress.shape,
     }),
   ])
   .meta({ id: 'CrawlEvent' });

@@ -6,8 +6,10 @@ import type { Plans } from '../plans/plans.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { buildReport } from '../reports/report-builder.ts';
 import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
+import { CrawlProgressRecorder } from './crawl-progress-recorder.ts';
 import { CrawlStore } from './crawl-store.ts';
 import type { Crawler } from './crawler.ts';
+import { parseStoredProgress, type StoredCrawlProgress } from './stored-crawl-progress.ts';
 
 /** How often a running crawl looks for a cancel request. */
 const CANCEL_POLL_MS = 500;
@@ -22,11 +24,11 @@ export type CrawlOutcome = 'completed' | 'canceled' | 'failed' | 'skipped';
 export class CrawlRunner {
   readonly #database: Database;
   readonly #plans: Plans;
-  readonly #crawler: Crawler;
+  readonly #crawler: Pick<Crawler, 'run'>;
   readonly #log: Logger;
   readonly #ruleBudgets: RuleBudgets;
 
-  constructor(options: { database: Database; plans: Plans; crawler: Crawler; log: Logger; ruleBudgets: RuleBudgets }) {
+  constructor(options: { database: Database; plans: Plans; crawler: Pick<Crawler, 'run'>; log: Logger; ruleBudgets: RuleBudgets }) {
     this.#database = options.database;
     this.#plans = options.plans;
     this.#crawler = options.crawler;
@@ -52,23 +54,33 @@ export class CrawlRunner {
         }
       });
     }, CANCEL_POLL_MS);
+    // Progress reaches clients through the crawl's row (crawl-events.ts), whichever process runs it.
+    const progress = new CrawlProgressRecorder({ store, crawlId, log: this.#log, previous: parseStoredProgress(row.progress) });
 
     try {
       const options = JSON.parse(row.options) as CrawlOptions;
-      // Progress reaches clients through the crawl's row (crawl-events.ts), whichever process runs it.
-      const pages = await this.#crawler.run(crawlId, options, stop.signal, () => {});
+      await progress.begin();
+      const pages = await this.#crawler.run(crawlId, options, stop.signal, (reported) => progress.report(reported));
       // Stopped by shutdown rather than a cancel: leave it running for the next worker to resume.
-      if (shutdown.aborted && !canceled) return 'skipped';
+      if (shutdown.aborted && !canceled) {
+        progress.stop();
+        await progress.flush();
+        return 'skipped';
+      }
       const outcome = canceled || (await store.cancelRequested(crawlId)) ? 'canceled' : 'completed';
+      await progress.buildingReport();
       const reportId = await this.#report(crawlId, outcome);
-      await this.#finish(crawlId, outcome, pages, null, reportId);
+      await this.#finish(crawlId, outcome, pages, null, reportId, await progress.finish(pages));
       return outcome;
     } catch (error) {
       this.#log.error({ err: error, crawlId }, 'crawl failed');
+      await progress.buildingReport();
       const reportId = await this.#report(crawlId, 'failed');
-      await this.#finish(crawlId, 'failed', await store.countDone(crawlId, 'page'), (error as Error).message, reportId);
+      const pages = await store.countDone(crawlId, 'page');
+      await this.#finish(crawlId, 'failed', pages, (error as Error).message, reportId, await progress.finish(pages));
       return 'failed';
     } finally {
+      progress.stop();
       clearInterval(poll);
       shutdown.removeEventListener('abort', onShutdown);
     }
@@ -90,7 +102,8 @@ export class CrawlRunner {
     }
   }
 
-  async #finish(crawlId: string, status: 'completed' | 'canceled' | 'failed', pages: number, error: string | null, reportId: string | null) {
+  /** Ends the crawl, its final progress (phase done) and its credits in one transaction. */
+  async #finish(crawlId: string, status: 'completed' | 'canceled' | 'failed', pages: number, error: string | null, reportId: string | null, progress: StoredCrawlProgress) {
     await inTransaction(this.#database, async (transaction) => {
       const store = new CrawlStore(transaction);
       const row = await store.byId(crawlId);
@@ -102,6 +115,7 @@ export class CrawlRunner {
         credits_charged: charged,
         error,
         report_id: reportId,
+        progress: JSON.stringify(progress),
       });
       if (moved) await new CreditService(transaction, this.#plans).settle(row.workspace_id, crawlId, row.credits_reserved, charged);
     });

@@ -7,6 +7,7 @@ import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CrawlFindingTable, CrawlTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 import type { SiteFacts } from './site-facts.ts';
+import { crawlProgressOf, type StoredCrawlProgress } from './stored-crawl-progress.ts';
 
 export type CrawlRow = Selectable<CrawlTable>;
 export type CrawlUrlRow = Selectable<CrawlUrlTable>;
@@ -21,6 +22,7 @@ export function toCrawl(row: CrawlRow): Crawl {
     maxPages: row.max_pages,
     capped: row.capped === 1,
     pagesCrawled: row.pages_crawled,
+    progress: crawlProgressOf(row),
     creditsReserved: row.credits_reserved,
     creditsCharged: row.credits_charged,
     reportId: row.report_id,
@@ -136,6 +138,20 @@ export class CrawlStore {
       .updateTable('crawls')
       .set({ pages_crawled: pages, ...(lastUrl !== undefined && { last_url: lastUrl }) })
       .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * A running crawl's progress, with its page count and the URL fetched last (kept for the
+   * clients that read only those). An ended crawl is left alone: its final progress is
+   * written with its end (see transition), and a late write must not undo it.
+   */
+  async setProgress(id: string, progress: StoredCrawlProgress, lastUrl: string): Promise<void> {
+    await this.#database.db
+      .updateTable('crawls')
+      .set({ progress: JSON.stringify(progress), pages_crawled: progress.current.pages.done, ...(lastUrl !== '' && { last_url: lastUrl }) })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
       .execute();
   }
 

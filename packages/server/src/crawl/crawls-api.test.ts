@@ -112,10 +112,10 @@ for (const dialect of testDialects()) {
       const reader = (await events).body!.getReader();
       const decoder = new TextDecoder();
       let seen = '';
-      // Until a whole progress event has arrived (its line ended).
-      while (!/"progress"[^\n]*\n/.test(seen)) seen += decoder.decode((await reader.read()).value);
+      // Until a whole progress event with a page crawled has arrived (its line ended).
+      while (!/"progress","pagesCrawled":[1-9][^\n]*\n/.test(seen)) seen += decoder.decode((await reader.read()).value);
       // A progress event names the page fetched last.
-      const progress = seen.split('\n').filter((line) => line.includes('"progress"')).map((line) => JSON.parse(line.slice('data: '.length)));
+      const progress = seen.split('\n').filter((line) => /"progress","pagesCrawled":[1-9]/.test(line)).map((line) => JSON.parse(line.slice('data: '.length)));
       assert.ok(progress[0].lastUrl.startsWith(site.url('/')), JSON.stringify(progress[0]));
       const canceled = await t.request('POST', `/api/v1/crawls/${started.body.id}/cancel`);
       assert.equal(canceled.status, 200);

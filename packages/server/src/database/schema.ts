@@ -233,6 +233,8 @@ export interface CrawlTable {
   finished_at: string | null;
   /** JSON: robots.txt and sitemap results. */
   site_facts: string | null;
+  /** JSON (crawl/stored-crawl-progress.ts): the phase, counts and rates; null while queued. */
+  progress: string | null;
 }
 
 export interface CrawlUrlTable {

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { CrawlEvent } from '@loupe/contract';
+import { pino } from 'pino';
+import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
+import { generatedSite } from '../testing/fixture-sites.ts';
+import { htmlPage } from '../testing/html-page.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { startTestSite, type TestSite } from '../testing/test-site.ts';
+import type { CrawlProgress } from './crawl-progress.ts';
+import { CrawlRunner } from './crawl-runner.ts';
+
+type ProgressEvent = Extract<CrawlEvent, { type: 'progress' }>;
+
+/** A crawl's server-sent events, read as they come. */
+async function* crawlEventStream(t: TestServer, crawlId: string): AsyncGenerator<CrawlEvent> {
+  const response = await fetch(`${t.url}/api/v1/crawls/${crawlId}/events`, {
+    headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+  });
+  assert.equal(response.status, 200);
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+    buffered += decoder.decode(chunk, { stream: true });
+    const blocks = buffered.split('\n\n');
+    buffered = blocks.pop() ?? '';
+    for (const block of blocks) if (block.startsWith('data: ')) yield JSON.parse(block.slice('data: '.length)) as CrawlEvent;
+  }
+}
+
+async function allEvents(stream: AsyncGenerator<CrawlEvent>): Promise<CrawlEvent[]> {
+  const events: CrawlEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+const progressOf = (events: CrawlEvent[]) => events.filter((event): event is ProgressEvent => event.type === 'progress');
+
+/** Each phase once, in the order they came (a phase repeats only when its counts moved). */
+const phasesOf = (events: CrawlEvent[]) => progressOf(events).map((event) => event.phase).filter((phase, index, all) => phase !== all[index - 1]);
+
+/** Another site, on loopback, whose answers wait until the test lets them go: links that answer slowly. */
+async function startHeldSite(): Promise<{ url(path: string): string; requests: () => number; release(): void; close(): Promise<void> }> {
+  let held: ServerResponse[] = [];
+  let released = false;
+  let requests = 0;
+  const answer = (response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title>');
+  const server: Server = createServer((_request, response) => {
+    requests++;
+    if (released) answer(response);
+    else held.push(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (path) => origin + path,
+    requests: () => requests,
+    release() {
+      released = true;
+      for (const response of held) answer(response);
+      held = [];
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+for (const dialect of testDialects()) {
+  describe(`crawl progress (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    before(async () => {
+      t = await startTestServer(dialect, { crawlAllowPrivate: true });
+      site = await startTestSite(generatedSite(60), { record: false });
+    });
+    after(async () => {
+      await site.close();
+      await t.close();
+    });
+
+    it('shows a crawl going from pages to the report to done, in its object and its events, with growing counts', async () => {
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 40, concurrency: 2 } });
+      assert.equal(started.status, 202);
+      if (started.body.status === 'queued') assert.equal(started.body.progress, null, 'a queued crawl has no progress yet');
+      const events = await allEvents(crawlEventStream(t, started.body.id));
+      const phases = phasesOf(events);
+      assert.deepEqual(
+        phases.filter((phase) => phase !== 'links'),
+        ['pages', 'report', 'done'],
+        `phases in order: ${phases.join(', ')}`,
+      );
+      const progress = progressOf(events);
+      for (const [index, event] of progress.entries()) {
+        const before = progress[index - 1];
+        if (before) assert.ok(event.pages.done >= before.pages.done && event.links.done >= before.links.done, 'counts never go back');
+        assert.ok(event.pages.done <= event.pages.total && event.pages.total <= 40);
+      }
+      // The last progress comes before the final status, and both say the crawl is over.
+      assert.deepEqual([events.at(-2)?.type, events.at(-1)?.type], ['progress', 'status']);
+      const last = progress.at(-1)!;
+      assert.deepEqual([last.phase, last.pages, last.pagesCrawled, last.pagesPerSecond, last.linksPerSecond], ['done', { done: 40, total: 40 }, 40, null, null]);
+
+      const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+      assert.equal(crawl.status, 'completed');
+      assert.deepEqual([crawl.progress.phase, crawl.progress.pages, crawl.pagesCrawled], ['done', { done: 40, total: 40 }, 40]);
+      assert.ok(crawl.progress.phaseStartedAt >= crawl.startedAt && crawl.progress.phaseStartedAt <= crawl.finishedAt);
+    });
+
+    it('says it is checking links, all pages done, while links to another host answer slowly', async () => {
+      const held = await startHeldSite();
+      const external = (n: number) => Array.from({ length: 4 }, (_, k) => ({ href: held.url(`/ext/${n}/${k}`), text: `Elsewhere ${n}.${k}` }));
+      const paths = ['/', '/a', '/b', '/c'];
+      const slowSite = await startTestSite({
+        pages: Object.fromEntries(paths.map((path, n) => [path, htmlPage({ path, title: `Page ${path} of the slow-links site`, links: [...paths, ...external(n)] })])),
+        robotsTxt: 'User-agent: *\nDisallow:\n',
+      });
+      try {
+        const started = await t.request('POST', '/api/v1/crawls', { body: { url: slowSite.url('/'), sitemaps: false } });
+        const stream = crawlEventStream(t, started.body.id);
+        let checking: ProgressEvent | undefined;
+        for await (const event of stream) {
+          if (event.type === 'progress' && event.phase === 'links') {
+            checking = event;
+            break;
+          }
+        }
+        assert.ok(checking, 'the crawl said it was checking links');
+        assert.deepEqual(checking.pages, { done: 4, total: 4 });
+        assert.ok(checking.links.done < checking.links.total, JSON.stringify(checking.links));
+        const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+        assert.deepEqual([crawl.status, crawl.progress.phase, crawl.progress.pages], ['running', 'links', { done: 4, total: 4 }]);
+        assert.ok(crawl.progress.links.done < crawl.progress.links.total);
+
+        held.release();
+        const rest = await allEvents(crawlEventStream(t, started.body.id));
+        const end = rest.at(-1);
+        assert.ok(end?.type === 'status' && end.status === 'completed', JSON.stringify(end));
+        const done = progressOf(rest).at(-1)!;
+        assert.equal(done.phase, 'done');
+        assert.equal(done.links.done, done.links.total, 'every link settled once they answered');
+        assert.ok(done.links.total >= 16, JSON.stringify(done.links));
+      } finally {
+        held.release();
+        await slowSite.close();
+        await held.close();
+      }
+    });
+  });
+
+  describe(`crawl runner progress (${dialect})`, () => {
+    let t: TestServer;
+    before(async () => {
+      // No job runs here: the test runs the crawl with its own runner and a crawler it scripts.
+      t = await startTestServer(dialect, { crawlAllowPrivate: true, serveJobs: false });
+    });
+    after(async () => t.close());
+
+    it("stores the crawler's progress and the runner's own phases, and the events send each phase", async () => {
+      const started = await t.request('POST', '/api/v1/crawls', { body: { url: 'http://127.0.0.1:9/', maxPages: 30 } });
+      assert.deepEqual([started.body.status, started.body.progress], ['queued', null]);
+      const seen = crawlEventStream(t, started.body.id);
+      const first = await seen.next();
+      assert.deepEqual(first.value, { type: 'status', status: 'queued', reportId: null });
+      const following = allEvents(seen);
+      const step = (phase: CrawlProgress['phase'], pages: number, links: number): CrawlProgress => ({
+        phase,
+        pages: { done: pages, total: 30 },
+        links: { done: links, total: 90 },
+        lastUrl: `http://127.0.0.1:9/${pages}`,
+      });
+      let inLinksPhase: { status: string; progress: { phase: string; pages: unknown; links: unknown } } | undefined;
+      const crawler = {
+        run: async (_id: string, _options: unknown, _signal: AbortSignal, onProgress: (progress: CrawlProgress) => void) => {
+          for (let page = 1; page <= 30; page++) onProgress(step('pages', page, page * 2));
+          onProgress(step('links', 30, 60));
+          // A change of phase is written at once: the crawl's object says so before the crawler goes on.
+          for (;;) {
+            inLinksPhase = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+            if (inLinksPhase?.progress.phase === 'links') break;
+          }
+          onProgress(step('links', 30, 90));
+          return 30;
+        },
+      };
+      const runner = new CrawlRunner({ database: t.server.database, plans: t.server.plans, crawler, log: pino({ level: 'silent' }), ruleBudgets: DEFAULT_RULE_BUDGETS });
+      assert.equal(await runner.run(started.body.id, new AbortController().signal), 'completed');
+      assert.deepEqual([inLinksPhase?.status, inLinksPhase?.progress.pages, inLinksPhase?.progress.links], ['running', { done: 30, total: 30 }, { done: 60, total: 90 }]);
+
+      const events = await following;
+      assert.deepEqual(phasesOf(events), ['pages', 'links', 'report', 'done']);
+      const end = events.at(-1);
+      assert.ok(end?.type === 'status' && end.status === 'completed', JSON.stringify(end));
+      const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+      assert.deepEqual([crawl.progress.phase, crawl.progress.pages, crawl.progress.links, crawl.pagesCrawled], ['done', { done: 30, total: 30 }, { done: 90, total: 90 }, 30]);
+    });
+  });
+}
