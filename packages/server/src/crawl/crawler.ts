@@ -12,6 +12,7 @@ import { robotsFetcher } from './robots-fetch.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
 import { recordFetchedPage } from './page-record.ts';
+import { sitemapFetcher } from './sitemap-fetch.ts';
 import { readSitemaps } from './sitemap-reader.ts';
 import { normalizeUrl } from './url-normalizer.ts';
 import { MAX_SITEMAP_FILES_KEPT, type SiteFacts } from './site-facts.ts';
@@ -36,6 +37,8 @@ const LINK_CHECK_CONCURRENCY = 16;
 const LINK_CHECKS_PER_HOST = 2;
 /** Progress is counted and reported at most this often. */
 const PROGRESS_EVERY_MS = 500;
+/** The largest sitemap file read, as received or decompressed (the protocol's own limit is 50 MB). */
+const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** https pages whose http:// twin is asked, the start URL first (squirrelscan's 20). */
 const HTTP_TWIN_SAMPLE = 20;
 
@@ -239,13 +242,8 @@ export class Crawler {
     if (options.mode === 'site' && options.sitemaps) {
       const listed = robots.sitemaps();
       const tried = listed.length > 0 ? listed : [`${origin}/sitemap.xml`];
-      const result = await readSitemaps(tried, async (url) => {
-        const response = await fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': limits.userAgent }, timeoutMs: limits.timeoutMs }).catch(() => null);
-        if (!response) return null;
-        const chunks: Buffer[] = [];
-        for await (const chunk of response.body) chunks.push(chunk as Buffer);
-        return { status: response.statusCode, body: Buffer.concat(chunks), contentType: String(response.headers['content-type'] ?? '') };
-      }, { maxUrls: Math.max(options.maxPages * 2, 1000), maxFiles: 200, maxBytesPerFile: 50 * 1024 * 1024 });
+      const fetchFile = sitemapFetcher(fetcher, { userAgent: limits.userAgent, timeoutMs: limits.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, signal });
+      const result = await readSitemaps(tried, fetchFile, { maxUrls: Math.max(options.maxPages * 2, 1000), maxFiles: 200, maxBytesPerFile: SITEMAP_MAX_BYTES });
       let otherOriginUrls = 0;
       let outOfScopeUrls = 0;
       // A listed URL is one click from the start, and obeys include, exclude and maxDepth as a link does.

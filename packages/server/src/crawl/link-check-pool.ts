@@ -213,7 +213,7 @@ export class LinkCheckPool {
         await this.#settleWith(check, [row]);
         host.timeouts = check.error === 'timeout' && !host.answered ? host.timeouts + 1 : 0;
         host.answered ||= check.status !== null;
-        if ((hostUnusable(check) || host.timeouts >= SILENT_HOST_TIMEOUTS) && !host.failure) {
+        if ((check.hostFailure || host.timeouts >= SILENT_HOST_TIMEOUTS) && !host.failure) {
           host.failure = check;
           await this.#settleWith(check, host.rows.splice(0));
         }
@@ -256,13 +256,6 @@ export class LinkCheckPool {
     this.#idle = null;
     idle?.();
   }
-}
-
-/** No such host, or nothing listening: every other link to the host would answer the same. */
-function hostUnusable(check: LinkCheck): boolean {
-  const flagged = (check as { hostFailure?: boolean }).hostFailure;
-  if (flagged !== undefined) return flagged;
-  return /ENOTFOUND|EAI_AGAIN|ECONNREFUSED/.test(check.error ?? '');
 }
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,4 +1,5 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { FetchDeadline } from './fetch-deadline.ts';
 import { ROBOTS_MAX_BYTES, type FetchText } from './robots-policy.ts';
 import { normalizeUrl } from './url-normalizer.ts';
 
@@ -13,10 +14,20 @@ const ROBOTS_MAX_REDIRECTS = 5;
  */
 export function robotsFetcher(fetcher: GuardedFetcher, options: { userAgent: string; timeoutMs: number; signal?: AbortSignal }): FetchText {
   return async (url) => {
+    // One deadline for every hop and the body: a file trickled a byte at a time is unreachable.
+    const deadline = new FetchDeadline(options.timeoutMs, options.signal);
+    try {
+      return await read(url, deadline.signal);
+    } finally {
+      deadline.end();
+    }
+  };
+
+  async function read(url: string, signal: AbortSignal): Promise<{ status: number; body: string } | null> {
     let current = url;
     for (let hops = 0; ; hops++) {
       const response = await fetcher
-        .open(new URL(current), { method: 'GET', headers: { 'user-agent': options.userAgent }, timeoutMs: options.timeoutMs, signal: options.signal })
+        .open(new URL(current), { method: 'GET', headers: { 'user-agent': options.userAgent }, timeoutMs: options.timeoutMs, signal })
         .catch(() => null);
       if (response === null) return null;
       const location = response.headers.location;
@@ -42,5 +53,5 @@ export function robotsFetcher(fetcher: GuardedFetcher, options: { userAgent: str
       }
       return { status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') };
     }
-  };
+  }
 }

@@ -142,6 +142,36 @@ for (const dialect of testDialects()) {
       }
     });
 
+    for (const file of ['/robots.txt', '/sitemap.xml']) {
+      it(`a ${file} that trickles forever is given up at the deadline, and the pages are crawled`, async () => {
+        const site = await serve(
+          createServer((request, response) => {
+            if (request.url === file) {
+              response.writeHead(200, { 'content-type': file.endsWith('.txt') ? 'text/plain' : 'application/xml' });
+              response.write(file.endsWith('.txt') ? 'User-agent: *\n' : '<?xml version="1.0"?><urlset>');
+              const drip = setInterval(() => response.write(' '), TIMEOUT_MS / 10);
+              response.on('close', () => clearInterval(drip));
+              return;
+            }
+            if (request.url === '/') return html(response, page('/next'));
+            if (request.url === '/next') return html(response, page());
+            response.writeHead(404).end();
+          }),
+        );
+        try {
+          // robots.txt unreachable disallows the site, as Google's rules say: not obeyed, to see the pages crawled.
+          const { pages, row } = await crawl(crawlOptions({ url: `${site.origin}/`, respectRobots: false }, 5));
+          assert.equal(pages, 2);
+          assert.equal(row(`${site.origin}/next`)?.status_code, 200);
+          const facts = await store.siteFacts(row(`${site.origin}/`)!.crawl_id);
+          if (file === '/robots.txt') assert.equal(facts?.robots.status, 'unreachable');
+          else assert.deepEqual([facts?.sitemaps?.files[0]?.status, facts?.sitemaps?.files[0]?.kind], [0, 'invalid']);
+        } finally {
+          await site.close();
+        }
+      });
+    }
+
     describe('a redirect maze: every URL redirects to a new one, forever', () => {
       let maze: Awaited<ReturnType<typeof serve>>;
       let hopDelayMs = 0;
