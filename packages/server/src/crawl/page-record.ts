@@ -8,7 +8,7 @@ import type { CrawlOptions } from './crawl-options.ts';
 import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './crawl-store.ts';
 import { extractPageFacts, type PageFacts } from './page-facts.ts';
 import type { FetchedPage } from './page-fetcher.ts';
-import type { ScopeFilter } from './scope-filter.ts';
+import type { ScopeFilter, ScopeVerdict } from './scope-filter.ts';
 import { normalizeUrl } from './url-normalizer.ts';
 
 /** Response headers kept with a page: what the checks and the page detail read. */
@@ -108,35 +108,31 @@ function linksAndDiscoveries(
   options: CrawlOptions,
   inScope: ScopeFilter,
 ): { links: PageLink[]; discovered: DiscoveredUrl[] } {
-  const links: PageLink[] = [];
-  const discovered: DiscoveredUrl[] = [];
   const site = options.mode === 'site';
-  const follow = (url: string, depth: number, source: string) => {
-    const verdict = inScope(url, depth);
-    if (verdict === 'ok') discovered.push({ url, depth, kind: 'page', source });
-    else if (verdict === 'external') discovered.push({ url, depth, kind: 'external', source });
-  };
-
   const redirected = fetched.status !== null && fetched.status >= 300 && fetched.status < 400;
   if (redirected && fetched.error === null && site) {
     const target = normalizeUrl(fetched.finalUrl);
-    if (target) follow(target, row.depth, 'redirect');
+    const verdict = target === null ? null : inScope(target, row.depth);
+    if (verdict === 'ok' || verdict === 'external') {
+      return { links: [], discovered: [{ url: target as string, depth: row.depth, kind: verdict === 'ok' ? 'page' : 'external', source: 'redirect' }] };
+    }
   }
-  if (!facts) return { links, discovered };
+  if (!facts) return { links: [], discovered: [] };
 
+  const targets = new PageTargets(inScope, row.depth + 1);
   const followsLinks = site && !(facts.robots.combined.nofollow || facts.robots.combined.none);
   for (const link of facts.links) {
-    const url = link.url ? normalizeUrl(link.url) : null;
+    const url = link.url ? frontierUrl(link.url) : null;
     // A link to the page itself says nothing about the site's structure.
     if (!url || url === row.url) continue;
-    links.push({ targetKey: urlKey(url), kind: 'link' });
-    if (followsLinks && !link.rel.includes('nofollow')) follow(url, row.depth + 1, 'link');
+    const target = targets.link(url, 'link');
+    if (!followsLinks || link.rel.includes('nofollow')) continue;
+    const verdict = targets.verdict(target);
+    if (verdict === 'ok' || verdict === 'external') targets.discover(target, verdict === 'ok' ? 'page' : 'external', 'link');
   }
   for (const image of facts.images) {
-    const url = image.url ? normalizeUrl(image.url) : null;
-    if (!url) continue;
-    links.push({ targetKey: urlKey(url), kind: 'image' });
-    discovered.push({ url, depth: row.depth + 1, kind: 'asset', source: 'image' });
+    const url = image.url ? frontierUrl(image.url) : null;
+    if (url) targets.discover(targets.link(url, 'image'), 'asset', 'image');
   }
   // Canonical and hreflang targets are crawled too (when in scope), so their checks can
   // tell whether they answer and are indexable.
@@ -147,10 +143,73 @@ function linksAndDiscoveries(
   ];
   for (const { url, kind } of alternates) {
     if (!url || url === row.url) continue;
-    links.push({ targetKey: urlKey(url), kind });
-    if (site && inScope(url, row.depth + 1) === 'ok') discovered.push({ url, depth: row.depth + 1, kind: 'page', source: kind });
+    const target = targets.link(url, kind);
+    if (site && targets.verdict(target) === 'ok') targets.discover(target, 'page', kind);
   }
-  return { links, discovered };
+  return { links: targets.links, discovered: targets.discovered };
+}
+
+const KIND_BITS: Record<PageLink['kind'], number> = { link: 1, image: 2, canonical: 4, hreflang: 8 };
+
+interface Target {
+  url: string;
+  key: string;
+  /** KIND_BITS of the links already kept to it. */
+  kinds: number;
+  verdict: ScopeVerdict | null;
+  discovered: boolean;
+}
+
+/**
+ * The URLs one page points at, each hashed and scoped once however often the page names it
+ * (an index page, a menu repeated). Each distinct link and discovery is kept once, at its
+ * first mention, as the store would keep it anyway.
+ */
+class PageTargets {
+  readonly links: PageLink[] = [];
+  readonly discovered: DiscoveredUrl[] = [];
+  readonly #targets = new Map<string, Target>();
+  readonly #inScope: ScopeFilter;
+  readonly #depth: number;
+
+  /** `depth` is that of every URL the page links to. */
+  constructor(inScope: ScopeFilter, depth: number) {
+    this.#inScope = inScope;
+    this.#depth = depth;
+  }
+
+  link(url: string, kind: PageLink['kind']): Target {
+    let target = this.#targets.get(url);
+    if (target === undefined) {
+      target = { url, key: urlKey(url), kinds: 0, verdict: null, discovered: false };
+      this.#targets.set(url, target);
+    }
+    const bit = KIND_BITS[kind];
+    if ((target.kinds & bit) === 0) {
+      target.kinds |= bit;
+      this.links.push({ targetKey: target.key, kind });
+    }
+    return target;
+  }
+
+  verdict(target: Target): ScopeVerdict {
+    target.verdict ??= this.#inScope(target.url, this.#depth);
+    return target.verdict;
+  }
+
+  discover(target: Target, kind: DiscoveredUrl['kind'], source: string): void {
+    if (target.discovered) return;
+    target.discovered = true;
+    this.discovered.push({ url: target.url, depth: this.#depth, kind, source });
+  }
+}
+
+/**
+ * normalizeUrl of a URL the page facts resolved: already serialized, http(s), without
+ * fragment, so parsing it again changes nothing unless a query may hold tracking parameters.
+ */
+function frontierUrl(resolved: string): string | null {
+  return resolved.includes('?') ? normalizeUrl(resolved) : resolved;
 }
 
 /**
