@@ -35,6 +35,8 @@ const MAX_LOST_CONNECTION_RETRIES = 1;
 /** Link checks in flight at once across hosts, and to one host of another site. */
 const LINK_CHECK_CONCURRENCY = 16;
 const LINK_CHECKS_PER_HOST = 2;
+/** Page URLs claimed from the frontier at once. */
+const CLAIM_AHEAD = 32;
 /** Progress is counted and reported at most this often. */
 const PROGRESS_EVERY_MS = 500;
 /** The largest sitemap file read, as received or decompressed (the protocol's own limit is 50 MB). */
@@ -159,9 +161,14 @@ export class Crawler {
       }
     };
 
+    // Pages claimed from the frontier and not started yet: claiming ahead asks the database
+    // once for many fetches, never for more than maxPages leaves room for.
+    const ready: CrawlUrlRow[] = [];
     while (!signal.aborted && pages + uncounted < options.maxPages) {
-      const free = Math.min(options.concurrency - inFlight.size, options.maxPages - pages - uncounted);
-      const batch = free > 0 ? await store.claim(crawlId, 'page', gapMs > 0 ? 1 : free) : [];
+      const room = options.maxPages - pages - uncounted;
+      const free = Math.min(options.concurrency - inFlight.size, room);
+      if (free > 0 && ready.length === 0) ready.push(...(await store.claim(crawlId, 'page', gapMs > 0 ? 1 : Math.min(room, Math.max(CLAIM_AHEAD, free)))));
+      const batch = free > 0 ? ready.splice(0, gapMs > 0 ? 1 : free) : [];
       if (batch.length === 0) {
         if (inFlight.size === 0) break;
         await Promise.race(inFlight);
@@ -190,6 +197,7 @@ export class Crawler {
       if (inFlight.size >= options.concurrency || gapMs > 0) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
+    for (const row of ready) await store.requeue(row.id);
     await store.setPagesCrawled(crawlId, pages);
     if (!signal.aborted) {
       await progress('links');

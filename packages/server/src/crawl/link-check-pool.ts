@@ -31,6 +31,8 @@ export interface LinkCheckPoolOptions {
 /** A crawl's link checks unless the operator says otherwise (LOUPE_LINK_CHECK_CAP, LOUPE_LINK_CHECK_BUDGET_SECONDS). */
 export const DEFAULT_LINK_CHECKS = { cap: 10_000, budgetMs: 60_000 };
 
+/** How long a page's wake waits for others to join it. */
+const WAKE_DELAY_MS = 50;
 /** Rows claimed from the frontier at once, and how few left in hand call for more. */
 const CLAIM_BATCH = 200;
 
@@ -70,6 +72,7 @@ export class LinkCheckPool {
   /** The frontier held nothing to check at the last claim: true until a page may have added some. */
   #frontierEmpty = false;
   #idle: (() => void) | null = null;
+  #wakeTimer: NodeJS.Timeout | null = null;
 
   constructor(options: LinkCheckPoolOptions) {
     this.#o = options;
@@ -88,10 +91,16 @@ export class LinkCheckPool {
     return this.#inHand;
   }
 
-  /** A page was recorded: the frontier may hold new links to check. */
+  /**
+   * A page was recorded: the frontier may hold new links to check. Wakes within WAKE_DELAY_MS
+   * are one claim, not a query a page.
+   */
   wake(): void {
     this.#frontierEmpty = false;
-    this.#fill();
+    this.#wakeTimer ??= setTimeout(() => {
+      this.#wakeTimer = null;
+      this.#fill();
+    }, WAKE_DELAY_MS);
   }
 
   /**
@@ -99,7 +108,10 @@ export class LinkCheckPool {
    * as not checked (over the cap, past the budget). Answers when every link is settled.
    */
   async finish(budgetMs: number): Promise<void> {
-    this.wake();
+    clearTimeout(this.#wakeTimer ?? undefined);
+    this.#wakeTimer = null;
+    this.#frontierEmpty = false;
+    this.#fill();
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<'budget'>((resolve) => {
       timer = setTimeout(() => resolve('budget'), budgetMs);
