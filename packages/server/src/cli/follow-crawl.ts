@@ -2,6 +2,7 @@ import { LoupeError, type Crawl, type Report } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
 import { exitCodes, type ExitCode } from './exit-codes.ts';
 import type { Output } from './output.ts';
+import { crawlProgressBar } from './crawl-progress-bar.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { formatReportSummary } from './report-summary.ts';
 
@@ -16,8 +17,8 @@ export interface FollowedCrawl {
 }
 
 /**
- * Follows a crawl's server-sent events to its end, drawing progress on stderr (nothing with
- * --json), then prints the crawl and its report: a summary table, or with --json one
+ * Follows a crawl's server-sent events to its end, drawing its phase and progress on stderr
+ * (nothing with --json), then prints the crawl and its report: a summary table, or with --json one
  * `{ crawl, report }` document. Exits 0 when the crawl completed, 8 when it failed or was
  * canceled (its partial report is still printed).
  */
@@ -31,7 +32,7 @@ export async function followCrawl(client: LoupeClient, started: Crawl, output: O
         lastStatus = event.status;
         bar?.log(`Crawl ${crawl.id}: ${event.status}`);
       } else if (event.type === 'progress') {
-        bar?.update(event.pagesCrawled, event.maxPages, event.lastUrl);
+        bar?.show(crawlProgressBar(event, event.maxPages, event.lastUrl));
       }
     }
     crawl = await client.getCrawl({ crawlId: crawl.id });

@@ -29,6 +29,14 @@ describe('ProgressBar', () => {
     assert.match(out.text(), /\r\x1b\[2KCrawl x: completed\n\r\x1b\[2K\[██████░+\] 1\/4 pages/);
   });
 
+  it('draws a new stage at once with its own text on a terminal', () => {
+    const out = captured(true);
+    const bar = new ProgressBar(out.stream, { unit: 'pages' });
+    bar.show({ current: 10, total: 10, text: 'pages 10/10', stage: 'pages' });
+    bar.show({ current: 0, total: 40, text: 'pages 10/10 · checking links 0/40', stage: 'links' });
+    assert.equal(out.text().split('\r\x1b[2K').filter(Boolean).at(-1), '[░░░░░░░░░░░░░░░░░░░░░░░░] pages 10/10 · checking links 0/40');
+  });
+
   it('cuts the line to the width of the terminal', () => {
     const out = captured(true);
     new ProgressBar(out.stream, { unit: 'pages' }).update(1, 2, `https://example.com/${'a'.repeat(100)}`);

@@ -33,8 +33,10 @@ describe('loupe crawl', () => {
     assert.match(run.stdout, /^issues +\d+ errors, \d+ warnings, \d+ notices$/m);
     assert.match(run.stdout, /^Top issues \(\d+ of \d+, by points lost\):\nSEVERITY +RULE +ISSUE +PAGES +POINTS$/m);
     assert.match(run.stderr, /: completed$/m);
-    // The count, and the page fetched last when the server had written one by then.
-    assert.match(run.stderr, /^20\/20 pages(  http:\/\/127\.0\.0\.1:\d+\/\S*)?$/m);
+    // What the crawl is doing: pages with their count (and the page fetched last when the
+    // server had written one by then), then the report being built.
+    assert.match(run.stderr, /^(starting the crawl|crawling pages \d+\/\d+( \([\d.,]+\/s\))?( · links \d+\/\d+)?(  http:\/\/127\.0\.0\.1:\d+\/\S*)?)$/m);
+    assert.match(run.stderr, /^pages 20\/20( · links \d+\/\d+)? · building report$/m);
     assert.doesNotMatch(run.stderr, /\x1b|\r/, 'no terminal control characters in a pipe');
   });
 
@@ -101,5 +103,6 @@ describe('loupe crawl', () => {
     assert.ok(list.every((crawl: { status: string }) => crawl.status === 'completed'));
     const shown = await runLoupe(['crawls', 'get', list[0].id], env);
     assert.match(shown.stdout, /^status +completed$/m);
+    assert.match(shown.stdout, /^progress +pages \d+\/\d+( · links \d+\/\d+)? · done$/m);
   });
 });

@@ -1,5 +1,6 @@
 import { CrawlStatus, type StartCrawl } from '@loupe/contract';
 import { Option, type Command } from 'commander';
+import { crawlProgressBar } from '../crawl-progress-bar.ts';
 import { followCrawl } from '../follow-crawl.ts';
 import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
 import { formatFields, formatTable } from '../table.ts';
@@ -110,6 +111,7 @@ export function registerCrawlCommand(program: Command): void {
             ['url', c.url],
             ['mode', c.mode],
             ['pages', `${c.pagesCrawled} of at most ${c.maxPages}`],
+            ['progress', c.progress && crawlProgressBar(c.progress, c.maxPages, '').text],
             ['credits', c.creditsCharged === null ? `${c.creditsReserved} reserved` : `${c.creditsCharged} charged`],
             ['report', c.reportId],
             ['error', c.error],
