@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { CrawlContext } from '../audit/rule.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
@@ -35,6 +36,8 @@ const MAX_LOST_CONNECTION_RETRIES = 1;
 /** Link checks in flight at once across hosts, and to one host of another site. */
 const LINK_CHECK_CONCURRENCY = 16;
 const LINK_CHECKS_PER_HOST = 2;
+/** URLs a crawl remembers having written to its frontier, so as not to write them again. */
+const KNOWN_URLS = 50_000;
 /** Page URLs claimed from the frontier at once. */
 const CLAIM_AHEAD = 32;
 /** Progress is counted and reported at most this often. */
@@ -107,6 +110,7 @@ export class Crawler {
     });
     links.wake();
 
+    const known = new LRUCache<string, true>({ max: KNOWN_URLS });
     let pages = await store.countDone(crawlId, 'page');
     let lastUrl = '';
     // Totals are what the frontier holds now: they grow as pages are read.
@@ -151,7 +155,7 @@ export class Crawler {
         return;
       }
       count();
-      await this.#record(row, fetched, options, inScope, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
+      await this.#record(row, fetched, options, { inScope, known }, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
       links.wake();
       lastUrl = row.url;
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
@@ -282,8 +286,19 @@ export class Crawler {
     return facts;
   }
 
-  async #record(row: CrawlUrlRow, fetched: FetchedPage, options: CrawlOptions, inScope: ScopeFilter, context: CrawlContext): Promise<void> {
-    await this.#d.store.recordPage(row.crawl_id, row.id, recordFetchedPage(row, fetched, options, inScope, context));
+  async #record(
+    row: CrawlUrlRow,
+    fetched: FetchedPage,
+    options: CrawlOptions,
+    site: { inScope: ScopeFilter; known: LRUCache<string, true> },
+    context: CrawlContext,
+  ): Promise<void> {
+    const page = recordFetchedPage(row, fetched, options, site.inScope, context);
+    // A site's navigation repeats on every page: URLs this run already wrote are not written
+    // again (the frontier's unique key still guards what the cache has forgotten or a resume).
+    page.discovered = page.discovered.filter((found) => !site.known.has(found.url));
+    await this.#d.store.recordPage(row.crawl_id, row.id, page);
+    for (const found of page.discovered) site.known.set(found.url, true);
   }
 }
 
