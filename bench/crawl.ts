@@ -1,38 +1,60 @@
 /**
- * Loupe's crawler against linkinator on the same loopback site, in one run: `npm run bench:crawl`
- * (Node 24). Aims (the crawl benchmark issue): at least 1.5× linkinator's pages per second at the
- * same concurrency, peak resident memory under 300 MB, and flat memory from 10,000 to 50,000 pages.
+ * Loupe's crawler against linkinator on the same loopback sites, in one run: `npm run bench:crawl`
+ * (Node 24). Aims (the crawl benchmark issue, then issue #23 "Crawls on real sites"): at least 1.5×
+ * linkinator's pages per second at the same concurrency, peak resident memory under 300 MB, flat
+ * memory from 10,000 to 50,000 pages, and the report completed within 25 % of the page phase's
+ * time after the last page when external hosts do not resolve.
  *
- *   BENCH_PAGES            pages of the site both tools crawl (default 10000)
- *   BENCH_LARGE_PAGES      pages of a second site Loupe alone crawls, to see its memory stay flat
- *                          (default 50000; 0 skips it)
+ *   BENCH_SITE             which sites: generated, pgdocs or both (default both)
+ *   BENCH_PAGES            pages of the generated site both tools crawl (default 10000)
+ *   BENCH_LARGE_PAGES      pages of a second generated site Loupe alone crawls, to see its memory stay
+ *                          flat (default 50000; 0 skips it)
+ *   BENCH_PGDOCS_DIR       the PostgreSQL 15 manual, unpacked (default /tmp/pgdocs; made with
+ *                          ../shared/testdata/sites/postgres-docs.sh when missing)
  *   BENCH_CONCURRENCY      requests in flight to the site, the same for both tools (default 16; Loupe allows 1–32)
- *   BENCH_LINKS            internal links per page (default 30)
+ *   BENCH_LINKS            internal links per page of the generated site (default 30)
  *   BENCH_LOUPE_SITEMAPS   1: Loupe also starts from the site's sitemaps, as its API does by default (default 0:
  *                          links only, like linkinator, so that both find the pages the same way)
  *   BENCH_TOOLS            which crawls to run, of loupe, linkinator, large (default all three)
- *   BENCH_TIMEOUT_SECONDS  give up on one crawl after this long (default 1800)
+ *   BENCH_EXTERNAL         what the hosts of external links do, for Loupe (bench-resolver.ts): nxdomain (default:
+ *                          no name resolves) or slow (every name resolves to 127.0.0.2, where this process
+ *                          answers http after BENCH_SLOW_MS and holds https connections silent; needs root)
+ *   BENCH_DNS_DELAY_MS     nxdomain after this long, as a slow resolver answers (default 0)
+ *   BENCH_SLOW_MS          how long the slow hosts take to answer http (default 3000)
+ *   BENCH_TIMEOUT_SECONDS  give up on one crawl after this long (default 1800); a Loupe crawl given up on
+ *                          still reports its page phase
  *   BENCH_SERVER_ENV       extra environment of the Loupe servers, `NAME=value` separated by spaces
  *   BENCH_CPU_PROF         a folder: the Loupe servers run with --cpu-prof and write their profiles there
+ *                          (summed by function with `node bench/cpu-profile-top.ts <file>`)
  *
- * The site is `generatedSite` of the test harness (pages built on request from their number, so
- * 50,000 pages cost no memory), served on loopback by this process with `startTestSite`, with three
- * images per page (from a pool of 24) and an og:image that answer a 1×1 PNG. Each page has a title,
- * a description, about 800 words of prose in paragraphs, BENCH_LINKS internal links and the
- * generator's few defects (a 404 link, a 500 link, a redirect, an orphan listed only in the sitemap).
+ * The sites, served on loopback by this process:
+ *   - generated: `generatedSite` of the test harness (pages built on request from their number, so
+ *     50,000 pages cost no memory), served with `startTestSite`, with three images per page (from a
+ *     pool of 24) and an og:image that answer a 1×1 PNG. Each page has a title, a description, about
+ *     800 words of prose in paragraphs, BENCH_LINKS internal links and the generator's few defects (a
+ *     404 link, a 500 link, a redirect, an orphan listed only in the sitemap). Nothing links off the site.
+ *   - pgdocs: the PostgreSQL 15 manual (1,169 HTML pages, 18 MB, index pages of hundreds of KB and
+ *     thousands of links, about 1,700 links to other hosts), served by sirv (static-site.ts) from
+ *     BENCH_PGDOCS_DIR; Loupe starts at /index.html, linkinator at / (it recurses only below its start URL).
+ * No name is looked up beyond this machine: the Loupe server and linkinator run with bench-resolver.ts
+ * preloaded, which answers every name but localhost as BENCH_EXTERNAL says.
  *
  * Each tool runs as a child process, so its CPU and resident memory are its own:
  *   - Loupe: `node packages/server/src/cli.ts serve` on SQLite in a fresh temp data dir, as `npm start`
  *     runs it (MALLOC_ARENA_MAX=2), with LOUPE_CRAWL_ALLOW_PRIVATE=1; `loupe init` and `loupe admin`
  *     first put its workspace on the business plan with enough credits. The crawl is started with
  *     POST /api/v1/crawls (`sitemaps` as BENCH_LOUPE_SITEMAPS says, its defaults otherwise: robots.txt
- *     read) and followed on /api/v1/crawls/{id}/events; its time runs from the 202 to the crawl's
- *     finishedAt (the report built), its pages are the crawl's pagesCrawled. A fresh server for each
- *     site size. GET /healthz is timed meanwhile, to show how long the API waits behind the crawl.
+ *     read, external links checked) and followed on /api/v1/crawls/{id}/events. Two times, from the 202:
+ *     to the last page (the first event whose phase is past `pages`, at its phaseStartedAt; without
+ *     phases, the event where the page count reached its final value, to the 0.5 s the server polls at)
+ *     and to the report (the crawl's finishedAt). Its pages are the crawl's pagesCrawled. A fresh server
+ *     for each site. GET /healthz is timed meanwhile, to show how long the API waits behind the crawl.
  *   - linkinator (the root devDependency, 8.x): its CLI, `--recurse --concurrency C --skip <other
  *     origins> --format csv`, under /usr/bin/time for its peak memory. Its pages are the distinct
- *     URLs of the site, images aside, it reported (CSV lists every URL checked once); its time is
- *     the process's, start-up included (about 0.2 s).
+ *     URLs of the site, images and stylesheets aside, it reported (CSV lists every URL checked once);
+ *     its time is the process's, start-up included (about 0.2 s). It checks no external link.
+ * "pages/s" is over the page phase for Loupe (to the last page), over the whole run for linkinator;
+ * the table also gives Loupe's over the whole crawl.
  * Peak RSS is the kernel's high-water mark (VmHWM, or /usr/bin/time's maximum RSS), which includes
  * start-up; VmRSS is also sampled every 250 ms to show memory along the crawl. "Flat" compares the
  * large crawl's peak with its own RSS while it had crawled at most BENCH_PAGES pages: two processes'
@@ -42,18 +64,23 @@
  * site, not the crawler, was the limit can be told apart.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { generatedSite, TINY_PNG, type GeneratedSite } from '../packages/server/src/testing/fixture-sites.ts';
-import { startTestSite, type PageSpec, type TestSite } from '../packages/server/src/testing/test-site.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generatedSite, TINY_PNG } from '../packages/server/src/testing/fixture-sites.ts';
+import { startTestSite, type PageSpec } from '../packages/server/src/testing/test-site.ts';
 import { cleanups, cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track, wholeNumberSetting } from './bench-kit.ts';
 import { startLoupe, type Loupe } from './loupe-server.ts';
+import { SLOW_HOSTS_ADDRESS, startSlowHosts, type SlowHosts } from './slow-hosts.ts';
+import { startStaticSite } from './static-site.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LINKINATOR_CLI = join(ROOT, 'node_modules/linkinator/build/src/cli.js');
+const PGDOCS_SCRIPT = join(ROOT, '../shared/testdata/sites/postgres-docs.sh');
+/** Preloaded into the crawlers: answers every name but localhost without asking a DNS server. */
+const RESOLVER_FLAGS = ['--import', pathToFileURL(join(ROOT, 'bench/bench-resolver.ts')).href];
 const GNU_TIME = '/usr/bin/time';
 const SAMPLE_MS = 250;
 const HEALTH_EVERY_MS = 200;
@@ -63,20 +90,43 @@ const AIM_RATIO = 1.5;
 const AIM_PEAK_MB = 300;
 /** "Flat": the large crawl's peak within this share above its RSS while it had crawled no more than BENCH_PAGES pages. */
 const AIM_FLAT_GROWTH = 0.1;
+/** The report after the last page, as a share of the page phase, when external hosts do not resolve. */
+const AIM_REPORT_GAP = 0.25;
 
 // ---------------------------------------------------------------------------------------
 // Settings, cleanup, small helpers.
 
+/** A comma-separated choice among `known`, or all of them when unset. */
+function choicesSetting<T extends string>(name: string, known: readonly T[]): Set<T> {
+  const chosen = (process.env[name] || known.join(',')).split(',').map((word) => word.trim());
+  for (const word of chosen) {
+    if (!(known as readonly string[]).includes(word)) throw new Error(`${name}: unknown "${word}" (known: ${known.join(', ')})`);
+  }
+  return new Set(chosen as T[]);
+}
+
+/** One of `known`, `fallback` when unset. */
+function oneOfSetting<T extends string>(name: string, known: readonly T[], fallback: T): T {
+  const value = process.env[name] || fallback;
+  if (!(known as readonly string[]).includes(value)) throw new Error(`${name}: unknown "${value}" (known: ${known.join(', ')})`);
+  return value as T;
+}
 
 const TOOLS = ['loupe', 'linkinator', 'large'] as const;
+const SITE = oneOfSetting('BENCH_SITE', ['both', 'pgdocs', 'generated'] as const, 'both');
 const SETTINGS = {
+  sites: { pgdocs: SITE !== 'generated', generated: SITE !== 'pgdocs' },
   pages: wholeNumberSetting('BENCH_PAGES', 10_000, 10, 99_000),
   largePages: wholeNumberSetting('BENCH_LARGE_PAGES', 50_000, 0, 99_000),
+  pgdocsDir: process.env.BENCH_PGDOCS_DIR || '/tmp/pgdocs',
   concurrency: wholeNumberSetting('BENCH_CONCURRENCY', 16, 1, 32),
   links: wholeNumberSetting('BENCH_LINKS', 30, 3, 200),
   timeoutSeconds: wholeNumberSetting('BENCH_TIMEOUT_SECONDS', 1800, 10),
   sitemaps: wholeNumberSetting('BENCH_LOUPE_SITEMAPS', 0, 0, 1) === 1,
-  tools: new Set((process.env.BENCH_TOOLS || TOOLS.join(',')).split(',').map((tool) => tool.trim())),
+  tools: choicesSetting('BENCH_TOOLS', TOOLS),
+  external: oneOfSetting('BENCH_EXTERNAL', ['nxdomain', 'slow'] as const, 'nxdomain'),
+  dnsDelayMs: wholeNumberSetting('BENCH_DNS_DELAY_MS', 0, 0, 60_000),
+  slowMs: wholeNumberSetting('BENCH_SLOW_MS', 3000, 0, 600_000),
   cpuProf: process.env.BENCH_CPU_PROF || undefined,
   serverEnv: Object.fromEntries(
     (process.env.BENCH_SERVER_ENV ?? '')
@@ -85,9 +135,12 @@ const SETTINGS = {
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   ) as Record<string, string>,
 };
-for (const tool of SETTINGS.tools) {
-  if (!(TOOLS as readonly string[]).includes(tool)) throw new Error(`BENCH_TOOLS: unknown "${tool}" (known: ${TOOLS.join(', ')})`);
-}
+/** What the resolver preloaded into the crawlers reads. */
+const RESOLVER_ENV = {
+  BENCH_EXTERNAL: SETTINGS.external,
+  BENCH_DNS_DELAY_MS: String(SETTINGS.dnsDelayMs),
+  BENCH_SLOW_HOSTS_ADDRESS: SLOW_HOSTS_ADDRESS,
+};
 
 const mb = (kilobytes: number) => (Number.isFinite(kilobytes) ? (kilobytes / 1024).toFixed(1) : '–');
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -161,17 +214,26 @@ function probeHealth(base: string): { stop(): Promise<{ at: number; ms: number }
 }
 
 // ---------------------------------------------------------------------------------------
-// The site.
+// The sites.
 
 interface BenchSite {
-  site: TestSite;
-  generated: GeneratedSite;
-  /** Paths of the site that are images (not pages). */
-  isImage(pathname: string): boolean;
+  /** `pgdocs`, or `generated` and its page count. */
+  name: string;
+  origin: string;
+  startUrl: string;
+  /** Loupe's maxPages: room for every page of the site. */
+  maxPages: number;
+  /** Requests the site answered so far. */
+  requests(): number;
+  /** performance.now() when a page (not an image, not a stylesheet) was last asked for; NaN before. */
+  lastPageAskedAt(): number;
+  /** Whether a path of the site is a page, for linkinator's count. */
+  isPage(pathname: string): boolean;
+  close(): Promise<void>;
 }
 
 /** `generatedSite(pageCount)` with BENCH_LINKS links, three images per page and an og:image that exist. */
-async function startBenchSite(pageCount: number): Promise<BenchSite> {
+async function startGeneratedSite(pageCount: number): Promise<BenchSite> {
   const generated = generatedSite(pageCount, { linksPerPage: SETTINGS.links });
   const png: PageSpec = { body: TINY_PNG, contentType: 'image/png', headers: { 'cache-control': 'max-age=86400' } };
   const imageTags = (n: number) =>
@@ -181,12 +243,14 @@ async function startBenchSite(pageCount: number): Promise<BenchSite> {
     }).join('\n');
   const isImage = (pathname: string) => pathname === '/og-image.png' || /^\/images\/photo-\d+\.png$/.test(pathname);
   const fallback = generated.fallback as (path: string) => PageSpec | undefined;
+  let lastPageAt = Number.NaN;
   const site = await startTestSite(
     {
       ...generated,
       fallback: (path) => {
         const pathname = path.split('?')[0]!;
         if (isImage(pathname)) return png;
+        lastPageAt = performance.now();
         const spec = fallback(path);
         const n = generated.numberOf(pathname);
         return n !== undefined && typeof spec === 'string' ? spec.replace('</main>', `${imageTags(n)}\n</main>`) : spec;
@@ -197,7 +261,46 @@ async function startBenchSite(pageCount: number): Promise<BenchSite> {
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= site.close());
   cleanups.push(close);
-  return { site: { ...site, close }, generated, isImage };
+  return {
+    name: `generated ${pageCount}`,
+    origin: site.origin,
+    startUrl: site.url('/'),
+    // Room for the pages the generator adds to its N (the orphan, the defects' targets).
+    maxPages: generated.pageCount + 100,
+    requests: () => site.requests.total,
+    lastPageAskedAt: () => lastPageAt,
+    isPage: (pathname) => !isImage(pathname),
+    close,
+  };
+}
+
+/** The PostgreSQL manual from BENCH_PGDOCS_DIR, unpacked there first when missing. */
+async function startPgdocsSite(): Promise<BenchSite> {
+  const dir = SETTINGS.pgdocsDir;
+  if (!existsSync(join(dir, 'index.html'))) {
+    if (!existsSync(PGDOCS_SCRIPT)) throw new Error(`${dir}/index.html is missing, and so is ${PGDOCS_SCRIPT} that makes it`);
+    console.log(`unpacking the PostgreSQL manual into ${dir}…`);
+    const made = await run('bash', [PGDOCS_SCRIPT, dir]);
+    if (made.code !== 0) throw new Error(`${PGDOCS_SCRIPT} failed:\n${made.stderr}${made.stdout}`);
+  }
+  const pages = readdirSync(dir).filter((name) => name.endsWith('.html')).length;
+  // `/` is index.html again (linkinator starts there): not a page of its own.
+  const isPage = (pathname: string) => pathname.endsWith('.html');
+  let lastPageAt = Number.NaN;
+  const site = await startStaticSite(dir, (pathname) => {
+    if (isPage(pathname)) lastPageAt = performance.now();
+  });
+  return {
+    name: 'pgdocs',
+    origin: site.origin,
+    startUrl: site.url('/index.html'),
+    // Room for links to pages the manual does not have (each a 404 page of the crawl).
+    maxPages: pages + 100,
+    requests: site.requests,
+    lastPageAskedAt: () => lastPageAt,
+    isPage,
+    close: site.close,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -205,9 +308,15 @@ async function startBenchSite(pageCount: number): Promise<BenchSite> {
 
 interface Result {
   tool: string;
+  site: string;
   /** Pages of the site the crawl fetched. */
   pages: number;
-  seconds: number;
+  /** Seconds to the last page (Loupe) or of the whole run (linkinator, which checks nothing after). */
+  pageSeconds: number;
+  /** Seconds to the completed report (Loupe's finishedAt); NaN for linkinator and for a crawl given up on. */
+  reportSeconds: number;
+  /** False for a Loupe crawl given up on after BENCH_TIMEOUT_SECONDS. */
+  completed: boolean;
   /** kB, the kernel's high-water mark. */
   peakRss: number;
   /** kB, before the crawl (Loupe: the server once up; linkinator: none). */
@@ -223,15 +332,29 @@ interface Result {
 
 /** Loupe on its own data dir, as `npm start` runs it, on the business plan with credits for the crawl. */
 function startCrawlingLoupe(label: string, credits: number): Promise<Loupe> {
+  const profile = SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`] : [];
   return startLoupe({
     label: `crawl-${label}`,
-    env: { LOUPE_CRAWL_ALLOW_PRIVATE: '1', ...SETTINGS.serverEnv },
-    nodeFlags: SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`] : [],
+    env: { LOUPE_CRAWL_ALLOW_PRIVATE: '1', ...RESOLVER_ENV, ...SETTINGS.serverEnv },
+    nodeFlags: [...RESOLVER_FLAGS, ...profile],
     setUp: (workspaceId) => [
       ['admin', 'set-plan', '--workspace', workspaceId, '--plan', 'business', '--json'],
       ['admin', 'grant-credits', '--workspace', workspaceId, '--amount', String(credits), '--note', 'bench:crawl', '--json'],
     ],
   });
+}
+
+interface PhaseCount {
+  done: number;
+  total: number;
+}
+
+/** What the crawl says of its progress (issue #23): absent from servers before it. */
+interface ProgressFields {
+  phase?: string;
+  pages?: PhaseCount;
+  links?: PhaseCount;
+  phaseStartedAt?: string;
 }
 
 interface CrawlRow {
@@ -240,17 +363,47 @@ interface CrawlRow {
   pagesCrawled: number;
   maxPages: number;
   capped: boolean;
+  progress?: ProgressFields | null;
   error: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
 }
 
-async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> {
-  const { site, generated } = bench;
-  // Room for the pages the generator adds to its N (the orphan, the defects' targets).
-  const maxPages = generated.pageCount + 100;
-  const loupe = await startCrawlingLoupe(label, maxPages);
+type CrawlEventData = ProgressFields & { type: string; status?: string; pagesCrawled?: number };
+
+/** What the events (or polls) told of a crawl's page phase, in wall-clock ms. */
+class PagePhaseWatch {
+  pages = 0;
+  /** When the page count last changed. */
+  lastCountAt: number | undefined;
+  /** When the crawl left the `pages` phase, as it said. */
+  leftAt: number | undefined;
+  links: PhaseCount | undefined;
+  readonly phases: string[] = [];
+
+  see(progress: ProgressFields & { pagesCrawled?: number }): void {
+    const pages = progress.pages?.done ?? progress.pagesCrawled;
+    if (pages !== undefined && pages !== this.pages) {
+      this.pages = pages;
+      this.lastCountAt = Date.now();
+    }
+    if (progress.links) this.links = progress.links;
+    const { phase } = progress;
+    if (phase === undefined) return;
+    if (this.phases.at(-1) !== phase) this.phases.push(phase);
+    if (phase !== 'pages') this.leftAt ??= progress.phaseStartedAt ? Date.parse(progress.phaseStartedAt) : Date.now();
+  }
+
+  /** When the last page was fetched: the end of the page phase where the crawl tells it, else the last change of the count. */
+  get lastPageAt(): number | undefined {
+    return this.leftAt ?? this.lastCountAt;
+  }
+}
+
+async function crawlWithLoupe(bench: BenchSite, slow: SlowHosts | undefined): Promise<Result> {
+  const label = bench.name.replaceAll(' ', '-');
+  const loupe = await startCrawlingLoupe(label, bench.maxPages);
   const headers = { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId };
   const api = async <T>(method: string, path: string, status: number, body?: unknown): Promise<T> => {
     const response = await fetch(loupe.url + path, {
@@ -267,28 +420,27 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
     const idle = await memoryOf(loupe.pid);
     const cpuBefore = await cpuOf(loupe.pid);
     const siteCpuBefore = ownCpu();
-    const requestsBefore = site.requests.total;
-    let pagesSeen = 0;
-    const sampler = sampleMemory(() => loupe.pid, () => pagesSeen);
+    const requestsBefore = bench.requests();
+    const slowBefore = slow ? { http: slow.httpRequests, tls: slow.tlsConnections } : undefined;
+    const watch = new PagePhaseWatch();
+    const sampler = sampleMemory(() => loupe.pid, () => watch.pages);
     const health = probeHealth(loupe.url);
 
     const started = await api<CrawlRow>('POST', '/api/v1/crawls', 202, {
-      url: site.url('/'),
+      url: bench.startUrl,
       mode: 'site',
-      maxPages,
+      maxPages: bench.maxPages,
       concurrency: SETTINGS.concurrency,
       sitemaps: SETTINGS.sitemaps,
     });
     const t0 = Date.now();
-    if (started.capped) note(`Loupe (${label}): maxPages ${maxPages} was capped to ${started.maxPages}`);
+    const t0Clock = performance.now();
+    if (started.capped) note(`Loupe (${label}): maxPages ${bench.maxPages} was capped to ${started.maxPages}`);
 
     // Follow the events until the crawl ends; poll getCrawl if the stream breaks.
     const deadline = t0 + SETTINGS.timeoutSeconds * 1000;
     const ended = (status: string) => status !== 'queued' && status !== 'running';
     let final: CrawlRow | undefined;
-    /** When the events said the pages were fetched and the report was being built (to about 0.5 s: the server polls). */
-    let reportPhaseAt: number | undefined;
-    const progress: { at: number; pages: number }[] = [];
     try {
       const response = await fetch(`${loupe.url}/api/v1/crawls/${started.id}/events`, {
         headers: { ...headers, accept: 'text/event-stream' },
@@ -304,26 +456,23 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
           const line = buffer.slice(0, end).trim();
           buffer = buffer.slice(end + 1);
           if (!line.startsWith('data:')) continue;
-          const event = JSON.parse(line.slice(5)) as { type: string; status?: string; pagesCrawled?: number; phase?: string };
-          if (event.type === 'progress' && event.pagesCrawled !== undefined) {
-            pagesSeen = event.pagesCrawled;
-            progress.push({ at: Date.now(), pages: event.pagesCrawled });
-          }
-          if (event.type === 'phase' && event.phase === 'building-report') reportPhaseAt ??= Date.now();
+          const event = JSON.parse(line.slice(5)) as CrawlEventData;
+          if (event.type === 'progress') watch.see(event);
           if (event.type === 'status' && event.status && ended(event.status)) break reading;
         }
       }
     } catch (error) {
-      note(`Loupe (${label}): the event stream broke (${message(error)}); polling the crawl instead`);
+      if (Date.now() < deadline) note(`Loupe (${label}): the event stream broke (${message(error)}); polling the crawl instead`);
     }
+    let givenUp = false;
     for (;;) {
       const row = await api<CrawlRow>('GET', `/api/v1/crawls/${started.id}`, 200);
-      pagesSeen = row.pagesCrawled;
-      if (ended(row.status)) {
+      watch.see({ ...row.progress, pagesCrawled: row.pagesCrawled });
+      if (ended(row.status) || Date.now() > deadline) {
         final = row;
+        givenUp = !ended(row.status);
         break;
       }
-      if (Date.now() > deadline) throw new Error(`Loupe (${label}): the crawl had not ended after ${SETTINGS.timeoutSeconds} s (${row.pagesCrawled} pages)`);
       await sleep(100);
     }
     const seenAt = Date.now();
@@ -334,11 +483,12 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
     const memory = await memoryOf(loupe.pid);
     const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
     const siteCpuMs = ownCpu() - siteCpuBefore;
-    const siteRequests = site.requests.total - requestsBefore;
-    if (final.status !== 'completed') throw new Error(`Loupe (${label}): the crawl ended ${final.status}: ${final.error ?? ''}\n${loupe.output()}`);
-    const finishedAt = final.finishedAt ? Date.parse(final.finishedAt) : seenAt;
-    // The crawler writes the final count once the pages are fetched; the report follows.
-    const fetchedAt = reportPhaseAt ?? progress.find((event) => event.pages >= final!.pagesCrawled)?.at;
+    const siteRequests = bench.requests() - requestsBefore;
+    if (!givenUp && final.status !== 'completed') throw new Error(`Loupe (${label}): the crawl ended ${final.status}: ${final.error ?? ''}\n${loupe.output()}`);
+    if (givenUp) note(`Loupe (${label}): given up after ${SETTINGS.timeoutSeconds} s, still ${final.status} (BENCH_TIMEOUT_SECONDS)`);
+    const finishedAt = givenUp ? Number.NaN : final.finishedAt ? Date.parse(final.finishedAt) : seenAt;
+    const lastPageAt = watch.lastPageAt ?? Number.NaN;
+    const siteLastPage = (bench.lastPageAskedAt() - t0Clock) / 1000;
     const queuedMs = final.startedAt ? Date.parse(final.startedAt) - Date.parse(final.createdAt) : Number.NaN;
     const warnings = loupe
       .output()
@@ -347,9 +497,12 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
       .slice(-5);
     if (warnings.length > 0) note(`Loupe (${label}) server output (last lines):\n${warnings.map((line) => `     ${line}`).join('\n')}`);
     return {
-      tool: `Loupe (${label})`,
+      tool: 'Loupe',
+      site: bench.name,
       pages: final.pagesCrawled,
-      seconds: (finishedAt - t0) / 1000,
+      pageSeconds: (lastPageAt - t0) / 1000,
+      reportSeconds: (finishedAt - t0) / 1000,
+      completed: !givenUp,
       peakRss: memory?.hwm ?? Number.NaN,
       idleRss: idle?.rss,
       cpuMs,
@@ -358,10 +511,15 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
       samples: sampler.samples,
       detail: [
         `queued → running in ${fixed(queuedMs, 0)} ms`,
-        fetchedAt === undefined
-          ? 'no progress event showed the final page count'
-          : `${reportPhaseAt === undefined ? 'the final page count' : 'the building-report phase'} first seen on the events ${fixed(Math.max(0, finishedAt - fetchedAt) / 1000, 1)} s before finishedAt (the server reads them every 0.5 s on its event loop)`,
-        `the end seen by the client ${seenAt - finishedAt} ms after finishedAt`,
+        watch.leftAt === undefined
+          ? 'the last page: when the events last showed the page count change (no phases: a server before issue #23)'
+          : `the last page: when the crawl left the pages phase (phases seen: ${watch.phases.join(' → ')})`,
+        `the site was last asked for a page ${fixed(siteLastPage, 1)} s in`,
+        watch.links ? `links checked ${watch.links.done} of ${watch.links.total}` : 'links checked: not told',
+        slow && slowBefore
+          ? `slow hosts: ${slow.httpRequests - slowBefore.http} http requests, ${slow.tlsConnections - slowBefore.tls} https connections held`
+          : `external hosts: ${SETTINGS.external}${SETTINGS.dnsDelayMs > 0 ? ` after ${SETTINGS.dnsDelayMs} ms` : ''}`,
+        givenUp ? `given up after ${SETTINGS.timeoutSeconds} s` : `the end seen by the client ${seenAt - finishedAt} ms after finishedAt`,
         `GET /healthz every ${HEALTH_EVERY_MS} ms while it ran: median ${fixed(quantile(latencies, 0.5), 0)} ms, p99 ${fixed(quantile(latencies, 0.99), 0)} ms, max ${fixed(slowest.ms, 0)} ms (asked ${fixed(slowest.at, 1)} s into the crawl)`,
       ].join('; '),
     };
@@ -371,11 +529,11 @@ async function crawlWithLoupe(bench: BenchSite, label: string): Promise<Result> 
 }
 
 async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
-  const { site, isImage } = bench;
-  const origin = site.origin;
-  // Nothing off the site is checked (the generated site links to nothing outside anyway).
+  const { origin } = bench;
+  // Nothing off the site is checked.
   const skip = `^(?!${origin.replaceAll('.', '\\.')}(/|$))`;
-  const args = [LINKINATOR_CLI, site.url('/'), '--recurse', '--concurrency', String(SETTINGS.concurrency), '--skip', skip, '--format', 'csv'];
+  // From the site's root: linkinator recurses only into URLs that begin with the URL it starts from.
+  const args = [...RESOLVER_FLAGS, LINKINATOR_CLI, `${origin}/`, '--recurse', '--concurrency', String(SETTINGS.concurrency), '--skip', skip, '--format', 'csv'];
   const temp = await mkdtemp(join(tmpdir(), 'loupe-bench-linkinator-'));
   cleanups.push(() => rm(temp, { recursive: true, force: true }));
   const timeFile = join(temp, 'time.txt');
@@ -383,11 +541,12 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
   if (!useTime) note(`${GNU_TIME} is missing: linkinator's peak memory is the last VmHWM read while it ran (every ${SAMPLE_MS} ms)`);
 
   const siteCpuBefore = ownCpu();
-  const requestsBefore = site.requests.total;
+  const requestsBefore = bench.requests();
   const t0 = performance.now();
   const child = track(
     spawn(useTime ? GNU_TIME : process.execPath, useTime ? ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...args] : args, {
       cwd: temp,
+      env: { ...process.env, ...RESOLVER_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -421,12 +580,12 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
     while ((end = buffer.indexOf('\n')) !== -1) {
       const line = buffer.slice(0, end);
       buffer = buffer.slice(end + 1);
-      // url,status,state,parent,failureDetails; the URLs of this site hold no comma or quote.
+      // url,status,state,parent,failureDetails; the URLs of these sites hold no comma or quote.
       const [url, , state] = line.split(',');
       if (!url || url === 'url') continue;
       lines++;
       if (state === 'BROKEN') broken++;
-      urls.add(url);
+      urls.add(url.split('#')[0]!);
     }
   });
   let stderr = '';
@@ -441,7 +600,7 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
   clearInterval(finder);
   sampler.stop();
   const siteCpuMs = ownCpu() - siteCpuBefore;
-  const siteRequests = site.requests.total - requestsBefore;
+  const siteRequests = bench.requests() - requestsBefore;
   // linkinator exits 1 when it found broken links, as it does here (the generator's 404 and 500).
   if (code !== 0 && code !== 1) throw new Error(`linkinator exited with ${code}:\n${stderr}`);
   let peakRss = lastHwm;
@@ -452,112 +611,149 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
     cpuMs = (user! + system!) * 1000;
   }
   let pages = 0;
-  let images = 0;
+  let others = 0;
   for (const url of urls) {
     const parsed = new URL(url);
     if (parsed.origin !== origin) continue;
-    if (isImage(parsed.pathname)) images++;
-    else pages++;
+    if (bench.isPage(parsed.pathname)) pages++;
+    else others++;
   }
   return {
     tool: 'linkinator',
+    site: bench.name,
     pages,
-    seconds,
+    pageSeconds: seconds,
+    reportSeconds: Number.NaN,
+    completed: code === 0 || code === 1,
     peakRss,
     cpuMs,
     siteCpuMs,
     siteRequests,
     samples: sampler.samples,
-    detail: `${lines} results (${urls.size} distinct URLs: ${pages} pages, ${images} images; ${broken} broken), exit code ${code}`,
+    detail: `${lines} results (${urls.size} distinct URLs: ${pages} pages, ${others} images and stylesheets of the site; ${broken} broken), exit code ${code}`,
   };
 }
 
 // ---------------------------------------------------------------------------------------
 
+type Verdict = [aim: string, measured: string, met: boolean | undefined];
+
+/** Loupe and linkinator on one site, one after the other; what each aim says of them. */
+async function compareOn(bench: BenchSite, slow: SlowHosts | undefined, results: Result[], verdicts: Verdict[]): Promise<Result | undefined> {
+  let loupe: Result | undefined;
+  let linkinator: Result | undefined;
+  if (SETTINGS.tools.has('loupe')) {
+    console.log(`Loupe, ${bench.name}…`);
+    results.push((loupe = await crawlWithLoupe(bench, slow)));
+  }
+  if (SETTINGS.tools.has('linkinator')) {
+    console.log(`linkinator, ${bench.name}…`);
+    results.push((linkinator = await crawlWithLinkinator(bench)));
+  }
+  await bench.close();
+  if (loupe && linkinator) {
+    const ratio = loupe.pages / loupe.pageSeconds / (linkinator.pages / linkinator.pageSeconds);
+    const toReport = loupe.pages / loupe.reportSeconds / (linkinator.pages / linkinator.pageSeconds);
+    const cpuRatio = loupe.pages / loupe.cpuMs / (linkinator.pages / linkinator.cpuMs);
+    console.log(`${bench.name}: Loupe / linkinator, pages/s to the last page ${fixed(ratio, 2)}×, to the report ${fixed(toReport, 2)}×; pages per CPU second ${fixed(cpuRatio, 2)}×`);
+    verdicts.push([`${bench.name}: pages/s ≥ ${AIM_RATIO}× linkinator's`, `${fixed(ratio, 2)}×`, ratio >= AIM_RATIO]);
+  }
+  if (loupe) {
+    verdicts.push([`${bench.name}: Loupe peak RSS < ${AIM_PEAK_MB} MB`, `${mb(loupe.peakRss)} MB`, loupe.peakRss < AIM_PEAK_MB * 1024]);
+    const gap = loupe.reportSeconds - loupe.pageSeconds;
+    const aim = `${bench.name}: report − last page ≤ ${AIM_REPORT_GAP * 100} % of the page phase`;
+    if (!loupe.completed) verdicts.push([aim, `no report after ${SETTINGS.timeoutSeconds} s`, false]);
+    // Slow hosts are judged against the link-check budget, which the crawl reports.
+    else if (SETTINGS.external === 'slow') verdicts.push([aim, `${fixed(gap, 1)} s (slow hosts)`, undefined]);
+    else verdicts.push([aim, `${fixed(gap, 1)} s, ${fixed((gap / loupe.pageSeconds) * 100, 0)} %`, gap <= AIM_REPORT_GAP * loupe.pageSeconds]);
+  }
+  return loupe;
+}
+
 async function main(): Promise<void> {
   const version = JSON.parse(await readFile(join(ROOT, 'node_modules/linkinator/package.json'), 'utf8')).version as string;
   if (SETTINGS.cpuProf) await mkdir(SETTINGS.cpuProf, { recursive: true });
+  const sites = [
+    SETTINGS.sites.pgdocs ? `pgdocs (the PostgreSQL manual from ${SETTINGS.pgdocsDir}, served by sirv)` : '',
+    SETTINGS.sites.generated ? `generatedSite (${SETTINGS.links} links and ${IMAGES_PER_PAGE} images per page)` : '',
+  ].filter(Boolean);
+  const external =
+    SETTINGS.external === 'slow'
+      ? `every name → ${SLOW_HOSTS_ADDRESS}: http answers after ${SETTINGS.slowMs} ms, https held silent`
+      : `no name resolves (ENOTFOUND${SETTINGS.dnsDelayMs > 0 ? ` after ${SETTINGS.dnsDelayMs} ms` : ''})`;
   console.log('Loupe crawl benchmark');
   console.log(`date:         ${new Date().toISOString()}`);
   console.log(`node:         ${process.version} (${process.platform} ${process.arch})`);
   console.log(`cpus:         ${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown'}`);
   console.log(`load average: ${loadAverage()} (1, 5, 15 min)`);
-  console.log(`site:         generatedSite, ${SETTINGS.links} links and ${IMAGES_PER_PAGE} images per page, on loopback in this process`);
+  console.log(`sites:        ${sites.join('; ')}, on loopback in this process`);
+  console.log(`external:     ${external} (BENCH_EXTERNAL=${SETTINGS.external})`);
   console.log(`crawls:       concurrency ${SETTINGS.concurrency}; linkinator ${version}; Loupe on SQLite in a temp dir, ${SETTINGS.sitemaps ? 'from links and sitemaps' : 'from links only (no sitemaps)'}`);
   console.log('');
 
+  const slow = SETTINGS.external === 'slow' && SETTINGS.tools.has('loupe') ? await startSlowHosts(SETTINGS.slowMs) : undefined;
   const results: Result[] = [];
+  const verdicts: Verdict[] = [];
+  const compared = SETTINGS.tools.has('loupe') || SETTINGS.tools.has('linkinator');
+  if (SETTINGS.sites.pgdocs && compared) await compareOn(await startPgdocsSite(), slow, results, verdicts);
   let small: Result | undefined;
   let large: Result | undefined;
-  let linkinator: Result | undefined;
-  if (SETTINGS.tools.has('loupe') || SETTINGS.tools.has('linkinator')) {
-    const bench = await startBenchSite(SETTINGS.pages);
-    if (SETTINGS.tools.has('loupe')) {
-      console.log(`Loupe, ${SETTINGS.pages} pages…`);
-      results.push((small = await crawlWithLoupe(bench, `${SETTINGS.pages}`)));
-    }
-    if (SETTINGS.tools.has('linkinator')) {
-      console.log(`linkinator, ${SETTINGS.pages} pages…`);
-      results.push((linkinator = await crawlWithLinkinator(bench)));
-    }
-    await bench.site.close();
-  }
-  if (SETTINGS.tools.has('large') && SETTINGS.largePages > 0) {
-    const bench = await startBenchSite(SETTINGS.largePages);
-    console.log(`Loupe, ${SETTINGS.largePages} pages…`);
-    results.push((large = await crawlWithLoupe(bench, `${SETTINGS.largePages}`)));
-    await bench.site.close();
+  if (SETTINGS.sites.generated && compared) small = await compareOn(await startGeneratedSite(SETTINGS.pages), slow, results, verdicts);
+  if (SETTINGS.sites.generated && SETTINGS.tools.has('large') && SETTINGS.largePages > 0) {
+    const bench = await startGeneratedSite(SETTINGS.largePages);
+    console.log(`Loupe, ${bench.name}…`);
+    results.push((large = await crawlWithLoupe(bench, slow)));
+    await bench.close();
+    verdicts.push([`${bench.name}: Loupe peak RSS < ${AIM_PEAK_MB} MB`, `${mb(large.peakRss)} MB`, large.peakRss < AIM_PEAK_MB * 1024]);
   }
   if (results.length === 0) return;
 
   console.log('');
   printTable(
-    ['tool', 'pages', 'seconds', 'pages/s', 'peak RSS MB', 'idle RSS MB', 'tool CPU s', 'pages/CPU s', 'site CPU s', 'site requests'],
-    results.map((r) => [
-      r.tool,
-      String(r.pages),
-      fixed(r.seconds, 2),
-      fixed(r.pages / r.seconds, 0),
-      mb(r.peakRss),
-      r.idleRss === undefined ? '–' : mb(r.idleRss),
-      fixed(r.cpuMs / 1000, 1),
-      fixed(r.pages / (r.cpuMs / 1000), 0),
-      fixed(r.siteCpuMs / 1000, 1),
-      String(r.siteRequests),
-    ]),
+    ['tool', 'site', 'pages', 'to last page s', 'to report s', 'gap s', 'gap/pages', 'pages/s', 'pages/s to report', 'peak RSS MB', 'idle RSS MB', 'tool CPU s', 'pages/CPU s', 'site CPU s', 'site requests'],
+    results.map((r) => {
+      const gap = r.reportSeconds - r.pageSeconds;
+      return [
+        r.tool,
+        r.site,
+        String(r.pages),
+        fixed(r.pageSeconds, 2),
+        r.completed || r.tool !== 'Loupe' ? fixed(r.reportSeconds, 2) : `> ${SETTINGS.timeoutSeconds}`,
+        fixed(gap, 2),
+        Number.isFinite(gap) ? `${((gap / r.pageSeconds) * 100).toFixed(0)} %` : '–',
+        fixed(r.pages / r.pageSeconds, 0),
+        fixed(r.pages / r.reportSeconds, 0),
+        mb(r.peakRss),
+        r.idleRss === undefined ? '–' : mb(r.idleRss),
+        fixed(r.cpuMs / 1000, 1),
+        fixed(r.pages / (r.cpuMs / 1000), 0),
+        fixed(r.siteCpuMs / 1000, 1),
+        String(r.siteRequests),
+      ];
+    }),
   );
   console.log('');
   for (const r of results) {
-    console.log(`${r.tool}: ${r.detail}`);
+    console.log(`${r.tool}, ${r.site}: ${r.detail}`);
     console.log(`   RSS MB along the crawl (time, pages where known, MB): ${memoryLine(r.samples)}`);
   }
 
   console.log('');
-  const summary: [string, string, boolean | undefined][] = [];
-  if (small && linkinator) {
-    const ratio = small.pages / small.seconds / (linkinator.pages / linkinator.seconds);
-    const cpuRatio = small.pages / small.cpuMs / (linkinator.pages / linkinator.cpuMs);
-    console.log(`Loupe / linkinator, pages/s: ${fixed(ratio, 2)}×; pages per CPU second: ${fixed(cpuRatio, 2)}×`);
-    summary.push([`pages/s ≥ ${AIM_RATIO}× linkinator's (${SETTINGS.pages} pages)`, `${fixed(ratio, 2)}×`, ratio >= AIM_RATIO]);
-  }
-  for (const r of [small, large]) {
-    if (r) summary.push([`${r.tool}: peak RSS < ${AIM_PEAK_MB} MB`, `${mb(r.peakRss)} MB`, r.peakRss < AIM_PEAK_MB * 1024]);
-  }
   if (large && SETTINGS.largePages > SETTINGS.pages) {
     // In the same process: V8 sizes its heap differently from one run to the next, so two runs' peaks differ by tens of MB whatever the size.
     const early = large.samples.filter((sample) => sample.pages !== undefined && sample.pages <= SETTINGS.pages);
     const earlyPeak = early.length > 0 ? Math.max(...early.map((sample) => sample.rss)) : Number.NaN;
     const growth = large.peakRss / earlyPeak - 1;
     const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`;
-    summary.push([
-      `flat memory: ${large.tool} peak ≤ ${(1 + AIM_FLAT_GROWTH).toFixed(2)}× its RSS up to ${SETTINGS.pages} pages`,
+    verdicts.push([
+      `flat memory: ${large.site} peak ≤ ${(1 + AIM_FLAT_GROWTH).toFixed(2)}× its RSS up to ${SETTINGS.pages} pages`,
       Number.isFinite(growth) ? `${signed(growth)} (${mb(earlyPeak)} → ${mb(large.peakRss)} MB)` : 'no samples',
       Number.isFinite(growth) ? growth <= AIM_FLAT_GROWTH : undefined,
     ]);
-    if (small) console.log(`peak RSS, ${large.tool} / ${small.tool} (separate processes): ${signed(large.peakRss / small.peakRss - 1)}`);
+    if (small) console.log(`peak RSS, ${large.site} / ${small.site} (separate processes): ${signed(large.peakRss / small.peakRss - 1)}`);
   }
-  if (summary.length > 0) {
-    printTable(['aim', 'measured', 'verdict'], summary.map(([aim, value, met]) => [aim, value, met === undefined ? 'skipped' : met ? 'met' : 'NOT met']));
+  if (verdicts.length > 0) {
+    printTable(['aim', 'measured', 'verdict'], verdicts.map(([aim, value, met]) => [aim, value, met === undefined ? 'not judged' : met ? 'met' : 'NOT met']));
   }
   console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);
   if (notes.length > 0) {
