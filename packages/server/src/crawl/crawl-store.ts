@@ -132,15 +132,6 @@ export class CrawlStore {
     return row?.cancel_requested === 1;
   }
 
-  /** The page count, and the URL fetched last when there is one, for the progress events. */
-  async setPagesCrawled(id: string, pages: number, lastUrl?: string): Promise<void> {
-    await this.#database.db
-      .updateTable('crawls')
-      .set({ pages_crawled: pages, ...(lastUrl !== undefined && { last_url: lastUrl }) })
-      .where('id', '=', id)
-      .execute();
-  }
-
   /**
    * A running crawl's progress, with its page count and the URL fetched last (kept for the
    * clients that read only those). An ended crawl is left alone: its final progress is

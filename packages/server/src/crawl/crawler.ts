@@ -160,7 +160,6 @@ export class Crawler {
       lastUrl = row.url;
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
-        await store.setPagesCrawled(crawlId, pages, row.url);
         await progress('pages');
       }
     };
@@ -202,7 +201,6 @@ export class Crawler {
     }
     await Promise.all(inFlight);
     for (const row of ready) await store.requeue(row.id);
-    await store.setPagesCrawled(crawlId, pages);
     if (!signal.aborted) {
       await progress('links');
       const ticker = setInterval(() => void progress('links').catch(() => undefined), PROGRESS_EVERY_MS);
