@@ -6,6 +6,7 @@ import { ErrorMessage } from '../components/error-message.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { CrawlPhaseProgress } from './crawl-phase-progress.tsx';
 import { CrawlStatusBadge } from './crawl-status-badge.tsx';
 import '../reports/reports.css';
 import './audits.css';
@@ -19,7 +20,8 @@ const ended = (status: Crawl['status']) => status === 'completed' || status === 
 
 /**
  * `/w/:ws/crawls/:crawlId`: a crawl's live progress from its server-sent events
- * (`api.streamCrawlEvents`), ending with a link to its report.
+ * (`api.streamCrawlEvents`): its phase, pages and link checks with their rates, ending with a
+ * link to its report.
  */
 export function CrawlPage() {
   const { crawlId = '' } = useParams();
@@ -38,8 +40,9 @@ export function CrawlPage() {
       // The stream starts with the crawl's current state and ends when the crawl does.
       for await (const event of api.streamCrawlEvents({ crawlId }, { signal: stop.signal })) {
         if (event.type === 'progress') {
-          crawl = { ...crawl, pagesCrawled: event.pagesCrawled, maxPages: event.maxPages };
-          lastUrl = event.lastUrl;
+          const { type: _type, pagesCrawled, maxPages, lastUrl: fetchedLast, ...progress } = event;
+          crawl = { ...crawl, pagesCrawled, maxPages, progress };
+          lastUrl = fetchedLast;
         } else {
           crawl = { ...crawl, status: event.status, reportId: event.reportId ?? crawl.reportId };
         }
@@ -90,7 +93,7 @@ export function CrawlPage() {
         <h2 id="progress-heading">
           Progress <CrawlStatusBadge status={crawl.status} />
         </h2>
-        <CrawlProgressBar crawl={crawl} done={done} />
+        <CrawlPhaseProgress crawl={crawl} />
         <dl className="facts">
           <dt>Pages crawled</dt>
           <dd>
@@ -144,24 +147,5 @@ export function CrawlPage() {
         <p>The pages crawled so far are charged and kept in a partial report; the rest of the reserved credits come back.</p>
       </ConfirmDialog>
     </>
-  );
-}
-
-/** Pages crawled of the most it may crawl; full once it has completed (a site smaller than maxPages ends early). */
-function CrawlProgressBar({ crawl, done }: { crawl: Crawl; done: boolean }) {
-  const max = Math.max(crawl.maxPages, 1);
-  const value = done && crawl.status === 'completed' ? max : Math.min(crawl.pagesCrawled, max);
-  const percent = Math.round((value / max) * 100);
-  return (
-    <div className="progress-row">
-      {crawl.status === 'queued' ? (
-        <progress aria-label="Crawl progress">Waiting to start</progress>
-      ) : (
-        <progress aria-label="Crawl progress" max={max} value={value}>
-          {percent}%
-        </progress>
-      )}
-      <span className="muted">{crawl.status === 'queued' ? 'Waiting to start' : `${percent}%`}</span>
-    </div>
   );
 }

@@ -136,7 +136,7 @@ describe('audits in a browser', () => {
     await page.goto(projectUrl);
     await crawlFromForm();
     await page.getByText('Completed').first().waitFor();
-    const bar = page.getByRole('progressbar', { name: 'Crawl progress' });
+    const bar = page.getByRole('progressbar', { name: 'Pages fetched' });
     assert.equal(await bar.getAttribute('value'), await bar.getAttribute('max'));
     // Six pages and the broken link's target.
     await page.getByText('7 of at most 20').waitFor();

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlEvent } from '@loupe/contract';
 import { pino } from 'pino';
 import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
 import { generatedSite } from '../testing/fixture-sites.ts';
+import { startHeldSite } from '../testing/held-site.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -41,34 +40,6 @@ const progressOf = (events: CrawlEvent[]) => events.filter((event): event is Pro
 
 /** Each phase once, in the order they came (a phase repeats only when its counts moved). */
 const phasesOf = (events: CrawlEvent[]) => progressOf(events).map((event) => event.phase).filter((phase, index, all) => phase !== all[index - 1]);
-
-/** Another site, on loopback, whose answers wait until the test lets them go: links that answer slowly. */
-async function startHeldSite(): Promise<{ url(path: string): string; requests: () => number; release(): void; close(): Promise<void> }> {
-  let held: ServerResponse[] = [];
-  let released = false;
-  let requests = 0;
-  const answer = (response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title>');
-  const server: Server = createServer((_request, response) => {
-    requests++;
-    if (released) answer(response);
-    else held.push(response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: (path) => origin + path,
-    requests: () => requests,
-    release() {
-      released = true;
-      for (const response of held) answer(response);
-      held = [];
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 for (const dialect of testDialects()) {
   describe(`crawl progress (${dialect})`, () => {
