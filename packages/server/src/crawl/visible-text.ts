@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
+import { isJsSpace } from './collapsed-text.ts';
 
-const TOKEN = /\S+/g;
 const HASH_FLUSH_CHARS = 16_384;
 
 /** What the content checks need from a page's visible text, without keeping the text. */
@@ -26,6 +26,10 @@ export const KEPT_TEXT_CHARS = 100_000;
  * a SimHash, in memory that does not grow with the page. Text arrives in pieces (entities
  * are separate events), so a word may continue into the next piece unless whitespace or a
  * block boundary (`boundary()`) came between them.
+ *
+ * Words are gathered as written and handled a batch at a time: the batch joined by spaces
+ * is lower-cased in one call (whitespace stops every context of Unicode case mapping, so
+ * that is each word lower-cased), hashed, and scanned for the SimHash's word hashes.
  */
 export class VisibleText {
   readonly #hash: Hash = createHash('sha256');
@@ -35,10 +39,15 @@ export class VisibleText {
   readonly #lowPlanes = new Int32Array(32);
   readonly #highPlanes = new Int32Array(32);
   #shingles = 0;
-  #pending = '';
-  #kept = '';
   #partial = '';
+  /** Words as written, not yet hashed, and their length joined by spaces. */
+  #batch: string[] = [];
+  #batchChars = 0;
+  /** Joined batches of the start of the text, up to KEPT_TEXT_CHARS. */
+  readonly #kept: string[] = [];
+  #keptChars = 0;
   #words = 0;
+  #hashedWords = 0;
   // Word hashes of the last two words, for 3-word shingles: [lo, hi] each.
   #lo1 = 0;
   #hi1 = 0;
@@ -46,59 +55,73 @@ export class VisibleText {
   #hi2 = 0;
 
   append(chunk: string): void {
-    TOKEN.lastIndex = 0;
-    let end = 0;
-    for (let match = TOKEN.exec(chunk); match !== null; match = TOKEN.exec(chunk)) {
-      if (match.index === 0) {
-        this.#partial += match[0];
-      } else {
+    const end = chunk.length;
+    let i = 0;
+    while (i < end) {
+      if (isJsSpace(chunk.charCodeAt(i))) {
         this.boundary();
-        this.#partial = match[0];
+        while (++i < end && isJsSpace(chunk.charCodeAt(i)));
+        continue;
       }
-      end = match.index + match[0].length;
+      const start = i;
+      while (++i < end && !isJsSpace(chunk.charCodeAt(i)));
+      // A word at the start of the piece continues the one before it, unless a boundary came between.
+      this.#partial += start === 0 && i === end ? chunk : chunk.slice(start, i);
     }
-    if (end < chunk.length) this.boundary();
   }
 
   /** Ends the current word: whitespace, or an element boundary that separates words. */
   boundary(): void {
     if (this.#partial === '') return;
-    if (this.#kept.length < KEPT_TEXT_CHARS) {
-      // Sliced only at the cap: slicing a concatenation flattens it, and doing so per word is quadratic.
-      const kept = this.#kept === '' ? this.#partial : `${this.#kept} ${this.#partial}`;
-      this.#kept = kept.length > KEPT_TEXT_CHARS ? kept.slice(0, KEPT_TEXT_CHARS) : kept;
-    }
-    this.#word(this.#partial.toLowerCase());
+    this.#batch.push(this.#partial);
+    this.#batchChars += this.#partial.length + 1;
     this.#partial = '';
+    this.#words++;
+    if (this.#batchChars >= HASH_FLUSH_CHARS) this.#flush();
   }
 
   finish(): VisibleTextSummary {
     this.boundary();
+    this.#flush();
     if (this.#words > 0 && this.#words < 3) this.#addShingle(); // a short text is one shingle
-    this.#hash.update(this.#pending);
-    return { wordCount: this.#words, textHash: this.#hash.digest('hex'), simhash: this.#simhash(), text: this.#kept };
+    const kept = this.#kept.join(' ');
+    return {
+      wordCount: this.#words,
+      textHash: this.#hash.digest('hex'),
+      simhash: this.#simhash(),
+      text: kept.length > KEPT_TEXT_CHARS ? kept.slice(0, KEPT_TEXT_CHARS) : kept,
+    };
   }
 
-  #word(word: string): void {
-    this.#pending += this.#words === 0 ? word : ` ${word}`;
-    if (this.#pending.length >= HASH_FLUSH_CHARS) {
-      this.#hash.update(this.#pending);
-      this.#pending = '';
+  #flush(): void {
+    if (this.#batch.length === 0) return;
+    const text = this.#batch.join(' ');
+    this.#batch = [];
+    this.#batchChars = 0;
+    if (this.#keptChars < KEPT_TEXT_CHARS) {
+      this.#kept.push(text);
+      this.#keptChars += text.length + 1;
     }
-    this.#words++;
-    // Two FNV-1a hashes with different offset bases, in one pass over the word.
+    const lower = text.toLowerCase();
+    this.#hash.update(this.#hashedWords === 0 ? lower : ` ${lower}`);
+    // Two FNV-1a hashes with different offset bases per word, in one pass over the batch.
     let lo = 0x811c9dc5;
     let hi = 0x050c5d1f;
-    for (let i = 0; i < word.length; i++) {
-      const unit = word.charCodeAt(i);
-      lo = Math.imul(lo ^ unit, 0x01000193);
-      hi = Math.imul(hi ^ unit, 0x01000193);
+    for (let i = 0; i <= lower.length; i++) {
+      const unit = i === lower.length ? 0x20 : lower.charCodeAt(i);
+      if (unit !== 0x20) {
+        lo = Math.imul(lo ^ unit, 0x01000193);
+        hi = Math.imul(hi ^ unit, 0x01000193);
+        continue;
+      }
+      if (++this.#hashedWords >= 3) this.#shingle(lo, hi);
+      this.#lo2 = this.#lo1;
+      this.#hi2 = this.#hi1;
+      this.#lo1 = lo;
+      this.#hi1 = hi;
+      lo = 0x811c9dc5;
+      hi = 0x050c5d1f;
     }
-    if (this.#words >= 3) this.#shingle(lo, hi);
-    this.#lo2 = this.#lo1;
-    this.#hi2 = this.#hi1;
-    this.#lo1 = lo;
-    this.#hi1 = hi;
   }
 
   #shingle(lo: number, hi: number): void {
