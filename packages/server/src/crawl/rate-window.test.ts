@@ -28,6 +28,13 @@ describe('RateWindow', () => {
     assert.deepEqual(window.rates(7_000), [3.3]);
   });
 
+  it('keeps about one sample per tenth of a second however often counts come', () => {
+    const window = new RateWindow(5_000);
+    for (let n = 0; n <= 100_000; n++) window.add(n / 10, [n]);
+    assert.ok(window.size <= 52, `${window.size} samples`);
+    assert.deepEqual(window.rates(10_000), [10_000]);
+  });
+
   it('decays to 0 when a count stops growing', () => {
     const window = new RateWindow(5_000);
     window.add(0, [0]);

@@ -1,5 +1,7 @@
 /** Under this much observed time a rate is not known yet (null), rather than a guess from one burst. */
 const MIN_SPAN_MS = 1_000;
+/** Samples closer than this are merged: a crawler may report thousands of times a second. */
+const RESOLUTION_MS = 100;
 
 interface Sample {
   at: number;
@@ -20,8 +22,16 @@ export class RateWindow {
   }
 
   add(at: number, counts: readonly number[]): void {
-    this.#samples.push({ at, counts });
+    const before = this.#samples.at(-2);
+    // The newest sample follows the latest counts until it is RESOLUTION_MS past the one before.
+    if (before && at - before.at < RESOLUTION_MS) this.#samples[this.#samples.length - 1] = { at, counts };
+    else this.#samples.push({ at, counts });
     this.#prune(at);
+  }
+
+  /** Samples kept: about one per RESOLUTION_MS over the window. */
+  get size(): number {
+    return this.#samples.length;
   }
 
   /** Per second, rounded to a tenth; null for each count while less than a second has been seen. */
