@@ -68,6 +68,11 @@ describe('CrawlProgressRecorder', () => {
     assert.equal(writes.at(-1)!.progress.current.linksPerSecond, 0);
     await subject.buildingReport();
     assert.deepEqual([writes.at(-1)!.progress.current.phase, writes.at(-1)!.progress.current.linksPerSecond], ['report', null]);
+    // A late report of the crawler's does not take the phase back.
+    subject.report(reported('links', 30, [50, 50]));
+    subject.tick();
+    await subject.flush();
+    assert.deepEqual([writes.at(-1)!.progress.current.phase, writes.at(-1)!.progress.current.links.done], ['report', 20]);
   });
 
   it('dates each phase, remembers how each began, and answers the final progress without writing it', async () => {

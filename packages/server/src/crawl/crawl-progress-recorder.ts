@@ -60,8 +60,9 @@ export class CrawlProgressRecorder {
     return this.#enter('pages');
   }
 
-  /** From the crawler, as often as it likes. */
+  /** From the crawler, as often as it likes; ignored once the runner builds the report (a late timer of the crawler's). */
   report(progress: CrawlProgress): void {
+    if (this.#phase === 'report' || this.#phase === 'done') return;
     this.#latest = progress;
     this.#rates.add(this.#clock(), [progress.pages.done, progress.links.done]);
     if (progress.phase !== this.#phase) void this.#enter(progress.phase);

@@ -63,6 +63,7 @@ export class CrawlRunner {
       const pages = await this.#crawler.run(crawlId, options, stop.signal, (reported) => progress.report(reported));
       // Stopped by shutdown rather than a cancel: leave it running for the next worker to resume.
       if (shutdown.aborted && !canceled) {
+        progress.tick();
         progress.stop();
         await progress.flush();
         return 'skipped';
