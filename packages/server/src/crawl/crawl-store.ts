@@ -253,44 +253,42 @@ export class CrawlStore {
   }
 
   /**
-   * Writes a fetched URL's findings, outgoing links and discoveries, then marks it done, in
-   * one transaction (one commit a page, which PostgreSQL must flush). The order keeps
-   * concurrent pages from deadlocking: new URLs are inserted in key order (see discover), and
-   * the page's own row is locked only by the last statement, after which nothing waits.
+   * Writes fetched URLs' findings, outgoing links and discoveries, then marks them done, in
+   * one transaction: pages recorded together share one commit (which PostgreSQL must flush).
+   * The order keeps concurrent writers from deadlocking: new URLs are inserted in key order
+   * (see discover), and the pages' own rows are locked only by the last statements.
    */
-  async recordPage(crawlId: string, id: string, page: RecordedPage): Promise<void> {
+  async recordPages(crawlId: string, pages: readonly { id: string; page: RecordedPage }[]): Promise<void> {
+    if (pages.length === 0) return;
     await inTransaction(this.#database, async (transaction) => {
       const db = transaction.db;
-      await db.deleteFrom('crawl_findings').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
-      await db.deleteFrom('crawl_links').where('crawl_id', '=', crawlId).where('source_id', '=', id).execute();
-      if (page.findings.length > 0) {
-        await db
-          .insertInto('crawl_findings')
-          .values(page.findings.map((finding) => ({ ...finding, id: newId(), crawl_id: crawlId, url_id: id, stage: 'page' })))
-          .execute();
-      }
-      const links = new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link]));
+      const ids = pages.map(({ id }) => id);
+      await db.deleteFrom('crawl_findings').where('crawl_id', '=', crawlId).where('url_id', 'in', ids).execute();
+      await db.deleteFrom('crawl_links').where('crawl_id', '=', crawlId).where('source_id', 'in', ids).execute();
+      await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', crawlId).where('source_id', 'in', ids).execute();
+      await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', 'in', ids).execute();
+      const findings = pages.flatMap(({ id, page }) =>
+        page.findings.map((finding) => ({ ...finding, id: newId(), crawl_id: crawlId, url_id: id, stage: 'page' })),
+      );
+      const links = pages.flatMap(({ id, page }) =>
+        [...new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link])).values()].map((link) => ({
+          crawl_id: crawlId,
+          source_id: id,
+          target_key: link.targetKey,
+          kind: link.kind,
+        })),
+      );
+      const hreflangs = pages.flatMap(({ id, page }) => page.hreflangs.map((h) => ({ crawl_id: crawlId, source_id: id, target_key: h.targetKey, code: h.code })));
       // Chunked: a page may hold thousands of links, and SQLite binds at most 32,766 values.
-      const rows = [...links.values()].map((link) => ({ crawl_id: crawlId, source_id: id, target_key: link.targetKey, kind: link.kind }));
-      for (let start = 0; start < rows.length; start += 1000) {
-        await db.insertInto('crawl_links').values(rows.slice(start, start + 1000)).execute();
-      }
-      await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', crawlId).where('source_id', '=', id).execute();
-      for (let start = 0; start < page.hreflangs.length; start += 1000) {
-        await db
-          .insertInto('crawl_hreflangs')
-          .values(page.hreflangs.slice(start, start + 1000).map((h) => ({ crawl_id: crawlId, source_id: id, target_key: h.targetKey, code: h.code })))
-          .execute();
-      }
-      await new CrawlStore(transaction).discover(crawlId, page.discovered);
-      await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', '=', id).execute();
-      if (page.body) {
-        await db
-          .insertInto('crawl_page_bodies')
-          .values({ crawl_id: crawlId, url_id: id, html: compressed(page.body.html), text: compressed(page.body.text) })
-          .execute();
-      }
-      await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
+      for (let start = 0; start < findings.length; start += 500) await db.insertInto('crawl_findings').values(findings.slice(start, start + 500)).execute();
+      for (let start = 0; start < links.length; start += 1000) await db.insertInto('crawl_links').values(links.slice(start, start + 1000)).execute();
+      for (let start = 0; start < hreflangs.length; start += 1000) await db.insertInto('crawl_hreflangs').values(hreflangs.slice(start, start + 1000)).execute();
+      await new CrawlStore(transaction).discover(crawlId, pages.flatMap(({ page }) => page.discovered));
+      const bodies = pages.flatMap(({ id, page }) =>
+        page.body ? [{ crawl_id: crawlId, url_id: id, html: compressed(page.body.html), text: compressed(page.body.text) }] : [],
+      );
+      for (let start = 0; start < bodies.length; start += 100) await db.insertInto('crawl_page_bodies').values(bodies.slice(start, start + 100)).execute();
+      for (const { id, page } of pages) await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
     });
   }
 

@@ -13,6 +13,7 @@ import { robotsFetcher } from './robots-fetch.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
 import { recordFetchedPage } from './page-record.ts';
+import { PageWriter } from './page-writer.ts';
 import { sitemapFetcher } from './sitemap-fetch.ts';
 import { readSitemaps } from './sitemap-reader.ts';
 import { normalizeUrl } from './url-normalizer.ts';
@@ -111,6 +112,7 @@ export class Crawler {
     links.wake();
 
     const known = new LRUCache<string, true>({ max: KNOWN_URLS });
+    const writer = new PageWriter(store, crawlId);
     let pages = await store.countDone(crawlId, 'page');
     let lastUrl = '';
     // Totals are what the frontier holds now: they grow as pages are read.
@@ -155,7 +157,7 @@ export class Crawler {
         return;
       }
       count();
-      await this.#record(row, fetched, options, { inScope, known }, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
+      await this.#record(row, fetched, options, { inScope, known, writer }, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
       links.wake();
       lastUrl = row.url;
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
@@ -288,14 +290,14 @@ export class Crawler {
     row: CrawlUrlRow,
     fetched: FetchedPage,
     options: CrawlOptions,
-    site: { inScope: ScopeFilter; known: LRUCache<string, true> },
+    site: { inScope: ScopeFilter; known: LRUCache<string, true>; writer: PageWriter },
     context: CrawlContext,
   ): Promise<void> {
     const page = recordFetchedPage(row, fetched, options, site.inScope, context);
     // A site's navigation repeats on every page: URLs this run already wrote are not written
     // again (the frontier's unique key still guards what the cache has forgotten or a resume).
     page.discovered = page.discovered.filter((found) => !site.known.has(found.url));
-    await this.#d.store.recordPage(row.crawl_id, row.id, page);
+    await site.writer.write(row.id, page);
     for (const found of page.discovered) site.known.set(found.url, true);
   }
 }
