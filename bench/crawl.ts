@@ -462,6 +462,7 @@ async function crawlWithLoupe(bench: BenchSite, slow: SlowHosts | undefined): Pr
         }
       }
     } catch (error) {
+      // undici's fetch ends a body silent for 300 s: a server before issue #23 says nothing during its link checks.
       if (Date.now() < deadline) note(`Loupe (${label}): the event stream broke (${message(error)}); polling the crawl instead`);
     }
     let givenUp = false;
@@ -473,7 +474,8 @@ async function crawlWithLoupe(bench: BenchSite, slow: SlowHosts | undefined): Pr
         givenUp = !ended(row.status);
         break;
       }
-      await sleep(100);
+      // Its finishedAt times the end, not this poll: as often as the server writes progress is enough.
+      await sleep(500);
     }
     const seenAt = Date.now();
     sampler.stop();
