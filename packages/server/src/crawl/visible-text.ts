@@ -39,10 +39,10 @@ export class VisibleText {
   readonly #lowPlanes = new Int32Array(32);
   readonly #highPlanes = new Int32Array(32);
   #shingles = 0;
-  #partial = '';
-  /** Words as written, not yet hashed, and their length joined by spaces. */
-  #batch: string[] = [];
-  #batchChars = 0;
+  /** Words as written, joined by single spaces, not yet hashed. */
+  #batch = '';
+  /** Whether the batch ends in a word the next piece may continue (no whitespace or boundary since). */
+  #open = false;
   /** Joined batches of the start of the text, up to KEPT_TEXT_CHARS. */
   readonly #kept: string[] = [];
   #keptChars = 0;
@@ -57,27 +57,44 @@ export class VisibleText {
   append(chunk: string): void {
     const end = chunk.length;
     let i = 0;
+    // Start of the stretch of `chunk` copied to the batch as it is: words apart by single spaces.
+    let from = -1;
     while (i < end) {
-      if (isJsSpace(chunk.charCodeAt(i))) {
-        this.boundary();
+      const unit = chunk.charCodeAt(i);
+      if (isJsSpace(unit)) {
+        const space = i;
         while (++i < end && isJsSpace(chunk.charCodeAt(i)));
+        if (from === -1) {
+          this.boundary();
+        } else if (i - space > 1 || unit !== 0x20 || i === end) {
+          this.#batch += chunk.slice(from, space);
+          from = -1;
+          this.boundary();
+        }
         continue;
       }
       const start = i;
       while (++i < end && !isJsSpace(chunk.charCodeAt(i)));
+      if (from !== -1) {
+        this.#words++;
+        continue;
+      }
+      from = start;
       // A word at the start of the piece continues the one before it, unless a boundary came between.
-      this.#partial += start === 0 && i === end ? chunk : chunk.slice(start, i);
+      if (start === 0 && this.#open) continue;
+      if (this.#batch !== '') this.#batch += ' ';
+      this.#words++;
+    }
+    if (from !== -1) {
+      this.#batch += from === 0 ? chunk : chunk.slice(from);
+      this.#open = true;
     }
   }
 
   /** Ends the current word: whitespace, or an element boundary that separates words. */
   boundary(): void {
-    if (this.#partial === '') return;
-    this.#batch.push(this.#partial);
-    this.#batchChars += this.#partial.length + 1;
-    this.#partial = '';
-    this.#words++;
-    if (this.#batchChars >= HASH_FLUSH_CHARS) this.#flush();
+    this.#open = false;
+    if (this.#batch.length >= HASH_FLUSH_CHARS) this.#flush();
   }
 
   finish(): VisibleTextSummary {
@@ -94,10 +111,9 @@ export class VisibleText {
   }
 
   #flush(): void {
-    if (this.#batch.length === 0) return;
-    const text = this.#batch.join(' ');
-    this.#batch = [];
-    this.#batchChars = 0;
+    const text = this.#batch;
+    if (text === '') return;
+    this.#batch = '';
     if (this.#keptChars < KEPT_TEXT_CHARS) {
       this.#kept.push(text);
       this.#keptChars += text.length + 1;
