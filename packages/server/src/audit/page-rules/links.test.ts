@@ -98,4 +98,10 @@ describe('links/uncrawlable', () => {
     const page = withLinks('<a href="javascript:void(0)" role="button">Menu</a> <a href="mailto:hi@example.com">Mail</a> <a href="#top">Top</a> <a href="/about">About</a>');
     assert.equal(check('links/uncrawlable', page), null);
   });
+  it('reads the href past any whitespace, as written: a no-break space before file: still makes it one', () => {
+    const page = withLinks('<a href="&nbsp;file:///tea.html">Tea</a> <a href=" &#9;MAILTO:hi@example.com">Mail</a> <a href=" java&#10;script:void(0)">Open</a>');
+    const verdict = check('links/uncrawlable', page);
+    assert.equal(verdict?.count, 2);
+    assert.equal(verdict?.detail, 'file: URL, javascript:void(0)');
+  });
 });

@@ -14,6 +14,8 @@ const GENERIC_TEXTS = new Set([
 ]);
 const BARE_URL = /^(?:https?:\/\/|www\.)\S+$/i;
 const JAVASCRIPT_VOID = /^javascript:void\(?0\)?;?$/i;
+/** An href whose first character past whitespace starts none of mailto:, javascript: and file:. */
+const PLAIN_HREF = /^\s*[^\sfjm]/i;
 
 /**
  * Links to other pages of the site; a bare `#section` or a link to the page itself is not one.
@@ -22,8 +24,14 @@ const JAVASCRIPT_VOID = /^javascript:void\(?0\)?;?$/i;
 function internalLinks(facts: PageFacts, page: AuditedPage): LinkFact[] {
   const site = URL.parse(page.origin)?.origin;
   if (site === undefined) return [];
-  return facts.links.filter((link) => link.url !== null && !link.samePage && hasOrigin(link.url, site));
+  // Three rules ask, one after the other.
+  const known = internalByFacts.get(facts);
+  if (known?.site === site) return known.links;
+  const links = facts.links.filter((link) => link.url !== null && !link.samePage && hasOrigin(link.url, site));
+  internalByFacts.set(facts, { site, links });
+  return links;
 }
+const internalByFacts = new WeakMap<PageFacts, { site: string; links: LinkFact[] }>();
 
 /** Whether a serialized URL may have a local host name: hosts are serialized lower-cased, IPv4 in dotted decimal. */
 const MAYBE_LOCAL = /localhost|127\.|\[::1\]|0\.0\.0\.0/;
@@ -43,6 +51,7 @@ function isGeneric(text: string): boolean {
 function uncrawlableReason(link: LinkFact): string | null {
   // Lighthouse's crawlable-anchors: an element with a role is acting as a button, not a link.
   if (link.role !== null) return null;
+  if (PLAIN_HREF.test(link.href)) return link.scheme === null ? 'unparsable href' : null;
   const href = link.href.replace(/\s/g, '');
   if (/^mailto:/i.test(href)) return null;
   if (href === '') return 'empty href';
