@@ -51,7 +51,12 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   await registerApiDocs(app, buildOpenApiDocument({ version }));
   const services = await composeServices(infrastructure, metrics);
   app.addHook('onClose', services.close);
-  registerOperationRoutes(app, { handlers: services.handlers, authenticator: services.authenticator, validateResponses: config.validateResponses });
+  registerOperationRoutes(app, {
+    handlers: services.handlers,
+    authenticator: services.authenticator,
+    validateResponses: config.validateResponses,
+    eventHeartbeatMs: config.eventHeartbeatMs,
+  });
   await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);
   registerSharePageRoutes(app, services.reports);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });

@@ -115,6 +115,8 @@ export interface Config {
   linkChecks: { cap: number; budgetSeconds: number };
   /** Tests only: answers the crawler's and imports' DNS lookups instead of the system resolver. */
   resolve?: Resolve;
+  /** Tests only: how often a silent event stream sends a comment line (15 s when unset). */
+  eventHeartbeatMs?: number;
   /** Whether `loupe serve` also runs background jobs (with PostgreSQL, `loupe worker` processes can take them instead). */
   serveJobs: boolean;
   /** How long a job stays with a worker that stopped renewing it (a crashed one) before another takes it. */

@@ -68,7 +68,7 @@ function callerOf(authenticator: Authenticator, operation: OperationDefinition, 
  */
 export function registerOperationRoutes(
   app: FastifyInstance,
-  dependencies: { handlers: Handlers; authenticator: Authenticator; validateResponses: boolean },
+  dependencies: { handlers: Handlers; authenticator: Authenticator; validateResponses: boolean; eventHeartbeatMs?: number },
 ): void {
   const { authenticator, validateResponses } = dependencies;
   const handlers = dependencies.handlers as Record<string, (input: unknown, context: unknown) => Promise<unknown>>;
@@ -107,7 +107,7 @@ export function registerOperationRoutes(
           if (!reply.raw.writableFinished) disconnected.abort();
         });
         const result = await handler(input, { principal, requestId: request.id, signal: disconnected.signal });
-        if (operation.stream) return sendEvents(request, reply, result as AsyncIterable<unknown>);
+        if (operation.stream) return sendEvents(request, reply, result as AsyncIterable<unknown>, dependencies.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS);
         if (operation.download) return sendDownload(reply, result as Download);
 
         let answer = result;
@@ -142,10 +142,18 @@ function sendDownload(reply: FastifyReply, download: Download) {
 }
 
 /**
- * Writes server-sent events, one JSON `data:` line per event, until the source ends or the
- * client goes away (which ends the source through its `return`).
+ * How often an event stream with nothing to say sends a comment line: a crawl may build its
+ * report or check slow links for minutes, and proxies and clients drop a silent connection
+ * (undici's body timeout is 300 s, nginx's proxy_read_timeout 60 s).
  */
-async function sendEvents(request: FastifyRequest, reply: FastifyReply, events: AsyncIterable<unknown>): Promise<void> {
+const EVENT_HEARTBEAT_MS = 15_000;
+
+/**
+ * Writes server-sent events, one JSON `data:` line per event, until the source ends or the
+ * client goes away (which ends the source through its `return`); a `:` comment line, which
+ * clients ignore, every `heartbeatMs` keeps the connection alive meanwhile.
+ */
+async function sendEvents(request: FastifyRequest, reply: FastifyReply, events: AsyncIterable<unknown>, heartbeatMs: number): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   const first = await iterator.next();
   reply.hijack();
@@ -161,11 +169,13 @@ async function sendEvents(request: FastifyRequest, reply: FastifyReply, events: 
     closed = true;
     void iterator.return?.();
   });
+  const heartbeat = setInterval(() => raw.write(':\n\n'), heartbeatMs);
   try {
     for (let step = first; !step.done && !closed; step = await iterator.next()) raw.write(`data: ${JSON.stringify(step.value)}\n\n`);
   } catch (error) {
     request.log.error({ err: error }, 'event stream failed');
   } finally {
+    clearInterval(heartbeat);
     raw.end();
   }
 }
