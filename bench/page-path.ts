@@ -7,6 +7,11 @@
  *                     PostgreSQL manual as `../shared/testdata/sites/postgres-docs.sh` unpacks it)
  *   BENCH_ROUNDS      measured rounds over all pages after one warm-up (default 5); a page's
  *                     time in a stage is its fastest round
+ *   BENCH_STORE       sqlite or postgres (TEST_DATABASE_URL): also time CrawlStore.recordPages
+ *                     (zstd and the SQL writes, one transaction a batch) into a fresh migrated
+ *                     database, each page once after the rounds, CPU and wall time
+ *   BENCH_STORE_BATCH pages a transaction (default 16: at concurrency 16, PageWriter joins
+ *                     the pages that finish in the same turn, up to 32)
  *
  * Besides the directory's pages, one synthetic page: 5,000 links (internal, external, some
  * repeated) in about 500 KB of HTML. Stages, as the crawler runs them on a 200 text/html page:
@@ -29,12 +34,15 @@ import { runPageRules } from '../packages/server/src/audit/page-rules/index.ts';
 import { summarizePage } from '../packages/server/src/audit/page-summary.ts';
 import type { AuditedPage } from '../packages/server/src/audit/rule.ts';
 import { crawlOptions } from '../packages/server/src/crawl/crawl-options.ts';
-import { urlKey, type CrawlUrlRow } from '../packages/server/src/crawl/crawl-store.ts';
+import { CrawlStore, urlKey, type CrawlUrlRow } from '../packages/server/src/crawl/crawl-store.ts';
 import { extractPageFacts, type PageFacts } from '../packages/server/src/crawl/page-facts.ts';
 import type { FetchedPage } from '../packages/server/src/crawl/page-fetcher.ts';
 import { recordFetchedPage } from '../packages/server/src/crawl/page-record.ts';
 import { createScopeFilter } from '../packages/server/src/crawl/scope-filter.ts';
-import { loadAverage, printTable, quantile, runBench } from './bench-kit.ts';
+import { insertRunningCrawl } from '../packages/server/src/testing/running-crawl.ts';
+import { openTestDatabase } from '../packages/server/src/testing/test-database.ts';
+import type { Dialect } from '../packages/server/src/testing/test-dialects.ts';
+import { cleanups, loadAverage, printTable, quantile, runBench } from './bench-kit.ts';
 
 const DIR = process.env.BENCH_PGDOCS_DIR ?? '/tmp/pgdocs';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -146,7 +154,45 @@ async function main(): Promise<void> {
   console.log(`slowest pages: ${slowest.map((page) => `${page.name} ${page.ms.toFixed(1)} ms`).join(', ')}`);
   const total = path.reduce((a, b) => a + b, 0);
   console.log(`path: ${(pages.length / (total / 1000)).toFixed(0)} pages per CPU second over the manual (decode + record + compress)`);
+  if (process.env.BENCH_STORE) await timeStore(process.env.BENCH_STORE as Dialect, pages);
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+}
+
+/** CrawlStore.recordPages over the manual, as the crawler's PageWriter calls it after recordFetchedPage. */
+async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
+  const test = await openTestDatabase(dialect);
+  cleanups.push(() => test.close());
+  const at = new Date().toISOString();
+  await test.database.db.insertInto('workspaces').values({ id: 'bench', name: 'bench', plan: 'free', created_at: at, updated_at: at }).execute();
+  const store = new CrawlStore(test.database);
+  const options = crawlOptions({ url: `${ORIGIN}/docs/` }, 100_000);
+  const inScope = createScopeFilter({ origin: options.url });
+  const crawlId = await insertRunningCrawl(store, 'bench', options);
+  const urls = pages.map((page) => `${ORIGIN}/docs/${page.name}`);
+  await store.discover(crawlId, urls.map((url) => ({ url, depth: 1, kind: 'page', source: 'link' })));
+  const rows = new Map((await test.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute()).map((r) => [r.url, r]));
+  const recorded = pages.map((page, index) => {
+    const row = rows.get(urls[index]!)!;
+    const fetched = fetchedPage(row.url, page.body.toString('utf8'), page.body.length);
+    return { id: row.id, page: recordFetchedPage(row, fetched, options, inScope, { notFoundProbe: null, robotsDisallowedFor: [] }) };
+  });
+  const batchSize = Number(process.env.BENCH_STORE_BATCH ?? 16);
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let start = 0; start < recorded.length; start += batchSize) {
+    const batch = recorded.slice(start, start + batchSize);
+    const cpuStart = cpuMs();
+    const wallStart = performance.now();
+    await store.recordPages(crawlId, batch);
+    wall.push((performance.now() - wallStart) / batch.length);
+    cpu.push((cpuMs() - cpuStart) / batch.length);
+  }
+  const sizes = Array.from({ length: cpu.length }, (_, i) => Math.min(batchSize, recorded.length - i * batchSize));
+  const total = (values: number[]) => values.reduce((sum, value, i) => sum + value * sizes[i]!, 0);
+  printTable([`recordPages, ${dialect}, ${batchSize} a batch`, 'median ms a page', 'p95', 'max', 'total ms (manual)'], [
+    ['CPU', quantile(cpu, 0.5).toFixed(3), quantile(cpu, 0.95).toFixed(3), Math.max(...cpu).toFixed(2), total(cpu).toFixed(0)],
+    ['wall', quantile(wall, 0.5).toFixed(3), quantile(wall, 0.95).toFixed(3), Math.max(...wall).toFixed(2), total(wall).toFixed(0)],
+  ]);
 }
 
 await runBench(main);
