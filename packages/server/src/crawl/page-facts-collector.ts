@@ -21,7 +21,9 @@ const INLINE = new Set([
 const HIDDEN_TEXT = new Set(['iframe', 'noembed', 'noframes']);
 /** The same in SVG and MathML, where `title` and `desc` name the graphic without showing it. */
 const HIDDEN_FOREIGN_TEXT = new Set(['script', 'style', 'title', 'desc']);
-const HEADING_LEVEL: Record<string, HeadingFact['level']> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+// Maps, not object literals: looking up a tag name parsed from the page in an object costs a
+// string-table lookup per element, and finds Object.prototype's members (`<constructor>`).
+const HEADING_LEVEL = new Map<string, HeadingFact['level']>([['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6]]);
 const JS_TYPES = /^(?:|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/(?:javascript1\.[0-5]|jscript|livescript))$/;
 
 // What an open element changed, undone when it closes.
@@ -248,7 +250,7 @@ export class PageFactsCollector implements Partial<Handler> {
     const role = attribs.role?.trim().toLowerCase();
     if (name === 'nav' || role === 'navigation') this.#enter(frame, NAV);
     if (role === 'button' && name !== 'button' && name !== 'input') this.#openButton(frame, name, attribs);
-    const level = HEADING_LEVEL[name];
+    const level = HEADING_LEVEL.get(name);
     if (level !== undefined) {
       this.#openHeading(frame, level);
       return;

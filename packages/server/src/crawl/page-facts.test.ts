@@ -172,6 +172,12 @@ describe('headings', () => {
     const page = facts('<h2>First<h3>Second</h3>');
     assert.deepEqual(page.headings.map((h) => [h.level, h.text]), [[2, 'First'], [3, 'Second']]);
   });
+  it('takes unknown elements named like Object members for nothing', () => {
+    const page = facts('<constructor>Build</constructor><tostring>x</tostring><h2>Real</h2><p>four words in all</p>');
+    assert.deepEqual(page.headings.map((h) => [h.level, h.text]), [[2, 'Real']]);
+    assert.equal(page.headingCount, 1);
+    assert.equal(page.text.wordCount, 7);
+  });
 });
 
 describe('visible text', () => {

@@ -14,9 +14,9 @@ const FETCHED_RELS = new Set([
   'icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon', 'manifest', 'preload', 'modulepreload', 'prefetch',
 ]);
 /** Elements that load a subresource from an attribute, for `security/mixed-content`. */
-const MEDIA_ATTRIBUTES: Record<string, readonly string[]> = {
-  source: ['src'], video: ['src', 'poster'], audio: ['src'], embed: ['src'], object: ['data'], track: ['src'], input: ['src'],
-};
+const MEDIA_ATTRIBUTES = new Map<string, readonly string[]>([
+  ['source', ['src']], ['video', ['src', 'poster']], ['audio', ['src']], ['embed', ['src']], ['object', ['data']], ['track', ['src']], ['input', ['src']],
+]);
 
 /**
  * Everything on a page that points at a URL: links, images, scripts, stylesheets, iframes,
@@ -103,7 +103,7 @@ export class PageResources {
     } else if (name === 'form') {
       this.#form(attribs);
     } else {
-      for (const attribute of MEDIA_ATTRIBUTES[name] ?? []) {
+      for (const attribute of MEDIA_ATTRIBUTES.get(name) ?? []) {
         const value = attribs[attribute];
         if (value !== undefined && value.trim() !== '') this.#subresource(`${name}[${attribute}]`, value);
       }
