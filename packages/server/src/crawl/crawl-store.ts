@@ -3,6 +3,7 @@ import { zstdCompressSync } from 'node:zlib';
 import type { Crawl, CrawlStatus } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
 import { inTransaction, type Database } from '../database/database.ts';
+import { insertRows } from '../database/bulk-insert.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CrawlFindingTable, CrawlTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
@@ -162,23 +163,15 @@ export class CrawlStore {
   }
 
   async #discoverChunk(crawlId: string, unique: [string, DiscoveredUrl][]): Promise<void> {
-    await this.#database.db
-      .insertInto('crawl_urls')
-      .values(
-        unique.map(([key, u]) => ({
-          id: newId(),
-          crawl_id: crawlId,
-          url: u.url,
-          url_key: key,
-          depth: u.depth,
-          state: 'queued',
-          kind: u.kind,
-          source: u.source,
-        })) as Insertable<CrawlUrlTable>[],
-      )
-      .onConflict((conflict) => conflict.columns(['crawl_id', 'url_key']).doNothing())
-      .execute();
+    await insertRows(
+      this.#database,
+      'crawl_urls',
+      ['id', 'crawl_id', 'url', 'url_key', 'depth', 'state', 'kind', 'source'],
+      unique.map(([key, u]) => [newId(), crawlId, u.url, key, u.depth, 'queued', u.kind, u.source]),
+      ['crawl_id', 'url_key'],
+    );
   }
+
 
   /** The next queued URLs of a kind, shallowest first, marked as being fetched. */
   async claim(crawlId: string, kind: DiscoveredUrl['kind'], limit: number): Promise<CrawlUrlRow[]> {
@@ -268,21 +261,15 @@ export class CrawlStore {
       await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', crawlId).where('source_id', 'in', ids).execute();
       await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', 'in', ids).execute();
       const findings = pages.flatMap(({ id, page }) =>
-        page.findings.map((finding) => ({ ...finding, id: newId(), crawl_id: crawlId, url_id: id, stage: 'page' })),
+        page.findings.map((f) => [newId(), crawlId, id, 'page', f.rule_id, f.severity, f.count, f.samples, f.detail ?? null, f.share ?? null]),
       );
       const links = pages.flatMap(({ id, page }) =>
-        [...new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link])).values()].map((link) => ({
-          crawl_id: crawlId,
-          source_id: id,
-          target_key: link.targetKey,
-          kind: link.kind,
-        })),
+        [...new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link])).values()].map((link) => [crawlId, id, link.targetKey, link.kind]),
       );
-      const hreflangs = pages.flatMap(({ id, page }) => page.hreflangs.map((h) => ({ crawl_id: crawlId, source_id: id, target_key: h.targetKey, code: h.code })));
-      // Chunked: a page may hold thousands of links, and SQLite binds at most 32,766 values.
-      for (let start = 0; start < findings.length; start += 500) await db.insertInto('crawl_findings').values(findings.slice(start, start + 500)).execute();
-      for (let start = 0; start < links.length; start += 1000) await db.insertInto('crawl_links').values(links.slice(start, start + 1000)).execute();
-      for (let start = 0; start < hreflangs.length; start += 1000) await db.insertInto('crawl_hreflangs').values(hreflangs.slice(start, start + 1000)).execute();
+      const hreflangs = pages.flatMap(({ id, page }) => page.hreflangs.map((h) => [crawlId, id, h.targetKey, h.code]));
+      await insertRows(transaction, 'crawl_findings', ['id', 'crawl_id', 'url_id', 'stage', 'rule_id', 'severity', 'count', 'samples', 'detail', 'share'], findings);
+      await insertRows(transaction, 'crawl_links', ['crawl_id', 'source_id', 'target_key', 'kind'], links);
+      await insertRows(transaction, 'crawl_hreflangs', ['crawl_id', 'source_id', 'target_key', 'code'], hreflangs);
       await new CrawlStore(transaction).discover(crawlId, pages.flatMap(({ page }) => page.discovered));
       const bodies = pages.flatMap(({ id, page }) =>
         page.body ? [{ crawl_id: crawlId, url_id: id, html: compressed(page.body.html), text: compressed(page.body.text) }] : [],
