@@ -85,7 +85,7 @@ export class GuardedFetcher {
     let current = new URL(url);
     for (;;) {
       if (!this.#allowPrivate) assertPublicHost(current.hostname);
-      const response = await request(current, {
+      const asked = request(current, {
         dispatcher: this.#agent,
         method: 'GET',
         headers: options.headers,
@@ -93,6 +93,7 @@ export class GuardedFetcher {
         bodyTimeout: options.timeoutMs,
         signal: options.signal,
       });
+      const response = await (options.signal ? settledByAbort(asked, options.signal) : asked);
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
         await response.body.dump();
@@ -121,7 +122,7 @@ export class GuardedFetcher {
     options: { method: 'GET' | 'HEAD' | 'POST'; headers?: Record<string, string>; body?: string; timeoutMs: number; signal?: AbortSignal },
   ): Promise<Dispatcher.ResponseData> {
     if (!this.#allowPrivate) assertPublicHost(url.hostname);
-    return request(url, {
+    const answer = request(url, {
       dispatcher: this.#agent,
       method: options.method,
       headers: options.headers,
@@ -130,11 +131,42 @@ export class GuardedFetcher {
       bodyTimeout: options.timeoutMs,
       signal: options.signal,
     });
+    return options.signal ? settledByAbort(answer, options.signal) : answer;
   }
 
   close(): Promise<void> {
     return this.#agent.close();
   }
+}
+
+/**
+ * The answer, or the signal's abort at once: undici notices an abort only once the request
+ * has a connection, so a request waiting on a TLS handshake that never comes would hold its
+ * caller until the connect timeout (undici issue 386). An answer that comes after the abort
+ * has its body destroyed.
+ */
+function settledByAbort(answer: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  if (signal.aborted) {
+    void answer.then((late) => late.body.destroy(), () => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      void answer.then((late) => late.body.destroy(), () => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
