@@ -66,7 +66,8 @@ export class Crawler {
     try {
       return await this.#run(fetcher, crawlId, options, signal, onProgress);
     } finally {
-      await fetcher.close();
+      // Nothing of the crawl waits on it any more; a connection attempt to a silent host would hold close() to its timeout.
+      await fetcher.destroy();
     }
   }
 

@@ -177,6 +177,17 @@ for (const dialect of testDialects()) {
       for (const row of rows) assert.deepEqual([row.state, row.fetch_error], ['done', NOT_CHECKED.timeBudget], row.url);
     });
 
+    it('ends at the time budget though handshakes to another host are still waiting', { timeout: 8_000 }, async () => {
+      // A TLS handshake that never comes outlasts an abort in undici until its connect timeout (10 s).
+      const silent = await silentServer();
+      sites.push(silent);
+      const links = Array.from({ length: 6 }, (_, l) => `https://handshake.test:${silent.port}/l${l}`);
+      const main = await site({ pages: pagesLinking(1, () => links) });
+      const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false }, 10), crawler({ cap: 10_000, budgetMs: 200 }, 60_000));
+      const rows = await linkRows(crawlId);
+      assert.deepEqual(rows.map((row) => row.fetch_error), links.map(() => NOT_CHECKED.timeBudget));
+    });
+
     it('checks no more than the cap and records the rest as over it', async () => {
       const fast: Record<string, PageSpec> = {};
       for (let l = 0; l < 20; l++) fast[`/l${l}`] = { body: 'ok', contentType: 'text/plain' };

@@ -137,6 +137,11 @@ export class GuardedFetcher {
   close(): Promise<void> {
     return this.#agent.close();
   }
+
+  /** Ends every connection now, those still connecting included (close would wait for them). */
+  destroy(): Promise<void> {
+    return this.#agent.destroy();
+  }
 }
 
 /**
