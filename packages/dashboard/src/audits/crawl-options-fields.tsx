@@ -1,5 +1,5 @@
 import type { CrawlDefaults } from '@loupe/contract';
-import { boundsOf, defaultOf, descriptionOf } from './crawl-options.ts';
+import { boundsOf, defaultOf, descriptionOf, YES_NO_OPTIONS } from './crawl-options.ts';
 import { fieldMessages } from '../api/field-messages.ts';
 import { FieldFrame } from '../components/field-frame.tsx';
 
@@ -45,7 +45,7 @@ export function CrawlOptionsFields({ prefix = '', initial = {}, planCap, blankMe
       </FieldFrame>
     );
   };
-  const toggle = (option: 'respectRobots' | 'sitemaps', label: string) => (
+  const toggle = (option: (typeof YES_NO_OPTIONS)[number], label: string) => (
     <FieldFrame label={label} name={name(option)} error={error} hint={descriptionOf(option)}>
       {({ id, describedBy, invalid }) => (
         <select id={id} name={name(option)} defaultValue={yesNo(initial[option])} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
@@ -72,7 +72,7 @@ export function CrawlOptionsFields({ prefix = '', initial = {}, planCap, blankMe
     </FieldFrame>
   );
 
-  const advanced = ['maxDepth', 'concurrency', 'delayMs', 'respectRobots', 'sitemaps', 'include', 'exclude', 'userAgent', 'headers'];
+  const advanced = ['maxDepth', 'concurrency', 'delayMs', ...YES_NO_OPTIONS, 'include', 'exclude', 'userAgent', 'headers'];
   // An error about a control under "More options" must not stay folded away.
   const advancedError = advanced.some((option) => fieldMessages(error, name(option)).length > 0);
 
@@ -96,6 +96,7 @@ export function CrawlOptionsFields({ prefix = '', initial = {}, planCap, blankMe
           {number('delayMs', 'Delay between requests (ms)', String(defaultOf('delayMs')))}
           {toggle('respectRobots', 'Follow robots.txt')}
           {toggle('sitemaps', 'Read the sitemaps')}
+          {toggle('checkExternalLinks', 'Check links to other sites')}
           {list('include', 'Only paths matching', '/docs/**')}
           {list('exclude', 'Never paths matching', '/admin/**')}
           <FieldFrame label="User agent" name={name('userAgent')} error={error}>

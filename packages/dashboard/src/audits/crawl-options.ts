@@ -21,6 +21,9 @@ export function descriptionOf(name: keyof typeof shape): string | undefined {
   return shape[name].description?.replaceAll('`', '');
 }
 
+/** The yes/no options, each a select whose blank choice leaves the default. */
+export const YES_NO_OPTIONS = ['respectRobots', 'sitemaps', 'checkExternalLinks'] as const;
+
 const lines = (text: string | undefined) =>
   (text ?? '')
     .split('\n')
@@ -46,7 +49,7 @@ export function crawlOptionsFromFields(fields: Record<string, string>, prefix = 
     // A value that is not a number goes to the server as it is, which says why at the field.
     if (value !== undefined) options[name] = (Number.isFinite(Number(value)) ? Number(value) : value) as number;
   }
-  for (const name of ['respectRobots', 'sitemaps'] as const) {
+  for (const name of YES_NO_OPTIONS) {
     const value = read(name);
     if (value !== undefined) options[name] = value === 'true';
   }

@@ -12,13 +12,13 @@ import { useSubmit } from '../components/use-submit.ts';
 import { EmptyState } from '../components/empty-state.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { CrawlOptionsFields } from './crawl-options-fields.tsx';
-import { crawlOptionsFromFields } from './crawl-options.ts';
+import { crawlOptionsFromFields, YES_NO_OPTIONS } from './crawl-options.ts';
 import { useCrawlEstimate, type EstimateState } from './use-crawl-estimate.ts';
 import '../reports/reports.css';
 import './audits.css';
 
 /** Every field of the form, for telling a refusal about them from one about the whole request. */
-const FIELDS = ['url', 'mode', 'maxPages', 'maxDepth', 'concurrency', 'delayMs', 'respectRobots', 'sitemaps', 'include', 'exclude', 'userAgent', 'headers'];
+const FIELDS = ['url', 'mode', 'maxPages', 'maxDepth', 'concurrency', 'delayMs', ...YES_NO_OPTIONS, 'include', 'exclude', 'userAgent', 'headers'];
 
 /**
  * `/w/:ws/audits/:projectId/crawls/new`: a crawl of the project's site, its options starting
