@@ -2,14 +2,29 @@ import { CompiledQuery } from 'kysely';
 import type { Database } from './database.ts';
 import type { Schema } from './schema.ts';
 
-/** Values bound per statement at most: under SQLite's 32,766 and PostgreSQL's 65,535. */
-const MAX_VALUES = 30_000;
+/** Rows of one statement at most; fewer go in power-of-two chunks (see chunkSizes). */
+const MAX_ROWS = 256;
 
-/** Statements by table, columns, row count and engine: a crawl writes the same few shapes again and again. */
+/** Statements by table, columns, row count and engine: a handful of shapes, written again and again. */
 const statements = new Map<string, string>();
 
 /**
- * Inserts rows given as arrays, in `columns` order, a statement per chunk, with the SQL written
+ * 256 rows a statement, and the rest in powers of two (100 = 64 + 32 + 4): every insert is
+ * made of at most nine statement shapes a table, which the connection prepares once and
+ * keeps. One statement of exactly as many rows as were given would be a new shape, prepared
+ * again, nearly every time (a page's links number anything), and a prepared statement of
+ * thousands of values holds megabytes until the cache lets it go.
+ */
+function chunkSizes(rows: number): number[] {
+  const sizes: number[] = [];
+  let left = rows;
+  for (; left >= MAX_ROWS; left -= MAX_ROWS) sizes.push(MAX_ROWS);
+  for (let size = MAX_ROWS / 2; size >= 1; size /= 2) if (left & size) sizes.push(size);
+  return sizes;
+}
+
+/**
+ * Inserts rows given as arrays, in `columns` order, a statement per chunk (chunkSizes), with the SQL written
  * here instead of by Kysely's builder: for thousands of values (a page's links) the builder
  * makes nodes per value and compiles them each time, which cost a crawl more than SQLite's
  * own work. `skipConflictsOn` names a unique key whose duplicates are left as they are. Runs on
@@ -22,10 +37,11 @@ export async function insertRows<Table extends keyof Schema & string>(
   rows: readonly unknown[][],
   skipConflictsOn?: readonly (keyof Schema[Table] & string)[],
 ): Promise<void> {
-  const perStatement = Math.max(1, Math.floor(MAX_VALUES / columns.length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    await database.db.executeQuery(CompiledQuery.raw(statement(database.kind, table, columns, chunk.length, skipConflictsOn), chunk.flat()));
+  let start = 0;
+  for (const size of chunkSizes(rows.length)) {
+    const chunk = rows.slice(start, start + size);
+    start += size;
+    await database.db.executeQuery(CompiledQuery.raw(statement(database.kind, table, columns, size, skipConflictsOn), chunk.flat()));
   }
 }
 
@@ -38,8 +54,7 @@ function statement(kind: Database['kind'], table: string, columns: readonly stri
     const tuple = () => `(${columns.map(placeholder).join(', ')})`;
     const conflict = skipConflictsOn ? ` on conflict (${skipConflictsOn.map(quoted).join(', ')}) do nothing` : '';
     sql = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values ${Array.from({ length: count }, tuple).join(', ')}${conflict}`;
-    // Kept only for the shapes that recur: a crawl's batches are mostly small.
-    if (count <= 64) statements.set(key, sql);
+    statements.set(key, sql);
   }
   return sql;
 }
