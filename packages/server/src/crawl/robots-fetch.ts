@@ -1,4 +1,5 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { readAtMost } from '../outbound/read-at-most.ts';
 import { FetchDeadline } from './fetch-deadline.ts';
 import { ROBOTS_MAX_BYTES, type FetchText } from './robots-policy.ts';
 import { normalizeUrl } from './url-normalizer.ts';
@@ -38,20 +39,8 @@ export function robotsFetcher(fetcher: GuardedFetcher, options: { userAgent: str
         current = next;
         continue;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of response.body) {
-          chunks.push(chunk as Buffer);
-          size += (chunk as Buffer).length;
-          if (size > ROBOTS_MAX_BYTES) break;
-        }
-      } catch {
-        return null;
-      } finally {
-        response.body.destroy();
-      }
-      return { status: response.statusCode, body: Buffer.concat(chunks).toString('utf8') };
+      const body = await readAtMost(response.body, ROBOTS_MAX_BYTES).catch(() => null);
+      return body === null ? null : { status: response.statusCode, body: body.toString('utf8') };
     }
   }
 }

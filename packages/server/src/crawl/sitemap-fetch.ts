@@ -1,4 +1,5 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { readAtMost } from '../outbound/read-at-most.ts';
 import { FetchDeadline } from './fetch-deadline.ts';
 import type { FetchBytes } from './sitemap-reader.ts';
 
@@ -12,18 +13,8 @@ export function sitemapFetcher(fetcher: GuardedFetcher, options: { userAgent: st
     const deadline = new FetchDeadline(options.timeoutMs, options.signal);
     try {
       const response = await fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': options.userAgent }, timeoutMs: options.timeoutMs, signal: deadline.signal });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of response.body) {
-          chunks.push(chunk as Buffer);
-          size += (chunk as Buffer).length;
-          if (size > options.maxBytes) break;
-        }
-      } finally {
-        response.body.destroy();
-      }
-      return { status: response.statusCode, body: Buffer.concat(chunks), contentType: String(response.headers['content-type'] ?? '') };
+      const body = await readAtMost(response.body, options.maxBytes);
+      return { status: response.statusCode, body, contentType: String(response.headers['content-type'] ?? '') };
     } catch {
       return null;
     } finally {
