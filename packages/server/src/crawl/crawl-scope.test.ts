@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { htmlPage } from '../testing/html-page.ts';
-import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { ORIGIN, startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
-import { Crawler } from './crawler.ts';
 import type { SiteFacts } from './site-facts.ts';
 
 const page = (path: string, links: string[] = []) => htmlPage({ path, title: `The page at ${path}`, links, words: 40 });
@@ -53,13 +51,7 @@ for (const dialect of testDialects()) {
     let store: CrawlStore;
     const fetcher = new GuardedFetcher({ allowPrivate: true });
     const sites: TestSite[] = [];
-    const crawler = () =>
-      new Crawler({
-        store,
-        fetcher,
-        log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
-        limits: { timeoutMs: 5_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 },
-      });
+    const crawler = () => testCrawler(store, fetcher);
 
     /** Crawls a fresh copy of `definition`: the pages charged, the paths the site was asked, the site facts. */
     async function crawlSite(definition: SiteDefinition, request: Omit<Parameters<typeof crawlOptions>[0], 'url'> = {}) {

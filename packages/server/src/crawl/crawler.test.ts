@@ -1,29 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { brokenLinksSite, generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
 import { htmlPage } from '../testing/html-page.ts';
-import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
-import { Crawler } from './crawler.ts';
 
 for (const dialect of testDialects()) {
   describe(`crawler (${dialect})`, () => {
     let t: TestServer;
     let store: CrawlStore;
     const fetcher = new GuardedFetcher({ allowPrivate: true });
-    const crawler = () =>
-      new Crawler({
-        store,
-        fetcher,
-        log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
-        limits: { timeoutMs: 5_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 },
-      });
+    const crawler = () => testCrawler(store, fetcher);
 
     const newCrawl = (options: CrawlOptions) => insertRunningCrawl(store, t.owner.workspaceId, options);
 

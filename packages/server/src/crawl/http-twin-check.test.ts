@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServer } from 'node:net';
-import { pino } from 'pino';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { buildReport } from '../reports/report-builder.ts';
 import { htmlPage } from '../testing/html-page.ts';
-import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testCertificate } from '../testing/test-certificate.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { ORIGIN, startTestSite, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
-import { Crawler } from './crawler.ts';
 import { checkHttpTwins, httpTwin } from './http-twin-check.ts';
 
 const page = (path: string, title: string) => htmlPage({ path, title, links: ['/', '/tea', '/coffee', '/cocoa', '/juice'] });
@@ -131,13 +129,7 @@ for (const dialect of testDialects()) {
     let store: CrawlStore;
     const fetcher = new GuardedFetcher({ allowPrivate: true, ca: testCertificate.cert });
     const sites: TestSite[] = [];
-    const crawler = () =>
-      new Crawler({
-        store,
-        fetcher,
-        log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
-        limits: { timeoutMs: 5_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 },
-      });
+    const crawler = () => testCrawler(store, fetcher);
 
     /** Crawls `url` as the crawl job would, builds its report and reads it through the API. */
     async function crawlAndReport(url: string, extra: { headers?: Record<string, string> } = {}) {

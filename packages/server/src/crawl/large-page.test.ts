@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { zstdDecompressSync } from 'node:zlib';
-import { pino } from 'pino';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { insertRunningCrawl, TEST_CRAWL_LIMITS, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore, urlKey } from './crawl-store.ts';
-import { Crawler } from './crawler.ts';
 import { KEPT_TEXT_CHARS } from './visible-text.ts';
 
 const LINKS = 5_000;
@@ -72,12 +70,7 @@ for (const dialect of testDialects()) {
       assert.ok(page.html.length > 500_000 && page.html.length < 600_000, `${page.html.length} characters`);
       const options = crawlOptions({ url: site.url('/'), sitemaps: false, checkExternalLinks: false }, 1);
       const crawlId = await insertRunningCrawl(store, t.owner.workspaceId, options);
-      const crawler = new Crawler({
-        store,
-        fetcher,
-        log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
-        limits: { timeoutMs: 10_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 },
-      });
+      const crawler = testCrawler(store, fetcher, { limits: { ...TEST_CRAWL_LIMITS, timeoutMs: 10_000 } });
       assert.equal(await crawler.run(crawlId, options, new AbortController().signal, () => {}), 1);
 
       const db = t.server.database.db;

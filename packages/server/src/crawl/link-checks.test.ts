@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { htmlPage } from '../testing/html-page.ts';
-import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { insertRunningCrawl, TEST_CRAWL_LIMITS, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { loopbackResolver, type TestResolver } from '../testing/test-resolver.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -13,7 +12,6 @@ import { startTestSite, type PageSpec, type TestSite } from '../testing/test-sit
 import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
 import type { CrawlProgress } from './crawl-progress.ts';
 import { CrawlStore } from './crawl-store.ts';
-import { Crawler } from './crawler.ts';
 import { NOT_CHECKED } from './link-outcome.ts';
 
 /** A TCP server that accepts connections and never says a word; counts them. */
@@ -74,13 +72,7 @@ for (const dialect of testDialects()) {
     const sites: { close(): Promise<void> }[] = [];
 
     const crawler = (linkChecks = { cap: 10_000, budgetMs: 30_000 }, timeoutMs = 5_000) =>
-      new Crawler({
-        store,
-        fetcher,
-        log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
-        limits: { timeoutMs, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 5, maxCrawlDelayMs: 50 },
-        linkChecks,
-      });
+      testCrawler(store, fetcher, { limits: { ...TEST_CRAWL_LIMITS, timeoutMs }, linkChecks });
 
     async function crawl(options: CrawlOptions, make = crawler()): Promise<{ crawlId: string; progress: CrawlProgress[] }> {
       const crawlId = await insertRunningCrawl(store, t.owner.workspaceId, options);

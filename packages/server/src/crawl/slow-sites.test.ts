@@ -3,14 +3,12 @@ import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { insertRunningCrawl } from '../testing/running-crawl.ts';
+import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
-import { Crawler } from './crawler.ts';
 import { fetchPage } from './page-fetcher.ts';
 
 // Issue #23 point 6: a stuck or slow site costs at most its timeouts, and the crawl goes on
@@ -53,8 +51,7 @@ for (const dialect of testDialects()) {
 
     async function crawl(options: CrawlOptions) {
       const id = await insertRunningCrawl(store, t.owner.workspaceId, options);
-      const crawler = new Crawler({ store, fetcher, log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }), limits });
-      const pages = await crawler.run(id, options, new AbortController().signal, () => {});
+      const pages = await testCrawler(store, fetcher, { limits }).run(id, options, new AbortController().signal, () => {});
       const rows = await t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', id).execute();
       return { pages, rows, row: (url: string) => rows.find((row) => row.url === url) };
     }
