@@ -6,9 +6,7 @@ const utf8 = new TextEncoder();
  * A page of an operation's items serialised already: their JSON's bytes, and the next page's
  * cursor. A service keeping answers to serve them again keeps them so (search keeps recent
  * pages of hits): bytes outside the JavaScript heap, which its collector never copies or marks,
- * sent as they are each time. They were kept as frozen objects with their JSON string: twenty
- * clients repeating searches (99% of them answered from what was kept) got 3,254 q/s where they
- * get 5,195 now, profiled alike (bench/search.ts, SQLite at 50,000 pages).
+ * sent as they are each time (bench/README.md, "Encoder settings and kept answers").
  */
 export class PreparedPage<T> {
   readonly itemsJson: Buffer;

@@ -17,13 +17,9 @@ export const contentTypes = {
 export const defaultQuality = { jpeg: 80, webp: 80, avif: 50, jxl: 80 } as const;
 
 /**
- * AVIF is encoded on the fly, so effort sets first-request latency. Measured here on an
- * 800×698 crop of hubble_deep_field.jpg at quality 50, encode only (median of 7):
- * effort 0 → 64 ms, 48.0 kB, 32.8 dB PSNR; effort 1 → 206 ms, 44.5 kB, 33.4 dB;
- * effort 2 → 419 ms, 43.7 kB, 33.8 dB (DESIGN.md §9: ≈345 ms end to end at effort 2,
- * 2.7 s at the default 4). Effort 1 keeps AVIF's total near WebP's ≈167 ms budget while
- * saving 7% over effort 0 on a variant that is then cached for a year; effort 2 doubles
- * the time for 2% more.
+ * AVIF is encoded on the fly, so effort sets first-request latency: effort 1 keeps it near
+ * WebP's while saving bytes over effort 0; effort 2 doubles the time for little more
+ * (bench/README.md, "Encoder settings and kept answers").
  */
 export const AVIF_EFFORT = 1;
 

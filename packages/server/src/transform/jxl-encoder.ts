@@ -13,16 +13,12 @@ interface JxlEncoderCodec {
   encode(data: Uint8Array, width: number, height: number, options: EncodeOptions): Uint8Array | null;
 }
 
-// libjxl's effort, timed on 800×600 photos on this 2-core machine (medians of 3–7 encodes at
-// quality 75 and 90, other work running): efforts 3 and 4 take 100–130 ms, 5 takes 410–1,000 ms,
-// 7 takes 600–1,200 ms. Going from 4 to 5 costs 4–5× the time for 5–16 % fewer bytes, which
-// on-the-fly delivery cannot afford. Efforts 3 and 4 could not be told apart (time within
-// noise, sizes within 3 % either way); 4 is the highest effort before that step.
+// The highest effort before encode time jumps 4–5× for a few per cent fewer bytes, which
+// on-the-fly delivery cannot afford (bench/README.md, "Encoder settings and kept answers").
 const EFFORT = 4;
 
-// The codec treats quality 100 as "lossless" (modular mode): on chelsea.png 2.3× the bytes
-// of quality 99 and 4× the encode time. Loupe's `quality` means a lossy setting for every
-// format, as it does for sharp's JPEG, WebP and AVIF, so 100 asks for the best lossy encode.
+// The codec treats quality 100 as lossless (modular mode: far more bytes and time). Loupe's
+// `quality` is a lossy setting for every format, so 100 asks for the best lossy encode.
 const MAX_LOSSY_QUALITY = 99;
 
 const createEncoder: JxlCodecFactory<JxlEncoderCodec> = createEncoderCodec;
