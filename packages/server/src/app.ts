@@ -11,7 +11,7 @@ import { registerApiDocs } from './http/api-docs.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
-import { registerUploadTarget } from './images/images/upload-target-route.ts';
+import { registerUploadTarget } from './images/upload-target-route.ts';
 import { registerMcpRoutes } from './mcp/mcp-routes.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { registerMetricsRoutes } from './metrics/metrics-routes.ts';

@@ -11,7 +11,7 @@ import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { openInfrastructure } from './infrastructure.ts';
 import { Plans } from './plans/plans.ts';
 import { MonthlyAllowance } from './credits/monthly-allowance.ts';
-import { UploadSlotSweeper } from './images/images/upload-slot-sweeper.ts';
+import { UploadSlotSweeper } from './images/upload-slot-sweeper.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
 import { schedulerFor, type Scheduler } from './schedules/scheduler.ts';
 

@@ -1,7 +1,7 @@
 import { ImagePath, LoupeError, verifyCdnSignature, type Transforms } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
-import { isProjectSlug } from '../images/projects/slug.ts';
+import { isProjectSlug } from '../images/slug.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound } from '../transform/output-bound.ts';
 import { transformImage, type OutputFormat, type PipelineOptions } from '../transform/transform-pipeline.ts';

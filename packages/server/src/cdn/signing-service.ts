@@ -12,7 +12,7 @@ import {
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
-import type { ProjectService } from '../images/projects/project-service.ts';
+import type { ProjectService } from '../images/project-service.ts';
 import { SigningStore, type SigningRow } from './signing-store.ts';
 
 const SECRET_PREVIEW_LENGTH = 8;

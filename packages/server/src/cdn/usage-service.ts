@@ -1,7 +1,7 @@
 import type { UsageDay } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
-import type { ProjectService } from '../images/projects/project-service.ts';
+import type { ProjectService } from '../images/project-service.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
 import { usageDays, UsageStore } from './usage-store.ts';
 

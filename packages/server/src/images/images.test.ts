@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { testDialects } from '../../testing/test-dialects.ts';
-import { readTestImage, uploadForm } from '../../testing/test-images.ts';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { readTestImage, uploadForm } from '../testing/test-images.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 for (const dialect of testDialects()) {
   describe(`images (${dialect})`, () => {

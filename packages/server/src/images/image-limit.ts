@@ -1,6 +1,6 @@
 import { LoupeError, type ImageProject } from '@loupe/contract';
-import type { Database } from '../../database/database.ts';
-import type { Plans } from '../../plans/plans.ts';
+import type { Database } from '../database/database.ts';
+import type { Plans } from '../plans/plans.ts';
 import { ImageStore } from './image-store.ts';
 import { UploadSlotStore } from './upload-slot-store.ts';
 

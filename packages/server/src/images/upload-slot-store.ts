@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Database } from '../../database/database.ts';
-import type { PendingUploadTable } from '../../database/schema.ts';
+import type { Database } from '../database/database.ts';
+import type { PendingUploadTable } from '../database/schema.ts';
 
 export type UploadSlot = Selectable<PendingUploadTable>;
 

@@ -1,8 +1,8 @@
 import type { Preset, Transforms } from '@loupe/contract';
-import { compiledOnce } from '../../database/compiled-query.ts';
-import type { Database } from '../../database/database.ts';
-import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
-import type { PresetTable } from '../../database/schema.ts';
+import { compiledOnce } from '../database/compiled-query.ts';
+import type { Database } from '../database/database.ts';
+import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
+import type { PresetTable } from '../database/schema.ts';
 
 function toPreset(row: PresetTable): Preset {
   return {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { testDialects } from '../../testing/test-dialects.ts';
-import { readTestImage, uploadForm } from '../../testing/test-images.ts';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { readTestImage, uploadForm } from '../testing/test-images.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 for (const dialect of testDialects()) {
   describe(`two-step upload (${dialect})`, () => {

@@ -1,4 +1,4 @@
-import type { Handlers } from '../../http/handlers.ts';
+import type { Handlers } from '../http/handlers.ts';
 import type { PresetService } from './preset-service.ts';
 
 type PresetHandlers = Pick<Handlers, 'listPresets' | 'createPreset' | 'getPreset' | 'updatePreset' | 'deletePreset'>;

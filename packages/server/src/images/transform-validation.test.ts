@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { transformNames } from '@loupe/contract';
-import { testDialects } from '../../testing/test-dialects.ts';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /**
  * Every transform parameter of spec §2, at the edges of its range and with every allowed

@@ -6,16 +6,16 @@ import {
   type Page,
   type UpdateImageProject,
 } from '@loupe/contract';
-import type { BlobStore } from '../../blobs/blob-store.ts';
-import { now } from '../../clock.ts';
-import { inTransaction, type Database } from '../../database/database.ts';
-import type { DiskGuard } from '../../disk/disk-guard.ts';
-import { WorkspaceStore } from '../../identity/workspace-store.ts';
-import type { Principal } from '../../identity/principal.ts';
-import { newId } from '../../ids.ts';
-import type { Plans } from '../../plans/plans.ts';
-import { ImageStore } from '../images/image-store.ts';
-import { UploadSlotStore } from '../images/upload-slot-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import { now } from '../clock.ts';
+import { inTransaction, type Database } from '../database/database.ts';
+import type { DiskGuard } from '../disk/disk-guard.ts';
+import { WorkspaceStore } from '../identity/workspace-store.ts';
+import type { Principal } from '../identity/principal.ts';
+import { newId } from '../ids.ts';
+import type { Plans } from '../plans/plans.ts';
+import { ImageStore } from './image-store.ts';
+import { UploadSlotStore } from './upload-slot-store.ts';
 import { ProjectStore } from './project-store.ts';
 import { projectSlug } from './slug.ts';
 

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Database } from '../../database/database.ts';
-import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
-import type { ImageTable } from '../../database/schema.ts';
+import type { Database } from '../database/database.ts';
+import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
+import type { ImageTable } from '../database/schema.ts';
 
 export type ImageRow = Selectable<ImageTable>;
 

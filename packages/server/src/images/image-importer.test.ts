@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { testDialects } from '../../testing/test-dialects.ts';
-import { readTestImage } from '../../testing/test-images.ts';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { readTestImage } from '../testing/test-images.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 for (const dialect of testDialects()) {
   describe(`image import from a URL (${dialect})`, () => {

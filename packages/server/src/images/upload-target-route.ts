@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { checkBeforeBody } from '../../http/check-before-body.ts';
+import { checkBeforeBody } from '../http/check-before-body.ts';
 import type { UploadSlotService } from './upload-slot-service.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { LoupeError } from '@loupe/contract';
-import type { Handlers } from '../../http/handlers.ts';
+import type { Handlers } from '../http/handlers.ts';
 import type { ImageService } from './image-service.ts';
 import type { UploadSlotService } from './upload-slot-service.ts';
 

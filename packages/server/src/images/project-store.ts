@@ -1,9 +1,9 @@
 import type { ImageProject, ImageProjectWithStats } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
-import { compiledOnce } from '../../database/compiled-query.ts';
-import type { Database } from '../../database/database.ts';
-import { decodeCursor, pageFromRows } from '../../database/keyset-paging.ts';
-import type { ImageProjectTable } from '../../database/schema.ts';
+import { compiledOnce } from '../database/compiled-query.ts';
+import type { Database } from '../database/database.ts';
+import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
+import type { ImageProjectTable } from '../database/schema.ts';
 
 type ProjectRow = Selectable<ImageProjectTable>;
 

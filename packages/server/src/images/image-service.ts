@@ -8,14 +8,14 @@ import {
   type UpdateImage,
   type UploadedFile,
 } from '@loupe/contract';
-import type { BlobStore } from '../../blobs/blob-store.ts';
-import { now } from '../../clock.ts';
-import { inTransaction, type Database } from '../../database/database.ts';
-import type { DiskGuard } from '../../disk/disk-guard.ts';
-import type { Principal } from '../../identity/principal.ts';
-import { newId } from '../../ids.ts';
-import type { Plans } from '../../plans/plans.ts';
-import type { ProjectService } from '../projects/project-service.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import { now } from '../clock.ts';
+import { inTransaction, type Database } from '../database/database.ts';
+import type { DiskGuard } from '../disk/disk-guard.ts';
+import type { Principal } from '../identity/principal.ts';
+import { newId } from '../ids.ts';
+import type { Plans } from '../plans/plans.ts';
+import type { ProjectService } from './project-service.ts';
 import type { ImageImporter } from './image-importer.ts';
 import { checkImageLimit } from './image-limit.ts';
 import type { InspectedImage } from './image-inspector.ts';

@@ -1,5 +1,5 @@
-import type { BlobStore } from '../../blobs/blob-store.ts';
-import type { Database } from '../../database/database.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { Database } from '../database/database.ts';
 import { UploadSlotStore } from './upload-slot-store.ts';
 
 /**
