@@ -1,8 +1,8 @@
 import type { SearchQuery } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
-import { PostgresSearchEngine } from './postgres-search-engine.ts';
-import { SqliteSearchEngine } from './sqlite-search-engine.ts';
-import type { WordListsOptions } from './sqlite-word-postings.ts';
+import { PostgresSearchEngine } from './postgres/postgres-search-engine.ts';
+import { SqliteSearchEngine } from './sqlite/sqlite-search-engine.ts';
+import type { WordListsOptions } from './word-list-settings.ts';
 
 /**
  * Told by a seal after each part of its work (a block of lists, a word's list): a seal of a

@@ -5,8 +5,8 @@ import { StoredPageStore } from '../crawl/stored-page-store.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
 import { searchEngineFor, type SealProgress, type SearchDocument } from './search-engine.ts';
-import type { WordListsOptions } from './sqlite-word-postings.ts';
-import { indexedText } from './snippet-html.ts';
+import type { WordListsOptions } from './word-list-settings.ts';
+import { indexedText } from './snippets/snippet-html.ts';
 
 export interface BuilderOptions {
   /** Pages read (and decompressed) at a time. */

@@ -10,7 +10,7 @@ import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
 import { decodeSearchCursor, encodeSearchCursor, invalidCursor } from './search-cursor.ts';
 import { searchEngineFor, type SearchEngine } from './search-engine.ts';
 import { SearchResultCache, type SearchAnswer, type SearchResultCacheOptions } from './search-result-cache.ts';
-import { snippetHtml } from './snippet-html.ts';
+import { snippetHtml } from './snippets/snippet-html.ts';
 
 /** How deep the ranking can be paged: past the best thousand, a search wants more words, not more pages. */
 export const MAX_HITS = 1000;

@@ -20,3 +20,10 @@ export const LIST_THRESHOLD = 100;
  * hour). Shared, 128 MB: 1,973, 1,826 and 1,884 where kept in halves 1,588, 1,725 and 1,678.
  */
 export const LIST_CACHE_BYTES = 128 * 1024 * 1024;
+
+export interface WordListsOptions {
+  /** Tests lower it to give a small site's words lists. */
+  threshold?: number;
+  /** The lists kept decoded for queries (bytes): LIST_CACHE_BYTES unless set. */
+  cacheBytes?: number;
+}

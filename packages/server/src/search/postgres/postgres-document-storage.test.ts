@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { mulberry32 } from '../testing/seeded-random.ts';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { testDialects } from '../testing/test-dialects.ts';
+import { mulberry32 } from '../../testing/seeded-random.ts';
+import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
+import { testDialects } from '../../testing/test-dialects.ts';
 
 /** Words of random letters: a text that neither compresses nor makes a small tsvector. */
 function randomWords(count: number): string {

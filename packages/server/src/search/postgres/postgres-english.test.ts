@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { testDialects } from '../testing/test-dialects.ts';
+import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
+import { testDialects } from '../../testing/test-dialects.ts';
 import { englishSample, lexemeOf, plainTermReading } from './postgres-english.ts';
 import { parsePhraseQuery, PostgresQueryTerms } from './postgres-query-terms.ts';
-import { surePrefixes } from './text-snippet.ts';
+import { surePrefixes } from '../snippets/text-snippet.ts';
 
 describe("PostgreSQL's english configuration computed here", () => {
   it('reads a term of plain words as lexemes at their distances, stop words keeping their places', () => {

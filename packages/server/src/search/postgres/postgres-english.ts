@@ -1,6 +1,6 @@
 import { stem as porter2 } from 'porter2';
-import type { LexemePhrase } from './positional-ranking.ts';
-import { keptStems } from './text-snippet.ts';
+import type { LexemePhrase } from '../postings/positional-ranking.ts';
+import { keptStems } from '../snippets/text-snippet.ts';
 
 /**
  * PostgreSQL's english text search configuration, computed in this process where it is sure to

@@ -1,16 +1,16 @@
 import type { SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
-import { compiledOnce } from '../database/compiled-query.ts';
-import type { Database } from '../database/database.ts';
-import type { PositionalList } from './positional-list.ts';
-import { bestMatches, isOneWord, keepOrTerms } from './positional-ranking.ts';
+import { compiledOnce } from '../../database/compiled-query.ts';
+import type { Database } from '../../database/database.ts';
+import type { PositionalList } from '../postings/positional-list.ts';
+import { bestMatches, isOneWord, keepOrTerms } from '../postings/positional-ranking.ts';
 import { excludedPhrases, requiredPhrases, type PostgresQueryTerms } from './postgres-query-terms.ts';
 import { wantedLexemes } from './postgres-snippet.ts';
 import type { PostgresWordPostings } from './postgres-word-postings.ts';
-import { RankingThreads } from './ranking-threads.ts';
-import type { RankedWindow } from './search-engine.ts';
-import { withAngleBrackets } from './snippet-html.ts';
-import { markedSnippet } from './text-snippet.ts';
+import { RankingThreads } from '../postings/ranking-threads.ts';
+import type { RankedWindow } from '../search-engine.ts';
+import { withAngleBrackets } from '../snippets/snippet-html.ts';
+import { markedSnippet } from '../snippets/text-snippet.ts';
 
 /** The process's threads, whichever engine ranks: they share its cores. */
 const rankingThreads = new RankingThreads();

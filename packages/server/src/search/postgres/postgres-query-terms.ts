@@ -2,9 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SearchQuery, SearchTerm } from '@loupe/contract';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { compiledOnce } from '../database/compiled-query.ts';
-import type { Database } from '../database/database.ts';
-import type { LexemePhrase } from './positional-ranking.ts';
+import { compiledOnce } from '../../database/compiled-query.ts';
+import type { Database } from '../../database/database.ts';
+import type { LexemePhrase } from '../postings/positional-ranking.ts';
 import { englishSample, plainTermReading } from './postgres-english.ts';
 import { QuotedLexemeReader } from './quoted-lexeme.ts';
 

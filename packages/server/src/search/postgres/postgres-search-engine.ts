@@ -1,16 +1,16 @@
 import type { SearchQuery } from '@loupe/contract';
 import { sql } from 'kysely';
-import type { Database } from '../database/database.ts';
-import { rankedWindow } from './ranked-window.ts';
-import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from './search-engine.ts';
+import type { Database } from '../../database/database.ts';
+import { rankedWindow } from '../ranked-window.ts';
+import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from '../search-engine.ts';
 import { PostgresListSearch } from './postgres-list-search.ts';
 import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
 import { wantedLexemes } from './postgres-snippet.ts';
 import { matchQuery, wantedQuery } from './postgres-tsquery.ts';
 import { PostgresWordPostings } from './postgres-word-postings.ts';
-import type { WordListsOptions } from './sqlite-word-postings.ts';
-import { withAngleBrackets, withoutAngleBrackets } from './snippet-html.ts';
-import { markedSnippet } from './text-snippet.ts';
+import type { WordListsOptions } from '../word-list-settings.ts';
+import { withAngleBrackets, withoutAngleBrackets } from '../snippets/snippet-html.ts';
+import { markedSnippet } from '../snippets/text-snippet.ts';
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;

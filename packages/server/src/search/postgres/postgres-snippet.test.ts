@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { testDialects } from '../testing/test-dialects.ts';
-import { parsedQuery as query } from './parsed-query.ts';
-import type { LexemePhrase } from './positional-ranking.ts';
+import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
+import { testDialects } from '../../testing/test-dialects.ts';
+import { parsedQuery as query } from '../parsed-query.ts';
+import type { LexemePhrase } from '../postings/positional-ranking.ts';
 import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
 import { wantedLexemes } from './postgres-snippet.ts';
-import { MARK_END, MARK_START } from './snippet-html.ts';
-import { markedSnippet } from './text-snippet.ts';
+import { MARK_END, MARK_START } from '../snippets/snippet-html.ts';
+import { markedSnippet } from '../snippets/text-snippet.ts';
 
 const shown = (marked: string) => marked.replaceAll(MARK_START, '[').replaceAll(MARK_END, ']');
 const phrase = (lexemes: string[], offsets = lexemes.map((_, i) => i)): LexemePhrase => ({ lexemes, offsets });

@@ -1,6 +1,6 @@
-import type { LexemePhrase } from './positional-ranking.ts';
+import type { LexemePhrase } from '../postings/positional-ranking.ts';
 import { lexemeOf } from './postgres-english.ts';
-import { wantedOf, type PhraseStems, type WantedPhrases } from './text-snippet.ts';
+import { wantedOf, type PhraseStems, type WantedPhrases } from '../snippets/text-snippet.ts';
 
 /**
  * PostgreSQL's hits get their snippets here, from the page's text, as SQLite's do

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { fillerHtml, htmlPage } from '../testing/html-page.ts';
-import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { startTestSite, type PageSpec, type TestSite } from '../testing/test-site.ts';
+import { fillerHtml, htmlPage } from '../../testing/html-page.ts';
+import { testDialects } from '../../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { startTestSite, type PageSpec, type TestSite } from '../../testing/test-site.ts';
 import { PostgresSearchEngine } from './postgres-search-engine.ts';
-import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from '../search-test-kit.ts';
 
 /** Pages of one shared vocabulary (each word on most pages), a few with words of their own. */
 function shop(): Record<string, PageSpec> {

@@ -1,14 +1,13 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { now } from '../clock.ts';
-import { compiledOnce } from '../database/compiled-query.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import { decodePositionalList, PositionalListWriter, sizeOfList, type PositionalList } from './positional-list.ts';
-import type { GenerationStats } from './positional-ranking.ts';
-import type { SealProgress } from './search-engine.ts';
+import { now } from '../../clock.ts';
+import { compiledOnce } from '../../database/compiled-query.ts';
+import { inTransaction, type Database } from '../../database/database.ts';
+import { decodePositionalList, PositionalListWriter, sizeOfList, type PositionalList } from '../postings/positional-list.ts';
+import type { GenerationStats } from '../postings/positional-ranking.ts';
+import type { SealProgress } from '../search-engine.ts';
 import { forEachLexeme } from './tsvector-text.ts';
-import type { WordListsOptions } from './sqlite-word-postings.ts';
-import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './word-list-settings.ts';
+import { LIST_CACHE_BYTES, LIST_THRESHOLD, type WordListsOptions } from '../word-list-settings.ts';
 
 /** Documents a block of lists covers: what a build holds in memory at once (some 3 million matches at most). */
 export const BLOCK = 8192;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
 import { bestMatches, keepOrTerms, type LexemePhrase } from './positional-ranking.ts';
-import { parsePhraseQuery, phraseQueryText } from './postgres-query-terms.ts';
+import { parsePhraseQuery, phraseQueryText } from '../postgres/postgres-query-terms.ts';
 import { RankingThreads } from './ranking-threads.ts';
 import { tsRank } from './ts-rank.ts';
-import { mulberry32 } from '../testing/seeded-random.ts';
+import { mulberry32 } from '../../testing/seeded-random.ts';
 
 const A = 3 << 14;
 const B = 2 << 14;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
 import { decodeOrdinals, decodeScores, decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from './posting-list.ts';
-import { mulberry32 } from '../testing/seeded-random.ts';
+import { mulberry32 } from '../../testing/seeded-random.ts';
 import { bestDocuments } from './postings-ranking.ts';
 
 const list = (entries: Record<number, number>): PostingList => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { mulberry32 } from '../testing/seeded-random.ts';
-import { testDatabaseUrl } from '../testing/test-database.ts';
-import { testDialects } from '../testing/test-dialects.ts';
+import { mulberry32 } from '../../testing/seeded-random.ts';
+import { testDatabaseUrl } from '../../testing/test-database.ts';
+import { testDialects } from '../../testing/test-dialects.ts';
 import { compareLexemes, tsRank } from './ts-rank.ts';
-import { forEachLexeme } from './tsvector-text.ts';
+import { forEachLexeme } from '../postgres/tsvector-text.ts';
 
 /** Words the english configuration keeps as they are (no stem, no stop word). */
 const WORDS = ['lamp', 'oil', 'wick', 'glass', 'brass', 'flame', 'hook', 'shelf', 'copper', 'kettl'];

@@ -1,4 +1,4 @@
-import { HTML_ENTITIES } from '../reports/html-escape.ts';
+import { HTML_ENTITIES } from '../../reports/html-escape.ts';
 
 /**
  * The engines mark matches with characters of Unicode's private use area, which no page text

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { mulberry32 } from '../testing/seeded-random.ts';
-import { parsedQuery as query } from './parsed-query.ts';
+import { mulberry32 } from '../../testing/seeded-random.ts';
+import { parsedQuery as query } from '../parsed-query.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
-import { lexemeOf } from './postgres-english.ts';
-import { markedSnippet, stemOf, surePrefixes, wantedPhrases, type WantedPhrases } from './text-snippet.ts';
+import { lexemeOf } from '../postgres/postgres-english.ts';
+import { markedSnippet, surePrefixes, type WantedPhrases } from './text-snippet.ts';
+import { stemOf, wantedPhrases } from '../sqlite/sqlite-snippet.ts';
 import { tokensOf } from './unicode61-tokens.ts';
 
 const shown = (marked: string) => marked.replaceAll(MARK_START, '[').replaceAll(MARK_END, ']');

@@ -1,9 +1,6 @@
-import type { SearchQuery } from '@loupe/contract';
-import { stemmer } from 'stemmer';
-import { foldedWord } from './search-words.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
 import { snippetWindow } from './snippet-window.ts';
-import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokensOf, tokenStart } from './unicode61-tokens.ts';
+import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokenStart } from './unicode61-tokens.ts';
 
 /**
  * Snippets made here from a page's text rather than by FTS5's snippet(), which tokenizes the
@@ -36,9 +33,6 @@ export function keptStems(stem: (word: string) => string, kept = 50_000): (word:
     return found;
   };
 }
-
-/** The stem FTS5 indexes a word under. */
-export const stemOf = keptStems((word) => stemmer(foldedWord(word)));
 
 /** What a snippet marks, made once for all its hits. */
 export interface WantedPhrases {
@@ -94,18 +88,6 @@ export function wantedOf(groupsOfTerms: PhraseStems[][], stem: (token: string) =
   }
   const tokenStems = phrases.flat().filter((stem) => !literals.includes(stem));
   return { phrases, offsets, groupOf, groups, stems: new Set(tokenStems), prefixes: prefixesOf(tokenStems), stem, literals };
-}
-
-/** What a snippet marks: the wanted terms of the query (an excluded one is in no hit), as FTS5 matches them. */
-export function wantedPhrases(query: SearchQuery): WantedPhrases {
-  const terms = query.required.map((group) =>
-    group.map((term) => {
-      const tokens = tokensOf(term.text);
-      const stems = Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
-      return { stems, offsets: stems.map((_, i) => i) };
-    }),
-  );
-  return wantedOf(terms, stemOf);
 }
 
 /**

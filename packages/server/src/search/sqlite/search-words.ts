@@ -1,4 +1,4 @@
-import { tokensOf } from './unicode61-tokens.ts';
+import { tokensOf } from '../snippets/unicode61-tokens.ts';
 
 /**
  * Words as the word lists (sqlite-word-postings.ts) key them: lower case, without diacritics,

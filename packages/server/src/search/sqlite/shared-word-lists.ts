@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { PostingList } from './posting-list.ts';
+import type { PostingList } from '../postings/posting-list.ts';
 
 /** A word's list as a reader thread gets it and gives it back: decoded in shared memory (decodeSharedList), with the build it is of. */
 export interface SharedList {

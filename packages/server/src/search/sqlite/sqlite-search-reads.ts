@@ -1,15 +1,16 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { SearchQuery } from '@loupe/contract';
-import { readerProcedure } from '../database/reader-procedure.ts';
-import { statementsOf } from '../database/statement-cache.ts';
+import { readerProcedure } from '../../database/reader-procedure.ts';
+import { statementsOf } from '../../database/statement-cache.ts';
 import { fts5Expression } from './fts5-expression.ts';
-import { decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from './posting-list.ts';
-import { bestDocuments } from './postings-ranking.ts';
-import { rankedWindow } from './ranked-window.ts';
-import type { RankedWindow } from './search-engine.ts';
+import { decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from '../postings/posting-list.ts';
+import { bestDocuments } from '../postings/postings-ranking.ts';
+import { rankedWindow } from '../ranked-window.ts';
+import type { RankedWindow } from '../search-engine.ts';
 import { wordKeysOf } from './search-words.ts';
 import type { SharedLists } from './shared-word-lists.ts';
-import { markedSnippet, wantedPhrases } from './text-snippet.ts';
+import { markedSnippet } from '../snippets/text-snippet.ts';
+import { wantedPhrases } from './sqlite-snippet.ts';
 
 /**
  * The reads of SQLite's search engine, as reader procedures (database/reader-procedure.ts): each

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { now } from '../clock.ts';
-import type { Database } from '../database/database.ts';
-import { onReader, type ReaderProcedure } from '../database/reader-procedure.ts';
-import type { SealProgress } from './search-engine.ts';
+import { now } from '../../clock.ts';
+import type { Database } from '../../database/database.ts';
+import { onReader, type ReaderProcedure } from '../../database/reader-procedure.ts';
+import type { SealProgress } from '../search-engine.ts';
 import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
-import { LIST_THRESHOLD } from './word-list-settings.ts';
+import { LIST_THRESHOLD, type WordListsOptions } from '../word-list-settings.ts';
 
 /**
  * How many documents' words are counted to find the common ones, spread evenly: enough that a
@@ -13,13 +13,6 @@ import { LIST_THRESHOLD } from './word-list-settings.ts';
  * the threshold falls that short about one time in two hundred, and is ranked by FTS5 then).
  */
 const sampledDocuments = (documents: number, threshold: number) => Math.min(documents, Math.max(5000, Math.ceil((20 * documents) / threshold)));
-
-export interface WordListsOptions {
-  /** Tests lower it to give a small site's words lists. */
-  threshold?: number;
-  /** The lists kept decoded for queries (bytes): LIST_CACHE_BYTES unless set. */
-  cacheBytes?: number;
-}
 
 /**
  * The ranked match lists of a generation's common words (migration 0019): written once a

@@ -1,0 +1,25 @@
+import type { SearchQuery } from '@loupe/contract';
+import { stemmer } from 'stemmer';
+import { keptStems, wantedOf, type WantedPhrases } from '../snippets/text-snippet.ts';
+import { tokensOf } from '../snippets/unicode61-tokens.ts';
+import { foldedWord } from './search-words.ts';
+
+/**
+ * SQLite's hits are marked as FTS5 matched them: the tokens of unicode61 under the Porter
+ * stemmer, which `stemmer` implements as SQLite does.
+ */
+
+/** The stem FTS5 indexes a word under. */
+export const stemOf = keptStems((word) => stemmer(foldedWord(word)));
+
+/** What a snippet marks: the wanted terms of the query (an excluded one is in no hit), as FTS5 matches them. */
+export function wantedPhrases(query: SearchQuery): WantedPhrases {
+  const terms = query.required.map((group) =>
+    group.map((term) => {
+      const tokens = tokensOf(term.text);
+      const stems = Array.from({ length: tokens.count }, (_, i) => stemOf(term.text.slice(tokens.starts[i], tokens.ends[i])));
+      return { stems, offsets: stems.map((_, i) => i) };
+    }),
+  );
+  return wantedOf(terms, stemOf);
+}
