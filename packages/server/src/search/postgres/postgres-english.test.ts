@@ -5,7 +5,7 @@ import { openTestDatabase, type TestDatabase } from '../../testing/test-database
 import { testDialects } from '../../testing/test-dialects.ts';
 import { englishSample, lexemeOf, plainTermReading } from './postgres-english.ts';
 import { parsePhraseQuery, PostgresQueryTerms } from './postgres-query-terms.ts';
-import { surePrefixes } from '../snippets/text-snippet.ts';
+import { prefixesOfWordsStemmedTo } from '../snippets/text-snippet.ts';
 
 describe("PostgreSQL's english configuration computed here", () => {
   it('reads a term of plain words as lexemes at their distances, stop words keeping their places', () => {
@@ -38,7 +38,7 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         if (!lexemes || lexemes.length === 0) continue; // a stop word
         assert.equal(lexemeOf(word), lexemes[0], word);
         // The rule text-snippet.ts finds candidate tokens by.
-        assert.ok(surePrefixes(lexemes[0]).some((prefix) => word.toLowerCase().startsWith(prefix)), `${word} → ${lexemes[0]}`);
+        assert.ok(prefixesOfWordsStemmedTo(lexemes[0]).some((prefix) => word.toLowerCase().startsWith(prefix)), `${word} → ${lexemes[0]}`);
         compared++;
       }
       assert.ok(compared > 1000, `${compared} words compared`);

@@ -1,6 +1,6 @@
 import { stem as porter2 } from 'porter2';
 import type { LexemePhrase } from '../postings/positional-ranking.ts';
-import { keptStems } from '../snippets/text-snippet.ts';
+import { cachedStemmer } from '../snippets/text-snippet.ts';
 
 /**
  * PostgreSQL's english text search configuration, computed in this process where it is sure to
@@ -13,7 +13,7 @@ import { keptStems } from '../snippets/text-snippet.ts';
  */
 
 /** The lexeme PostgreSQL's english configuration makes of a word that is not a stop word (a stop word has none: STOP_WORDS). */
-export const lexemeOf = keptStems((word) => porter2(word.toLowerCase()));
+export const lexemeOf = cachedStemmer((word) => porter2(word.toLowerCase()));
 
 /** PostgreSQL's english stop words (share/tsearch_data/english.stop): they have no lexeme. */
 const STOP_WORDS = new Set(

@@ -1,6 +1,6 @@
 import type { LexemePhrase } from '../postings/positional-ranking.ts';
 import { lexemeOf } from './postgres-english.ts';
-import { wantedOf, type PhraseStems, type WantedPhrases } from '../snippets/text-snippet.ts';
+import { wantedPhrasesFromStems, type PhraseStems, type WantedPhrases } from '../snippets/text-snippet.ts';
 
 /**
  * PostgreSQL's hits get their snippets here, from the page's text, as SQLite's do
@@ -19,7 +19,7 @@ const NOT_TOKEN = /[^\p{L}\p{N}\p{M}\p{Co}]/u;
 export function wantedLexemes(groups: LexemePhrase[][]): WantedPhrases {
   const literals = new Set<string>();
   const terms = groups.map((group) => group.map((phrase) => asTokens(phrase, literals)));
-  return wantedOf(terms, lexemeOf, [...literals]);
+  return wantedPhrasesFromStems(terms, lexemeOf, [...literals]);
 }
 
 /**

@@ -21,12 +21,12 @@ export type StemmedPhrase = string[];
  * A stemmer whose stems of words met lately are kept: a page says its common words many times,
  * and pages share them.
  */
-export function keptStems(stem: (word: string) => string, kept = 50_000): (word: string) => string {
+export function cachedStemmer(stem: (word: string) => string, capacity = 50_000): (word: string) => string {
   const stems = new Map<string, string>();
   return (word) => {
     let found = stems.get(word);
     if (found === undefined) {
-      if (stems.size >= kept) stems.clear();
+      if (stems.size >= capacity) stems.clear();
       found = stem(word);
       stems.set(word, found);
     }
@@ -50,7 +50,7 @@ export interface WantedPhrases {
   groups: number;
   /** The distinct stems of every phrase. */
   stems: Set<string>;
-  /** The stems' sure prefixes, by which a token is stemmed or passed over (surePrefixes). */
+  /** The stems' sure prefixes, by which a token is stemmed or passed over (prefixesOfWordsStemmedTo). */
   prefixes: Prefixes;
   /** The stem of a token of the text, as the index stems words. */
   stem: (token: string) => string;
@@ -71,7 +71,7 @@ export interface PhraseStems {
  * What a snippet marks, from each required group's terms: `stem` stems the text's tokens as the
  * index did the terms'; a term without a stem is in no window.
  */
-export function wantedOf(groupsOfTerms: PhraseStems[][], stem: (token: string) => string, literals: string[] = []): WantedPhrases {
+export function wantedPhrasesFromStems(groupsOfTerms: PhraseStems[][], stem: (token: string) => string, literals: string[] = []): WantedPhrases {
   const phrases: StemmedPhrase[] = [];
   const offsets: number[][] = [];
   const groupOf: number[] = [];
@@ -101,7 +101,7 @@ export function wantedOf(groupsOfTerms: PhraseStems[][], stem: (token: string) =
  * bench/search-ranking.ts's snippets took 100 µs a query on SQLite rather than 65, 103 rather
  * than 77 on PostgreSQL).
  */
-export function surePrefixes(stem: string): string[] {
+export function prefixesOfWordsStemmedTo(stem: string): string[] {
   const prefix = stem.slice(0, Math.max(1, stem.length - 1));
   return PORTER2_EXCEPTIONS.has(stem) ? [prefix, `${stem[0]}y`] : [prefix];
 }
@@ -115,7 +115,7 @@ interface Prefixes {
 }
 
 function prefixesOf(stems: string[]): Prefixes {
-  const list = [...new Set(stems.flatMap(surePrefixes))];
+  const list = [...new Set(stems.flatMap(prefixesOfWordsStemmedTo))];
   return { list, any: !list.every(isAscii) };
 }
 

@@ -1,6 +1,6 @@
 import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
-import { keptStems, wantedOf, type WantedPhrases } from '../snippets/text-snippet.ts';
+import { cachedStemmer, wantedPhrasesFromStems, type WantedPhrases } from '../snippets/text-snippet.ts';
 import { tokensOf } from '../snippets/unicode61-tokens.ts';
 import { foldedWord } from './search-words.ts';
 
@@ -10,7 +10,7 @@ import { foldedWord } from './search-words.ts';
  */
 
 /** The stem FTS5 indexes a word under. */
-export const stemOf = keptStems((word) => stemmer(foldedWord(word)));
+export const stemOf = cachedStemmer((word) => stemmer(foldedWord(word)));
 
 /** What a snippet marks: the wanted terms of the query (an excluded one is in no hit), as FTS5 matches them. */
 export function wantedPhrases(query: SearchQuery): WantedPhrases {
@@ -21,5 +21,5 @@ export function wantedPhrases(query: SearchQuery): WantedPhrases {
       return { stems, offsets: stems.map((_, i) => i) };
     }),
   );
-  return wantedOf(terms, stemOf);
+  return wantedPhrasesFromStems(terms, stemOf);
 }
