@@ -642,7 +642,7 @@ async function main(): Promise<void> {
   }
   if (SETTINGS.parts.has(4)) {
     // --- 4. Memory through a mixed load -------------------------------------------------------
-    summary.push(await mixedLoad(temp, big));
+    summary.push(await mixedLoad(big));
   }
 
   console.log('');
@@ -663,7 +663,7 @@ interface OpStats {
   statuses: Map<string, number>;
 }
 
-async function mixedLoad(temp: string, big: Buffer): Promise<Summary> {
+async function mixedLoad(big: Buffer): Promise<Summary> {
   const seconds = SETTINGS.mixedSeconds;
   const clients = SETTINGS.mixedClients;
   console.log(`4. Resident memory of a fresh Loupe server through ${seconds} s of mixed load, ${clients} concurrent clients (seed ${SETTINGS.seed})`);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { scopes } from '@loupe/contract';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
 import { addMember } from './provisioning.ts';
 
 const KEYS = '/api/v1/keys';

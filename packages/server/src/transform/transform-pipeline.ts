@@ -3,7 +3,7 @@ import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { colourAdjustment } from './colour-adjustments.ts';
 import { contentTypes, encodeOutput, missingJxlEncoder } from './encode-output.ts';
 import { faceCrop } from './face-crop.ts';
-import { ImageDecodeError, isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
+import { isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { orientationSteps } from './orientation-steps.ts';
 import { openRaw, readRaw, timeBudget, type RawImage } from './raw-image.ts';
 import { cropsByGravity, hasBox, padOffsets, planResize, sharpResize, type ResizePlan, type Size } from './resize-plan.ts';
