@@ -34,7 +34,8 @@ import { runPageRules } from '../packages/server/src/audit/page-rules/index.ts';
 import { summarizePage } from '../packages/server/src/audit/page-summary.ts';
 import type { AuditedPage } from '../packages/server/src/audit/rule.ts';
 import { crawlOptions } from '../packages/server/src/crawl/crawl-options.ts';
-import { CrawlStore, urlKey, type CrawlUrlRow } from '../packages/server/src/crawl/crawl-store.ts';
+import { CrawlStore } from '../packages/server/src/crawl/crawl-store.ts';
+import { FrontierStore, urlKey, type CrawlUrlRow } from '../packages/server/src/crawl/frontier-store.ts';
 import { extractPageFacts, type PageFacts } from '../packages/server/src/crawl/page-facts.ts';
 import type { FetchedPage } from '../packages/server/src/crawl/page-fetcher.ts';
 import { recordFetchedPage } from '../packages/server/src/crawl/page-record.ts';
@@ -158,7 +159,7 @@ async function main(): Promise<void> {
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
-/** CrawlStore.recordPages over the manual, as the crawler's PageWriter calls it after recordFetchedPage. */
+/** FrontierStore.recordPages over the manual, as the crawler's PageWriter calls it after recordFetchedPage. */
 async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
   const test = await openTestDatabase(dialect);
   cleanups.push(() => test.close());
@@ -169,7 +170,8 @@ async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
   const inScope = createScopeFilter({ origin: options.url });
   const crawlId = await insertRunningCrawl(store, 'bench', options);
   const urls = pages.map((page) => `${ORIGIN}/docs/${page.name}`);
-  await store.discover(crawlId, urls.map((url) => ({ url, depth: 1, kind: 'page', source: 'link' })));
+  const frontier = new FrontierStore(test.database);
+  await frontier.discover(crawlId, urls.map((url) => ({ url, depth: 1, kind: 'page', source: 'link' })));
   const rows = new Map((await test.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute()).map((r) => [r.url, r]));
   const recorded = pages.map((page, index) => {
     const row = rows.get(urls[index]!)!;
@@ -183,7 +185,7 @@ async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
     const batch = recorded.slice(start, start + batchSize);
     const cpuStart = cpuMs();
     const wallStart = performance.now();
-    await store.recordPages(crawlId, batch);
+    await frontier.recordPages(crawlId, batch);
     wall.push((performance.now() - wallStart) / batch.length);
     cpu.push((cpuMs() - cpuStart) / batch.length);
   }

@@ -4,6 +4,7 @@ import type { JobHandlers } from '../jobs/job-queue.ts';
 import { CrawlRunner } from './crawl-runner.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { Crawler } from './crawler.ts';
+import { FrontierStore } from './frontier-store.ts';
 
 /** Fetch limits of the crawler (DESIGN.md §8): a page is 30 s at most, and 10 MiB of HTML. */
 const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 10_000 };
@@ -17,6 +18,7 @@ export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'craw
     ruleBudgets: services.config.ruleBudgets,
     crawler: new Crawler({
       store: new CrawlStore(services.database),
+      frontier: new FrontierStore(services.database),
       fetcher: services.fetcher,
       log: services.log,
       limits: CRAWL_LIMITS,

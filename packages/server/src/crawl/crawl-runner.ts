@@ -8,6 +8,7 @@ import { buildReport } from '../reports/report-builder.ts';
 import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { CrawlProgressRecorder } from './crawl-progress-recorder.ts';
 import { CrawlStore } from './crawl-store.ts';
+import { FrontierStore } from './frontier-store.ts';
 import type { Crawler } from './crawler.ts';
 import { parseStoredProgress, type StoredCrawlProgress } from './stored-crawl-progress.ts';
 
@@ -77,7 +78,7 @@ export class CrawlRunner {
       this.#log.error({ err: error, crawlId }, 'crawl failed');
       await progress.buildingReport();
       const reportId = await this.#report(crawlId, 'failed');
-      const pages = await store.countDone(crawlId, 'page');
+      const pages = await new FrontierStore(this.#database).countDone(crawlId, 'page');
       await this.#finish(crawlId, 'failed', pages, (error as Error).message, reportId, await progress.finish(pages));
       return 'failed';
     } finally {

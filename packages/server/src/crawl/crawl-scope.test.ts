@@ -51,7 +51,7 @@ for (const dialect of testDialects()) {
     let store: CrawlStore;
     const fetcher = new GuardedFetcher({ allowPrivate: true });
     const sites: TestSite[] = [];
-    const crawler = () => testCrawler(store, fetcher);
+    const crawler = () => testCrawler(t.server.database, fetcher);
 
     /** Crawls a fresh copy of `definition`: the pages charged, the paths the site was asked, the site facts. */
     async function crawlSite(definition: SiteDefinition, request: Omit<Parameters<typeof crawlOptions>[0], 'url'> = {}) {

@@ -15,7 +15,7 @@ for (const dialect of testDialects()) {
     let t: TestServer;
     let store: CrawlStore;
     const fetcher = new GuardedFetcher({ allowPrivate: true });
-    const crawler = () => testCrawler(store, fetcher);
+    const crawler = () => testCrawler(t.server.database, fetcher);
 
     const newCrawl = (options: CrawlOptions) => insertRunningCrawl(store, t.owner.workspaceId, options);
 

@@ -4,7 +4,8 @@ import type { CrawlContext } from '../audit/rule.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlPhase, CrawlProgress } from './crawl-progress.ts';
-import type { CrawlStore, CrawlUrlRow, DiscoveredUrl } from './crawl-store.ts';
+import type { CrawlStore } from './crawl-store.ts';
+import type { CrawlUrlRow, DiscoveredUrl, FrontierStore } from './frontier-store.ts';
 import { checkHttpTwins } from './http-twin-check.ts';
 import { DEFAULT_LINK_CHECKS, LinkCheckPool, type LinkKind } from './link-check-pool.ts';
 import { comparableProbe, notFoundProbeUrl, probeNotFound } from './not-found-probe.ts';
@@ -21,6 +22,7 @@ import { MAX_SITEMAP_FILES_KEPT, type SiteFacts } from './site-facts.ts';
 
 export interface CrawlerDependencies {
   store: CrawlStore;
+  frontier: FrontierStore;
   fetcher: GuardedFetcher;
   log: Logger;
   limits: { timeoutMs: number; maxBodyBytes: number; maxRedirects: number; maxCrawlDelayMs: number };
@@ -72,7 +74,7 @@ export class Crawler {
   }
 
   async #run(fetcher: GuardedFetcher, crawlId: string, options: CrawlOptions, signal: AbortSignal, onProgress: (progress: CrawlProgress) => void): Promise<number> {
-    const { store } = this.#d;
+    const { store, frontier } = this.#d;
     const origin = new URL(options.url).origin;
     // A site crawl queues each redirect target as a URL of its own (each fetched once, the
     // chain rebuilt from the hops); a one-page audit follows them to reach its page.
@@ -88,8 +90,8 @@ export class Crawler {
     const inScope = createScopeFilter({ origin, include: options.include, exclude: options.exclude, maxDepth: options.maxDepth });
     const gapMs = Math.max(options.delayMs, Math.min(robots?.crawlDelayMs() ?? 0, this.#d.limits.maxCrawlDelayMs));
 
-    await store.requeueInFlight(crawlId);
-    const facts = (await store.hasUrls(crawlId))
+    await frontier.requeueInFlight(crawlId);
+    const facts = (await frontier.hasUrls(crawlId))
       ? await store.siteFacts(crawlId)
       : await this.#seed(fetcher, crawlId, options, { robots: robotsFile, inScope }, limits, signal);
     const notFoundProbe = comparableProbe(facts?.notFoundProbe);
@@ -97,7 +99,7 @@ export class Crawler {
     const linkChecks = this.#d.linkChecks ?? DEFAULT_LINK_CHECKS;
     const linkKinds: LinkKind[] = options.checkExternalLinks === false ? ['asset'] : ['asset', 'external'];
     const links = new LinkCheckPool({
-      store,
+      store: frontier,
       fetcher,
       log: this.#d.log,
       crawlId,
@@ -106,19 +108,19 @@ export class Crawler {
       concurrency: LINK_CHECK_CONCURRENCY,
       perHost: LINK_CHECKS_PER_HOST,
       cap: linkChecks.cap,
-      alreadySettled: (await store.countDone(crawlId, 'asset')) + (await store.countDone(crawlId, 'external')),
+      alreadySettled: (await frontier.countDone(crawlId, 'asset')) + (await frontier.countDone(crawlId, 'external')),
       site: { host: new URL(origin).host, gapMs },
       signal,
     });
     links.wake();
 
     const known = new LRUCache<string, true>({ max: KNOWN_URLS });
-    const writer = new PageWriter(store, crawlId);
-    let pages = await store.countDone(crawlId, 'page');
+    const writer = new PageWriter(frontier, crawlId);
+    let pages = await frontier.countDone(crawlId, 'page');
     let lastUrl = '';
     // Totals are what the frontier holds now: they grow as pages are read.
     const progress = async (phase: CrawlPhase) => {
-      const queued = await store.queuedByKind(crawlId);
+      const queued = await frontier.queuedByKind(crawlId);
       const queuedLinks = queued.asset + (linkKinds.includes('external') ? queued.external : 0);
       onProgress({
         phase,
@@ -136,12 +138,12 @@ export class Crawler {
 
     const handle = async (row: CrawlUrlRow, count: () => void) => {
       if (robots && !robots.isAllowed(row.url)) {
-        await store.complete(row.id, { fetch_error: 'blocked-by-robots', fetched_at: new Date().toISOString() });
+        await frontier.complete(row.id, { fetch_error: 'blocked-by-robots', fetched_at: new Date().toISOString() });
         return;
       }
       const fetched = await fetchPage(fetcher, row.url, limits, signal);
       // A fetch cut short by cancel or shutdown is not a result: the URL waits for the resume.
-      if (signal.aborted) return store.requeue(row.id);
+      if (signal.aborted) return frontier.requeue(row.id);
       const tries = (attempts.get(row.id) ?? 0) + 1;
       // A wait beyond the longest we honour (an hour's Retry-After) is not waited for: the
       // 429/503 is the URL's answer, and the crawl goes on.
@@ -149,12 +151,12 @@ export class Crawler {
       if (waitMs !== null && waitMs <= MAX_RETRY_AFTER_MS && tries <= MAX_BACKOFF_ATTEMPTS) {
         attempts.set(row.id, tries);
         nextStartAt = Math.max(nextStartAt, Date.now() + waitMs);
-        await store.requeue(row.id);
+        await frontier.requeue(row.id);
         return;
       }
       if (fetched.connectionLost && tries <= MAX_LOST_CONNECTION_RETRIES) {
         attempts.set(row.id, tries);
-        await store.requeue(row.id);
+        await frontier.requeue(row.id);
         return;
       }
       count();
@@ -173,7 +175,7 @@ export class Crawler {
     while (!signal.aborted && pages + uncounted < options.maxPages) {
       const room = options.maxPages - pages - uncounted;
       const free = Math.min(options.concurrency - inFlight.size, room);
-      if (free > 0 && ready.length === 0) ready.push(...(await store.claim(crawlId, 'page', gapMs > 0 ? 1 : Math.min(room, Math.max(CLAIM_AHEAD, free)))));
+      if (free > 0 && ready.length === 0) ready.push(...(await frontier.claim(crawlId, 'page', gapMs > 0 ? 1 : Math.min(room, Math.max(CLAIM_AHEAD, free)))));
       const batch = free > 0 ? ready.splice(0, gapMs > 0 ? 1 : free) : [];
       if (batch.length === 0) {
         if (inFlight.size === 0) break;
@@ -203,7 +205,7 @@ export class Crawler {
       if (inFlight.size >= options.concurrency || gapMs > 0) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
-    for (const row of ready) await store.requeue(row.id);
+    for (const row of ready) await frontier.requeue(row.id);
     if (!signal.aborted) {
       await progress('links');
       const ticker = setInterval(() => void progress('links').catch(() => undefined), PROGRESS_EVERY_MS);
@@ -226,7 +228,7 @@ export class Crawler {
   async #checkHttpTwins(fetcher: GuardedFetcher, crawlId: string, options: CrawlOptions, facts: SiteFacts, robots: RobotsPolicy | null, signal: AbortSignal): Promise<void> {
     const start = normalizeUrl(options.url) ?? options.url;
     if (new URL(start).protocol !== 'https:') return;
-    const fetched = await this.#d.store.htmlPageUrls(crawlId, HTTP_TWIN_SAMPLE);
+    const fetched = await this.#d.frontier.htmlPageUrls(crawlId, HTTP_TWIN_SAMPLE);
     const sample = [start, ...fetched.filter((url) => url !== start && url.startsWith('https:'))]
       .filter((url) => robots === null || robots.isAllowed(url))
       .slice(0, HTTP_TWIN_SAMPLE);
@@ -283,7 +285,7 @@ export class Crawler {
     const probeUrl = notFoundProbeUrl(origin);
     if (!options.respectRobots || robots.isAllowed(probeUrl)) facts.notFoundProbe = await probeNotFound(fetcher, probeUrl, limits, signal);
     await this.#d.store.setSiteFacts(crawlId, facts);
-    await this.#d.store.discover(crawlId, seeds);
+    await this.#d.frontier.discover(crawlId, seeds);
     return facts;
   }
 

@@ -129,7 +129,7 @@ for (const dialect of testDialects()) {
     let store: CrawlStore;
     const fetcher = new GuardedFetcher({ allowPrivate: true, ca: testCertificate.cert });
     const sites: TestSite[] = [];
-    const crawler = () => testCrawler(store, fetcher);
+    const crawler = () => testCrawler(t.server.database, fetcher);
 
     /** Crawls `url` as the crawl job would, builds its report and reads it through the API. */
     async function crawlAndReport(url: string, extra: { headers?: Record<string, string> } = {}) {

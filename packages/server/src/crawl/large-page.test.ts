@@ -7,7 +7,8 @@ import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
-import { CrawlStore, urlKey } from './crawl-store.ts';
+import { CrawlStore } from './crawl-store.ts';
+import { urlKey } from './frontier-store.ts';
 import { KEPT_TEXT_CHARS } from './visible-text.ts';
 
 const LINKS = 5_000;
@@ -70,7 +71,7 @@ for (const dialect of testDialects()) {
       assert.ok(page.html.length > 500_000 && page.html.length < 600_000, `${page.html.length} characters`);
       const options = crawlOptions({ url: site.url('/'), sitemaps: false, checkExternalLinks: false }, 1);
       const crawlId = await insertRunningCrawl(store, t.owner.workspaceId, options);
-      const crawler = testCrawler(store, fetcher, { limits: { ...TEST_CRAWL_LIMITS, timeoutMs: 10_000 } });
+      const crawler = testCrawler(t.server.database, fetcher, { limits: { ...TEST_CRAWL_LIMITS, timeoutMs: 10_000 } });
       assert.equal(await crawler.run(crawlId, options, new AbortController().signal, () => {}), 1);
 
       const db = t.server.database.db;

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import type { CrawlStore, CrawlUrlRow } from './crawl-store.ts';
+import type { CrawlUrlRow, FrontierStore } from './frontier-store.ts';
 import { checkLink, type LinkCheck } from './link-checker.ts';
 import { NOT_CHECKED } from './link-outcome.ts';
 
 export type LinkKind = 'asset' | 'external';
 
 export interface LinkCheckPoolOptions {
-  store: CrawlStore;
+  store: FrontierStore;
   /** The crawl's own fetcher, whose DNS answers are cached for the crawl. */
   fetcher: GuardedFetcher;
   log: Logger;

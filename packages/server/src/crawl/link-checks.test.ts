@@ -72,7 +72,7 @@ for (const dialect of testDialects()) {
     const sites: { close(): Promise<void> }[] = [];
 
     const crawler = (linkChecks = { cap: 10_000, budgetMs: 30_000 }, timeoutMs = 5_000) =>
-      testCrawler(store, fetcher, { limits: { ...TEST_CRAWL_LIMITS, timeoutMs }, linkChecks });
+      testCrawler(t.server.database, fetcher, { limits: { ...TEST_CRAWL_LIMITS, timeoutMs }, linkChecks });
 
     async function crawl(options: CrawlOptions, make = crawler()): Promise<{ crawlId: string; progress: CrawlProgress[] }> {
       const crawlId = await insertRunningCrawl(store, t.owner.workspaceId, options);

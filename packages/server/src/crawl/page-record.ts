@@ -5,7 +5,7 @@ import { ruleById } from '../audit/rule-catalog.ts';
 import type { AuditedPage, CrawlContext } from '../audit/rule.ts';
 import { noindexUnseenFinding } from '../audit/site-rules/noindex-unseen.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './crawl-store.ts';
+import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './frontier-store.ts';
 import { extractPageFacts, type PageFacts } from './page-facts.ts';
 import type { FetchedPage } from './page-fetcher.ts';
 import type { ScopeFilter, ScopeVerdict } from './scope-filter.ts';

@@ -1,4 +1,4 @@
-import type { CrawlStore, RecordedPage } from './crawl-store.ts';
+import type { FrontierStore, RecordedPage } from './frontier-store.ts';
 
 /** Pages written in one transaction at most. */
 const MAX_BATCH = 32;
@@ -16,12 +16,12 @@ interface Pending {
  * when the process dies is in flight in the frontier, fetched again on the resume.
  */
 export class PageWriter {
-  readonly #store: CrawlStore;
+  readonly #store: FrontierStore;
   readonly #crawlId: string;
   #queue: Pending[] = [];
   #writing: Promise<void> | null = null;
 
-  constructor(store: CrawlStore, crawlId: string) {
+  constructor(store: FrontierStore, crawlId: string) {
     this.#store = store;
     this.#crawlId = crawlId;
   }

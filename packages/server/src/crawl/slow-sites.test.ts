@@ -51,7 +51,7 @@ for (const dialect of testDialects()) {
 
     async function crawl(options: CrawlOptions) {
       const id = await insertRunningCrawl(store, t.owner.workspaceId, options);
-      const pages = await testCrawler(store, fetcher, { limits }).run(id, options, new AbortController().signal, () => {});
+      const pages = await testCrawler(t.server.database, fetcher, { limits }).run(id, options, new AbortController().signal, () => {});
       const rows = await t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', id).execute();
       return { pages, rows, row: (url: string) => rows.find((row) => row.url === url) };
     }

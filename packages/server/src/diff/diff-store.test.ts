@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Insertable } from 'kysely';
-import { urlKey } from '../crawl/crawl-store.ts';
+import { urlKey } from '../crawl/frontier-store.ts';
 import type { CrawlFindingTable, CrawlUrlTable } from '../database/schema.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { testDialects } from '../testing/test-dialects.ts';

@@ -13,7 +13,7 @@ import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import type { CrawlRow } from '../crawl/crawl-store.ts';
 import { StoredPageStore, type StoredPage } from '../crawl/stored-page-store.ts';
 import type { SiteFacts } from '../crawl/site-facts.ts';
-import { urlKey } from '../crawl/crawl-store.ts';
+import { urlKey } from '../crawl/frontier-store.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
