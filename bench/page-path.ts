@@ -36,7 +36,7 @@ import type { AuditedPage } from '../packages/server/src/audit/rule.ts';
 import { crawlOptions } from '../packages/server/src/crawl/crawl-options.ts';
 import { CrawlStore } from '../packages/server/src/crawl/crawl-store.ts';
 import { FrontierStore, urlKey, type CrawlUrlRow } from '../packages/server/src/crawl/frontier-store.ts';
-import { extractPageFacts, type PageFacts } from '../packages/server/src/crawl/page-facts.ts';
+import { extractPageFacts, type PageFacts } from '../packages/server/src/page-facts/page-facts.ts';
 import type { FetchedPage } from '../packages/server/src/crawl/page-fetcher.ts';
 import { recordFetchedPage } from '../packages/server/src/crawl/page-record.ts';
 import { createScopeFilter } from '../packages/server/src/crawl/scope-filter.ts';

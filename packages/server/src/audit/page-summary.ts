@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PageFacts } from '../crawl/page-facts.ts';
+import type { PageFacts } from '../page-facts/page-facts.ts';
 import { effectiveCanonical, isIndexable } from './page-rules/indexable.ts';
 import { hasOrigin } from './page-rules/same-origin.ts';
 import type { AuditedPage } from './rule.ts';

@@ -1,5 +1,5 @@
 import { RuleCategory } from '@loupe/contract';
-import type { PageFacts } from '../crawl/page-facts.ts';
+import type { PageFacts } from '../page-facts/page-facts.ts';
 import type { Severity } from './health-score.ts';
 
 /** The catalog's twenty categories (audit-checks.md §1), as the contract names them for custom rules too. */

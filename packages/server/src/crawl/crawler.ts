@@ -17,7 +17,7 @@ import { recordFetchedPage } from './page-record.ts';
 import { PageWriter } from './page-writer.ts';
 import { sitemapFetcher } from './sitemap-fetch.ts';
 import { readSitemaps } from './sitemap-reader.ts';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import { MAX_SITEMAP_FILES_KEPT, type SiteFacts } from './site-facts.ts';
 
 export interface CrawlerDependencies {

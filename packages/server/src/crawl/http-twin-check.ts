@@ -1,5 +1,5 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 /** How the http:// twins of an https crawl's pages answered (`redirects/http-not-redirected`). */
 export interface HttpTwinCheck {

@@ -9,7 +9,7 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { urlKey } from './frontier-store.ts';
-import { KEPT_TEXT_CHARS } from './visible-text.ts';
+import { KEPT_TEXT_CHARS } from '../page-facts/visible-text.ts';
 
 const LINKS = 5_000;
 /** Visible words of one list item: "Term", its number, "said", "&", "explained", "in", "a", "few", "words". */

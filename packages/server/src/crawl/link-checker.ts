@@ -1,7 +1,7 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { FetchDeadline } from './fetch-deadline.ts';
 import { fetchFailure, HOST_FAILURES, type FetchFailure } from './fetch-failure.ts';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 /** Why a check got no usable answer: a fetch failure, or a redirect chain that leads nowhere. */
 export type LinkCheckError = FetchFailure | 'too-many-redirects' | 'redirect-loop' | 'invalid-redirect';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { extractPageFacts } from './page-facts.ts';
+import { extractPageFacts } from '../page-facts/page-facts.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { DEFAULT_USER_AGENT } from './crawl-options.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { extractPageFacts } from './page-facts.ts';
+import { extractPageFacts } from '../page-facts/page-facts.ts';
 import { fetchPage, type FetchLimits } from './page-fetcher.ts';
 
 /** How a site answered a path that cannot exist. */

@@ -3,7 +3,7 @@ import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompre
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { FetchDeadline } from './fetch-deadline.ts';
 import { fetchFailure } from './fetch-failure.ts';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 export interface FetchLimits {
   /** The whole fetch, every hop and the body, ends after this; so does each hop left idle this long. */

@@ -6,10 +6,10 @@ import type { AuditedPage, CrawlContext } from '../audit/rule.ts';
 import { noindexUnseenFinding } from '../audit/site-rules/noindex-unseen.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './frontier-store.ts';
-import { extractPageFacts, type PageFacts } from './page-facts.ts';
+import { extractPageFacts, type PageFacts } from '../page-facts/page-facts.ts';
 import type { FetchedPage } from './page-fetcher.ts';
 import type { ScopeFilter, ScopeVerdict } from './scope-filter.ts';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 /** Response headers kept with a page: what the checks and the page detail read. */
 const KEPT_HEADERS = [

@@ -1,6 +1,6 @@
 import robotsParserModule from 'robots-parser';
 import { lintRobotsTxt, type RobotsProblems } from './robots-lint.ts';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 /**
  * - `ok`: 2xx, the file was parsed.

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { normalizeUrl, sameSite } from './url-normalizer.ts';
+import { normalizeUrl, sameSite } from '../page-facts/url-normalizer.ts';
 
 export type ScopeVerdict = 'ok' | 'external' | 'excluded' | 'too-deep';
 

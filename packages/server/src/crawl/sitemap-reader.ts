@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { normalizeUrl } from './url-normalizer.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 /** GETs a URL (following redirects); null when there was no HTTP answer. */
 export type FetchBytes = (url: string) => Promise<{ status: number; body: Buffer; contentType?: string } | null>;

@@ -1,4 +1,4 @@
-import type { ControlSamples } from '../../crawl/page-facts.ts';
+import type { ControlSamples } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { quantity, verdict } from './verdict.ts';

@@ -1,5 +1,5 @@
-import type { LinkRefFact } from '../../crawl/page-facts.ts';
-import { normalizeUrl } from '../../crawl/url-normalizer.ts';
+import type { LinkRefFact } from '../../page-facts/page-facts.ts';
+import { normalizeUrl } from '../../page-facts/url-normalizer.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { canonicalTargets, effectiveCanonical, headCanonicals, isIndexable, sameUrl } from './indexable.ts';

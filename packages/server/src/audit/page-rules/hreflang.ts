@@ -1,4 +1,4 @@
-import type { HreflangFact, PageFacts } from '../../crawl/page-facts.ts';
+import type { HreflangFact, PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { isHreflangCode } from './hreflang-code.ts';

@@ -1,4 +1,4 @@
-import type { PageFacts } from '../../crawl/page-facts.ts';
+import type { PageFacts } from '../../page-facts/page-facts.ts';
 import type { AuditedPage, Verdict } from '../rule.ts';
 
 /**

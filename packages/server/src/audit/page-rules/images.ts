@@ -1,4 +1,4 @@
-import type { ImageFact, PageFacts } from '../../crawl/page-facts.ts';
+import type { ImageFact, PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { verdict } from './verdict.ts';

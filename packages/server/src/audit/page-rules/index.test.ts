@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LinkFact } from '../../crawl/page-facts.ts';
+import type { LinkFact } from '../../page-facts/page-facts.ts';
 import { severityWeights } from '../health-score.ts';
 import { ruleCategories } from '../rule.ts';
 import { pageRules, runPageRules } from './index.ts';

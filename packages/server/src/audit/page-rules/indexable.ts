@@ -4,8 +4,8 @@
  * itself. The robots.txt part of §0 needs the site and is decided elsewhere; a page that was
  * fetched was not disallowed.
  */
-import type { LinkRefFact, PageFacts } from '../../crawl/page-facts.ts';
-import { normalizeUrl } from '../../crawl/url-normalizer.ts';
+import type { LinkRefFact, PageFacts } from '../../page-facts/page-facts.ts';
+import { normalizeUrl } from '../../page-facts/url-normalizer.ts';
 import type { AuditedPage } from '../rule.ts';
 
 export function isIndexable(page: AuditedPage): boolean {

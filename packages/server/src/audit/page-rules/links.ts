@@ -1,4 +1,4 @@
-import type { LinkFact, PageFacts } from '../../crawl/page-facts.ts';
+import type { LinkFact, PageFacts } from '../../page-facts/page-facts.ts';
 import type { AuditedPage, PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { hasOrigin } from './same-origin.ts';

@@ -1,4 +1,4 @@
-import type { PageFacts } from '../../crawl/page-facts.ts';
+import type { PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { requirementsOf, type RichResultRequirements } from './rich-result-requirements.ts';

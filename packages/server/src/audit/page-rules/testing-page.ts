@@ -5,7 +5,7 @@
  * `compliantHtml()` is a page on which no rule fires; each test changes one part of it, so
  * what fires is exactly what that test is about.
  */
-import { extractPageFacts } from '../../crawl/page-facts.ts';
+import { extractPageFacts } from '../../page-facts/page-facts.ts';
 import type { AuditedPage, Verdict } from '../rule.ts';
 import { pageRules } from './index.ts';
 

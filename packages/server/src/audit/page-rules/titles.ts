@@ -1,4 +1,4 @@
-import type { PageFacts, TextFact } from '../../crawl/page-facts.ts';
+import type { PageFacts, TextFact } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { quantity, verdict } from './verdict.ts';

@@ -1,4 +1,4 @@
-import { applyXRobotsTag, noRobotsDirectives } from '../../crawl/robots-directives.ts';
+import { applyXRobotsTag, noRobotsDirectives } from '../../page-facts/robots-directives.ts';
 import { noindexReasons } from '../page-rules/indexable.ts';
 import type { AuditedPage, Finding } from '../rule.ts';
 
