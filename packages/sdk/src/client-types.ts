@@ -52,6 +52,7 @@ export type ClientAnswer<O extends OperationDefinition> = O['paged'] extends tru
     : Item<O>;
 
 /** The request is optional when none of its fields is required (`{}` fits it). */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every field of T is optional.
 type Arguments<O extends OperationDefinition> = {} extends ClientRequest<O>
   ? [request?: ClientRequest<O>, options?: CallOptions]
   : [request: ClientRequest<O>, options?: CallOptions];

@@ -9,7 +9,7 @@ import { createJobHandlers, type CreateJobHandlers } from './jobs/job-handlers.t
 import type { JobQueue } from './jobs/job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { openInfrastructure } from './infrastructure.ts';
-import { Plans } from './plans/plans.ts';
+import type { Plans } from './plans/plans.ts';
 import { MonthlyAllowance } from './credits/monthly-allowance.ts';
 import { UploadSlotSweeper } from './images/upload-slot-sweeper.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';

@@ -15,6 +15,7 @@ const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
  * The Cf characters real text needs: ZWNJ and ZWJ (Persian and Indic spelling, emoji
  * sequences such as 👩‍💻) and the tag characters that spell subdivision flags (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: one character is tested at a time, so ZWJ joins nothing here.
 const needed = /^[\u200c\u200d\u{e0020}-\u{e007f}]$/u;
 const lineBreaks = /^[\n\t]$/;
 

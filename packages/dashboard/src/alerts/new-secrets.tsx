@@ -15,6 +15,7 @@ export function NewSecrets({ settings }: { settings: AlertSettings }) {
           <li key={index}>
             <span className="muted small">{url}</span>
             <div className="secret-row">
+              {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: users and the e2e tests find each secret by this label */}
               <code className="secret" aria-label={`Signing secret for ${url}`}>
                 {secret}
               </code>

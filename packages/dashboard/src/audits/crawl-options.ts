@@ -59,7 +59,7 @@ export function crawlOptionsFromFields(fields: Record<string, string>, prefix = 
   }
   const userAgent = read('userAgent');
   if (userAgent !== undefined) options.userAgent = userAgent;
-  const headerLines = lines(fields[prefix + 'headers']);
+  const headerLines = lines(fields[`${prefix}headers`]);
   if (headerLines.length > 0) {
     const headers: Record<string, string> = {};
     for (const line of headerLines) {
@@ -67,7 +67,7 @@ export function crawlOptionsFromFields(fields: Record<string, string>, prefix = 
       if (colon <= 0) {
         throw new LoupeError('validation_failed', {
           message: 'A header is not written as "Name: value".',
-          details: { fieldErrors: { [prefix + 'headers']: [`Write each header as "Name: value" ("${line}").`] }, formErrors: [] },
+          details: { fieldErrors: { [`${prefix}headers`]: [`Write each header as "Name: value" ("${line}").`] }, formErrors: [] },
         });
       }
       headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();

@@ -29,6 +29,7 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
             <ScoreBadge score={diff.old.score} grade={diff.old.grade} large />
             <p>{report(diff.old)}</p>
           </div>
+          {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: names the bare signed figure for tools that read labels; a caption would change the layout */}
           <p className={`diff-delta ${trend(diff.score.delta, true)}`} aria-label={`Change ${signed(diff.score.delta)} points`}>
             {signed(diff.score.delta)}
           </p>

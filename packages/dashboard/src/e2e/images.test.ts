@@ -28,7 +28,7 @@ async function dropFiles(page: Page, testId: string, files: { name: string; type
 function resultWidthIs(page: Page, width: number) {
   return page.waitForFunction((expected) => {
     const image = document.querySelector<HTMLImageElement>('img[alt="Preview result"]');
-    return image !== null && image.complete && image.naturalWidth === expected;
+    return image?.complete && image.naturalWidth === expected;
   }, width);
 }
 

@@ -172,7 +172,7 @@ function PreviewColumn(props: {
   const [chosen, setChosen] = useState(props.initialImageId ?? '');
   const id = useId();
 
-  let content;
+  let content: ReactNode;
   if (images.status === 'loading') content = <LoadingState label="Loading images" />;
   else if (images.status === 'failed') content = <ErrorMessage error={images.error} onRetry={images.reload} />;
   else if (images.data.length === 0) {

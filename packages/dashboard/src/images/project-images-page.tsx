@@ -107,6 +107,7 @@ function SearchForm({ prefix, tag, onChange }: { prefix: string; tag: string; on
     return () => clearTimeout(timer);
   }, [values, changed]);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with role search; the e2e tests find it by that role
     <form
       className="image-search"
       role="search"

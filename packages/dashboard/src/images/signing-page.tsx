@@ -140,7 +140,7 @@ function SigningForm({ settings, onApply }: { settings: SigningSettings; onApply
 
 function NewSecret({ secret, onDismiss }: { secret: string; onDismiss: () => void }) {
   return (
-    <section className="card secret-once" role="region" aria-label="New signing secret">
+    <section className="card secret-once" aria-label="New signing secret">
       <h3>New signing secret</h3>
       <p>Store it now: it is shown only this once.</p>
       <div className="url-row">

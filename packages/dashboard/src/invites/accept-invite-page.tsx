@@ -1,6 +1,6 @@
 import { CSRF_HEADER, type AcceptedInvite, type SessionUser } from '@loupe/contract';
 import { createClient, isLoupeError } from '@loupe/sdk';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { fieldErrorsOf, onlyFieldErrors } from '../api/api-error.ts';
 import { AuthFrame } from '../components/auth-frame.tsx';
@@ -26,7 +26,7 @@ export function AcceptInvitePage() {
   const [deadLink, setDeadLink] = useState<unknown>(null);
   const [signInAs, setSignInAs] = useState<string | null>(null);
 
-  let content;
+  let content: ReactNode;
   if (state.status === 'loading') content = <LoadingState label="Loading" />;
   else if (deadLink !== null) content = <DeadLink error={deadLink} />;
   else if (accepted) content = <Accepted accepted={accepted} />;

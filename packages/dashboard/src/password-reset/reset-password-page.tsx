@@ -1,6 +1,6 @@
 import type { PasswordResetCompleted } from '@loupe/contract';
 import { isLoupeError } from '@loupe/sdk';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { fieldErrorsOf, onlyFieldErrors } from '../api/api-error.ts';
 import { sessionApi } from '../api/session-api.ts';
@@ -38,7 +38,7 @@ export function ResetPasswordPage() {
     await refresh();
   });
 
-  let content;
+  let content: ReactNode;
   if (token === '') content = <DeadLink />;
   else if (deadLink !== null) content = <DeadLink error={deadLink} />;
   else if (done) content = <PasswordSet done={done} />;

@@ -1,4 +1,4 @@
-import { ListReportPagesQuery, pageSortKeys, type ReportPage } from '@loupe/contract';
+import { ListReportPagesQuery, type pageSortKeys, type ReportPage } from '@loupe/contract';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';

@@ -39,6 +39,7 @@ export function SharePanel({ reportId, initial }: { reportId: string; initial: S
       <h2 id={`${id}-heading`}>Sharing</h2>
       {can('reports:write') ? (
         <label className="switch">
+          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox carries its checked state itself */}
           <input type="checkbox" role="switch" checked={pending ?? share !== null} disabled={pending !== null} onChange={(event) => void toggle(event.target.checked)} />
           <span>Anyone with the link can read this report</span>
         </label>

@@ -80,6 +80,7 @@ function SearchResults({ projectId, q, onSearch }: { projectId: string; q: strin
   const refused = hits.status === 'failed' && onlyFieldErrors(hits.error, ['q']);
   return (
     <section aria-label="Search the pages" className="stack">
+      {/* biome-ignore lint/a11y/useSemanticElements: a form with role search, as on the images page */}
       <form
         role="search"
         onSubmit={(event) => {

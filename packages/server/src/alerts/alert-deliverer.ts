@@ -50,7 +50,7 @@ export class AlertDeliverer {
   async deliver(deliveryId: string, signal: AbortSignal): Promise<JobOutcome> {
     const store = new AlertDeliveryStore(this.#options.database);
     const row = await store.byId(deliveryId);
-    if (!row || row.status !== 'pending') return { kind: 'done' };
+    if (row?.status !== 'pending') return { kind: 'done' };
     const wait = row.next_attempt_at === null ? 0 : Date.parse(row.next_attempt_at) - Date.now();
     if (wait > EARLY_TOLERANCE_MS) return { kind: 'retry', after: wait, reason: 'the next attempt is not due yet' };
     if (!(await store.claim(row.id, row.attempts))) return { kind: 'done' };

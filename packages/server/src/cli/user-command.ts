@@ -32,6 +32,7 @@ export function withClientFlags(command: Command): Command {
  * --json) and becomes the exit status of exit-codes.ts. `work` may return another status.
  */
 export function userAction<O extends object>(
+  // biome-ignore lint/suspicious/noConfusingVoidType: most commands return nothing, a few an exit status.
   work: (context: CommandContext, args: unknown[], options: O & UserFlags) => Promise<ExitCode | void>,
 ): (...params: unknown[]) => Promise<void> {
   return async (...params: unknown[]) => {

@@ -36,7 +36,7 @@ async function builtFiles(directory: string): Promise<Set<string>> {
     return new Set(
       entries
         .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
-        .map((entry) => '/' + relative(directory, join(entry.parentPath, entry.name)).split(sep).join('/')),
+        .map((entry) => `/${relative(directory, join(entry.parentPath, entry.name)).split(sep).join('/')}`),
     );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();

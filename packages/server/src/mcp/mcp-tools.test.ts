@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { exampleRules } from '../rule-packs/example-rules.ts';
 import { estimatedOperations } from './credit-guard.ts';
 import { createMcpServer } from './mcp-server.ts';
