@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { exitCodes } from './exit-codes.ts';
 import { createProgram } from './program.ts';
-import { runLoupe } from './testing/run-loupe.ts';
+import { runLoupe } from './test-loupe-run.ts';
 
 /** Every command that runs something (not a group of subcommands), as its words after `loupe`. */
 function leafCommands(command: Command, path: string[] = []): string[][] {

@@ -7,7 +7,7 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { Output } from './output.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { terminalJson, terminalText, terminalValue } from './terminal-text.ts';
-import { json, runLoupe, serverEnv } from './testing/run-loupe.ts';
+import { json, runLoupe, serverEnv } from './test-loupe-run.ts';
 
 /** What a hostile page title can hold: a window-title escape, a colour, a C1 CSI, a bidi override. */
 const HOSTILE = 'Invoice \x1b]0;owned\x07 \x1b[31mred\x9b0m \u202egpj.exe\u2066 \u0000\x7f';

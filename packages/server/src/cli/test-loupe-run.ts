@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestServer } from '../../testing/test-server.ts';
+import type { TestServer } from '../testing/test-server.ts';
 
 /** The `loupe` entry, run as a process as a user would run it. */
-export const loupeEntry = new URL('../../cli.ts', import.meta.url).pathname;
+export const loupeEntry = new URL('../cli.ts', import.meta.url).pathname;
 
 export interface LoupeRun {
   code: number;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery } from 'kysely';
-import { FAILING, MISSING, NOTES_LONGER_THAN } from './sqlite-readers-fixture.ts';
+import { FAILING, MISSING, NOTES_LONGER_THAN } from './test-reader-procedures.ts';
 import { SqliteReaders } from './sqlite-readers.ts';
 
 /** A query whose rows are of type Row. */

@@ -8,7 +8,7 @@ import { newId } from '../ids.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { DatabaseJobQueue } from './database-job-queue.ts';
-import { describeJobQueueContract, type JobQueueSubject } from './job-queue-contract.ts';
+import { describeJobQueueContract, type JobQueueSubject } from './test-job-queue-contract.ts';
 import type { JobHandlers, JobOutcome, JobQueue, JobSettlement } from './job-queue.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { createTestSchema, testDatabaseUrl } from '../testing/test-database.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { describeJobQueueContract, type JobQueueSubject } from './job-queue-contract.ts';
+import { describeJobQueueContract, type JobQueueSubject } from './test-job-queue-contract.ts';
 import type { JobQueue } from './job-queue.ts';
 import { PgBossJobQueue } from './pg-boss-job-queue.ts';
 

@@ -8,7 +8,7 @@ import { generatedSite } from '../testing/fixture-sites.ts';
 import { readTestImage } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { callError, callOk, callText } from './mcp-test-calls.ts';
+import { callError, callOk, callText } from './test-tool-calls.ts';
 
 const initialize = {
   jsonrpc: '2.0',

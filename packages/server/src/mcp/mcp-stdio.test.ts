@@ -11,7 +11,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { callError, callOk } from './mcp-test-calls.ts';
+import { callError, callOk } from './test-tool-calls.ts';
 
 const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
 

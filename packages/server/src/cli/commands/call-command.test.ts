@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { operations } from '@loupe/contract';
 import { testImagesDir } from '../../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { json, runLoupe, serverEnv } from '../testing/run-loupe.ts';
+import { json, runLoupe, serverEnv } from '../test-loupe-run.ts';
 
 describe('loupe call', () => {
   let t: TestServer;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../../testing/fixture-sites.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../../testing/test-site.ts';
-import { json, runLoupe, serverEnv } from '../testing/run-loupe.ts';
+import { json, runLoupe, serverEnv } from '../test-loupe-run.ts';
 
 describe('loupe crawl', () => {
   let t: TestServer;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { testImagesDir } from '../../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { json, runLoupe, serverEnv } from '../testing/run-loupe.ts';
+import { json, runLoupe, serverEnv } from '../test-loupe-run.ts';
 
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
 

@@ -7,7 +7,7 @@ import { generatedSite } from '../../testing/fixture-sites.ts';
 import { crawlToReport } from '../../testing/test-crawls.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../../testing/test-site.ts';
-import { json, runLoupe, serverEnv } from '../testing/run-loupe.ts';
+import { json, runLoupe, serverEnv } from '../test-loupe-run.ts';
 
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
 

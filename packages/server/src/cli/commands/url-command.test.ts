@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { testImagesDir } from '../../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { json, runLoupe, serverEnv } from '../testing/run-loupe.ts';
+import { json, runLoupe, serverEnv } from '../test-loupe-run.ts';
 
 describe('loupe url', () => {
   let t: TestServer;
