@@ -151,8 +151,8 @@ export interface Config {
   /** The first wait before an alert is retried; each retry waits twice the one before (capped). */
   alertRetryBaseMs: number;
   /**
-   * On SQLite, the pages a word must be on for a search index build to store its ranked list
-   * (search/sqlite-word-postings.ts): lower, more queries skip FTS5's ranking and the index grows.
+   * The pages a word must be on for a search index build to store its list of matches
+   * (search/word-list-settings.ts): lower, more queries skip the database's ranking and the index grows.
    */
   searchListMinPages: number;
   /** Search answers kept per process (bytes); 0 keeps none. */

@@ -3,11 +3,11 @@ import { RecentReads } from '../database/recent-reads.ts';
 
 /**
  * How long a project's ready build, read for one search, serves the next ones. Every search
- * asks it before anything else: on PostgreSQL that round trip was a third of a never-seen
- * query's statements and all of a kept answer's (bench/search.ts). A build switched or a
- * project deleted by this process is seen at once (SearchBuildStore.complete and
- * AuditProjectStore.delete forget the project); by another server process (several share a
- * PostgreSQL database) within this long, as API keys are (identity/key-cache.ts).
+ * asks it before anything else, a round trip of its own on PostgreSQL and the only one of a
+ * kept answer. A build switched or a project deleted by this process is seen at once
+ * (SearchBuildStore.complete and AuditProjectStore.delete forget the project); by another
+ * server process (several share a PostgreSQL database) within this long, as API keys are
+ * (identity/key-cache.ts).
  */
 export const READY_BUILD_CACHE_MS = 2_000;
 

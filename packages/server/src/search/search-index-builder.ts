@@ -21,7 +21,7 @@ export interface BuilderOptions {
   sealProgressEveryMs?: number;
 }
 
-/** Documents removed per statement when a generation goes, for the same reason (FTS5 takes 0.4 ms a document). */
+/** Documents removed per statement when a generation goes: FTS5 deletes slowly, and on SQLite queries wait meanwhile. */
 const REMOVE_BATCH = 50;
 
 /** A page the index holds: an HTML page that answered 2xx. */
@@ -33,8 +33,8 @@ function toDocument(page: StoredPage): SearchDocument | null {
 
 /**
  * Runs one build (the `search-index.build` job): writes the pages of the build's crawl into the
- * build's own generation, batch by batch, seals it (the engine stores what it ranks by, such
- * as SQLite's word lists), then makes it the project's index in one transaction,
+ * build's own generation, batch by batch, seals it (the engine stores what it ranks by besides
+ * the documents: its word lists), then makes it the project's index in one transaction,
  * removes the generation it replaces and lets the engine settle on the documents now there. A
  * build taken over after a crash goes on after the last page it recorded; one that is no longer
  * under way (failed, replaced) stops.
@@ -139,7 +139,7 @@ export class SearchIndexBuilder {
       if (!written) return 'gone';
       await this.#afterCommit();
       // SQLite's driver answers at once, so awaiting it never lets requests in: without this
-      // turn, a build of 50,000 pages held every request of the process for a minute.
+      // turn, a build held every request of the process until it ended.
       await turnOfTheLoop();
       if (signal.aborted) return 'stopped';
       chunk = [];

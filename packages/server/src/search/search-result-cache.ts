@@ -29,11 +29,10 @@ export interface SearchResultCacheOptions {
 }
 
 /**
- * Recent answers of this process. A common word ranks every page holding it (tens of
- * milliseconds on SQLite, hundreds on PostgreSQL at 50,000 pages), and people search the same
- * words again: the second time costs a map lookup. Keyed by the build that answered, never
- * invalidated: once a rebuild switches, queries ask under the new build id, and the old
- * answers age out.
+ * Recent answers of this process. A query ranks every page holding its words, and people
+ * search the same words again: the second time costs a map lookup. Keyed by the build that
+ * answered, never invalidated: once a rebuild switches, queries ask under the new build id,
+ * and the old answers age out.
  */
 export class SearchResultCache {
   readonly #answers: LRUCache<string, SearchAnswer> | undefined;

@@ -12,13 +12,13 @@ import type { RankedWindow } from '../search-engine.ts';
 import { withAngleBrackets } from '../snippets/snippet-html.ts';
 import { markedSnippet } from '../snippets/text-snippet.ts';
 
-/** The process's threads, whichever engine ranks: they share its cores. */
+/** One pool for every engine of the process: its threads share the cores. */
 const rankingThreads = new RankingThreads();
 
 /**
  * A query ranked over a build's word lists (postgres-word-postings.ts) rather than by ts_rank
  * over every match: the same hits in the same order with the same scores, computed as
- * PostgreSQL computes them (positional-ranking.ts). Only the window's hits are read from the
+ * PostgreSQL computes them (postings/positional-ranking.ts). Only the window's hits are read from the
  * documents, their snippets made from their text (postgres-snippet.ts), as the SQL ranking's
  * are. It declines (undefined) where the lists cannot answer: a build without lists, a term
  * PostgreSQL reads as more than a phrase, a lexeme without a list (on fewer pages than the

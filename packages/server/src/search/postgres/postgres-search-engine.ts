@@ -16,8 +16,7 @@ export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
   /**
    * Queries read their own snapshot meanwhile, so a transaction may be longer, and fewer commits
-   * wait for the WAL to reach the disk (at 50,000 pages: 209 s in 256 KB transactions, 224 s in
-   * 64 KB ones).
+   * wait for the WAL to reach the disk (build times: bench/README.md, search).
    */
   readonly charsPerTransaction = 256 * 1024;
 
@@ -103,23 +102,16 @@ export class PostgresSearchEngine implements SearchEngine {
     // the window's hits only, for their snippets. The first row names the build that answered,
     // hits or not.
     //
-    // Ranking reads the tsvector of every match, kept in the row. Until migration 0022 every
-    // other column was in the TOAST table (the tsvector alone puts the row over the toaster's
-    // 2 KB target), where each read is an index probe: testing build_id on the 34,000 matches
-    // of a common word at 50,000 pages took longer than ranking them (190 against 70 ms), and
-    // generations written before it are still so stored. So the matches of every generation
-    // are ranked by the tsvector alone; the best are then tested for the ready build one by
-    // one, in score order, until the window's end has matches of it, the lowest of whose scores
-    // is the threshold; only matches scoring that or more are tested again and ordered by score
-    // and page id. They include every hit of the window, ties too: the same hits in the same
-    // order as sorting all the build's matches. (Any hits of the build, tested in whatever
-    // order, give a threshold no higher: the answer holds whatever the plan; only the cost
-    // depends on the order.)
+    // The matches of every generation are ranked by their tsvector alone: a generation written
+    // before migration 0022 keeps its other columns in the TOAST table, where testing build_id
+    // costs a probe a match. The best are then tested for the ready build in score order until
+    // the window's end has matches of it; the lowest of their scores is the threshold, and only
+    // matches scoring that or more are tested again and ordered by score and page id: every hit
+    // of the window, ties too, whatever order the plan tests them in.
     //
     // A query whose wanted terms are all stop words wants nothing: no hits, as "the" alone
-    // (an empty tsquery matches nothing), even beside an exclusion: && drops the empty operand,
-    // and the exclusion left alone matched every page without it (the bench's 50,000 ranked
-    // took a second).
+    // (an empty tsquery matches nothing), even beside an exclusion, which && would leave alone
+    // to match every page without it.
     const mine = sql`x.build_id = (SELECT id FROM current)`;
     const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; body: string | null; score: number }>`
       WITH current AS (

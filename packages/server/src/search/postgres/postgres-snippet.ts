@@ -4,15 +4,14 @@ import { wantedPhrasesFromStems, type PhraseStems, type WantedPhrases } from '..
 
 /**
  * PostgreSQL's hits get their snippets here, from the page's text, as SQLite's do
- * (text-snippet.ts), rather than from ts_headline: it parsed and stemmed the words it was given
- * inside the database, a third of the database's time a query at 50,000 pages even when given
- * only the 60 words around the first match. The terms are marked by the lexemes PostgreSQL read
- * them as (phraseto_tsquery, postgres-query-terms.ts), and a token of the text by the lexeme
- * PostgreSQL's english configuration makes of it (postgres-english.ts); a stop word has no
- * lexeme, and so no term is one.
+ * (snippets/text-snippet.ts), rather than from ts_headline, which parses and stems the text
+ * inside the database, a large share of its time a query (bench/README.md, search). The terms
+ * are marked by the lexemes PostgreSQL read them as (phraseto_tsquery, postgres-query-terms.ts),
+ * and a token of the text by the lexeme PostgreSQL's english configuration makes of it
+ * (postgres-english.ts); a stop word has no lexeme, and so no term is one.
  */
 
-/** A character no token of text-snippet.ts holds. */
+/** A character no token of snippets/text-snippet.ts holds. */
 const NOT_TOKEN = /[^\p{L}\p{N}\p{M}\p{Co}]/u;
 
 /** What a snippet of a PostgreSQL hit marks: the wanted terms of each group, as PostgreSQL read them. */

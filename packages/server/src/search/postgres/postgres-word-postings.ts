@@ -25,7 +25,7 @@ export interface BuildLists {
 /**
  * The word lists of PostgreSQL's generations (migration 0020): made once a build's documents
  * are written, before it answers, from the documents' own tsvectors; read by queries, which
- * rank them as ts_rank would (positional-ranking.ts). A generation's lists never change (a
+ * rank them as ts_rank would (postings/positional-ranking.ts). A generation's lists never change (a
  * rebuild writes its own under its build id), so what is read is kept, decoded, until it is
  * not used (LIST_CACHE_BYTES of lists per process, unless the options say otherwise).
  */

@@ -12,7 +12,7 @@ export interface LexemePhrase {
   offsets: number[];
 }
 
-/** A query as the SQL of postgres-search-engine.ts asks it, terms that are only stop words left out. */
+/** A query as the SQL of postgres/postgres-search-engine.ts asks it, terms that are only stop words left out. */
 export interface PositionalQuery {
   /** Every group must match; a group matches where one of its terms does. */
   groups: LexemePhrase[][];
@@ -98,8 +98,7 @@ export function isOneWord(query: PositionalQuery): boolean {
  * Offers `best` each document holding every one of the words (their lists in ts_rank's order of
  * them), but those `isExcluded` says: the rarest word's matches are the candidates, each sought
  * once in the other words' lists. The commonest query of several words; the general walk of
- * bestMatches gives the same, in 1.8 times the time (bench/search-ranking.ts: 330 → 187 µs a
- * query of words alone).
+ * bestMatches gives the same, in nearly twice the time.
  */
 function offerWordsAll(words: PositionalList[], isExcluded: (ordinal: number) => boolean, conjunctive: boolean, lengths: Uint32Array, best: BestOf): void {
   const positions: WordPositions = { entries: words.map((list) => list.entries), from: new Int32Array(words.length), to: new Int32Array(words.length) };
@@ -130,8 +129,7 @@ function offerWordsAll(words: PositionalList[], isExcluded: (ordinal: number) =>
  * Offers `best` each document holding one of the words or more (their lists in ts_rank's order
  * of them), but those `isExcluded` says, scored from the words' OR terms (keepOrTerms) rather
  * than their positions: a query of two common words ORed visits most pages, and the general
- * walk weighing every position took 1,664 µs a query of them where this takes 702
- * (bench/search-ranking.ts; 209 for words that must all be there).
+ * walk weighing every position took more than twice as long.
  */
 function offerWordsAny(words: PositionalList[], isExcluded: (ordinal: number) => boolean, lengths: Uint32Array, best: BestOf): void {
   const terms = words.map(orTermsOf);

@@ -29,9 +29,7 @@ export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] 
 /**
  * How many times fewer postings than the query's all the driver must have for seeking its
  * documents in the other lists to beat adding up every list: a seek costs a few reads where
- * adding costs one a posting. A word on 2,000 of 50,000 documents ANDed with one on 30,000: 57
- * against 209 µs; 7,500 with 30,000 (a fifth of the postings): 266 against 284; 10,000 (a
- * quarter): 379 against 299.
+ * adding costs one a posting (where the two cross: bench/README.md, search).
  */
 const SEEKING_PAYS = 4;
 

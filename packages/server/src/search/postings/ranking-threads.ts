@@ -6,14 +6,12 @@ import type { RankingTask } from './ranking-thread.ts';
 
 /**
  * PostgreSQL's rankings over word lists, run beside the event loop: a query of several words
- * visits thousands of candidates (about a millisecond at 50,000 pages), and on the event loop
- * every other request of the process waited meanwhile; under twenty clients' never-seen queries
- * the loop was the bottleneck, a quarter of the machine idle. A list and the generation's stats
- * are decoded in shared memory (positional-list.ts), so a task carries views of them, not
- * copies. The threads start with the first task and end after a minute without one (starting
- * one takes some 50 ms); an idle one does not keep the process alive. As many as the cores:
- * with one on this machine's two, the several-word queries queued behind each other at the one
- * thread (cold, 20 clients: p99 168 ms, against 106 with two; 478 and 480 queries a second).
+ * visits thousands of candidates, and on the event loop every other request of the process
+ * waited meanwhile. A list and the generation's stats are decoded in shared memory
+ * (positional-list.ts), so a task carries views of them, not copies. The threads start with
+ * the first task and end after a minute without one; an idle one does not keep the process
+ * alive. As many as the cores: with fewer, several-word queries queue behind each other
+ * (figures: bench/README.md, search).
  */
 export class RankingThreads {
   #pool?: Piscina<RankingTask, RankedMatch[]>;

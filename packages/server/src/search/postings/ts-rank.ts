@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's ts_rank(document, query, 1) (src/backend/utils/adt/tsrank.c) computed from a
- * document's positions of the query's words, so that word lists (postgres-word-postings.ts)
+ * document's positions of the query's words, so that word lists (postgres/postgres-word-postings.ts)
  * rank as the database would without reading every match's tsvector. tsrank.c computes in
  * single precision: every step here is rounded to float32 where C rounds it, so the scores are
  * the same numbers, not close ones (tested against the database's own).
@@ -49,8 +49,8 @@ function pairWeight(entry: number, other: number): number {
  * A document's positions of each distinct word of a query, in PostgreSQL's order of the words:
  * word i's are `entries[i][from[i]]` to `entries[i][to[i] - 1]`, none when from[i] is to[i].
  * Ranges of the word lists' own arrays rather than an array or a view a document: ranking reads
- * tens of thousands of documents a query, and a view each made a fifth of its time garbage
- * collection (profiled at 50,000 pages).
+ * tens of thousands of documents a query, and a view each made much of its time garbage
+ * collection.
  */
 export interface WordPositions {
   entries: ArrayLike<number>[];

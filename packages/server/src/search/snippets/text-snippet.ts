@@ -3,13 +3,12 @@ import { snippetWindow } from './snippet-window.ts';
 import { isTokenCharacter, nextTokenStart, previousTokenEnd, tokenEnd, tokenStart } from './unicode61-tokens.ts';
 
 /**
- * Snippets made here from a page's text rather than by FTS5's snippet(), which tokenizes the
- * page and scores fragments for every match inside SQLite: 0.1 to 0.3 ms a page, most of a
+ * Snippets made here from a page's text rather than by the database (FTS5's snippet(),
+ * ts_headline), which tokenizes the page and scores fragments for every match, most of a
  * query's time once its ranking is read from the word lists. The matching is the index's own:
- * for FTS5, the tokens of unicode61 (letters, digits and private-use characters; diacritics
- * removed) under the Porter stemmer, which `stemmer` implements as SQLite does (it stemmed the
- * 18,512 words of the PostgreSQL manual alike); for PostgreSQL, the same tokens under the
- * lexemes its english configuration makes (postgres-snippet.ts).
+ * the tokens of unicode61 (unicode61-tokens.ts) under the stems the engine gives
+ * (`WantedPhrases.stem`): FTS5's Porter stems (sqlite/sqlite-snippet.ts), PostgreSQL's english
+ * lexemes (postgres/postgres-snippet.ts).
  */
 
 const ELLIPSIS = '…';
@@ -39,7 +38,7 @@ export interface WantedPhrases {
   phrases: StemmedPhrase[];
   /**
    * Where each stem of a phrase stands, in tokens from its first: 0, 1, 2… as FTS5 reads a
-   * phrase; PostgreSQL's leave a gap for a stop word (postgres-snippet.ts).
+   * phrase; PostgreSQL's leave a gap for a stop word (postgres/postgres-snippet.ts).
    */
   offsets: number[][];
   /**
@@ -96,10 +95,8 @@ export function wantedPhrasesFromStems(groupsOfTerms: PhraseStems[][], stem: (to
  * last letter (happy → happi, sensibility → sensibl, says → sai); Porter2 (PostgreSQL's) has three
  * exceptions, dying, lying and tying (→ die, lie, tie). Checked on 2.4 million words made of every
  * suffix either knows on two- to four-letter roots (text-snippet.test.ts checks a share of them),
- * and Porter2's against PostgreSQL's (postgres-english.test.ts). A token starting with none of
- * them is not stemmed: the shorter the prefix, the more tokens are (with all but two letters,
- * bench/search-ranking.ts's snippets took 100 µs a query on SQLite rather than 65, 103 rather
- * than 77 on PostgreSQL).
+ * and Porter2's against PostgreSQL's (postgres/postgres-english.test.ts). A token starting with none of
+ * them is not stemmed: the shorter the prefix, the more tokens are, and the slower a snippet.
  */
 export function prefixesOfWordsStemmedTo(stem: string): string[] {
   const prefix = stem.slice(0, Math.max(1, stem.length - 1));
@@ -108,7 +105,7 @@ export function prefixesOfWordsStemmedTo(stem: string): string[] {
 
 const PORTER2_EXCEPTIONS = new Set(['die', 'lie', 'tie']);
 
-/** The wanted stems' distinct sure prefixes; `any`: one is not ASCII, which makes every token a candidate. */
+/** The wanted stems' distinct prefixes (prefixesOfWordsStemmedTo); `any`: one is not ASCII, which makes every token a candidate. */
 interface Prefixes {
   list: string[];
   any: boolean;
@@ -121,8 +118,8 @@ function prefixesOf(stems: string[]): Prefixes {
 
 /**
  * Whether every character of the text is ASCII: its UTF-8 takes a byte a character (any other
- * takes two or more). Most pages are, and are then not searched for NON_ASCII_TOKEN_CHARACTERS:
- * 0.6 µs for a page of 4.4 KB, where the search takes 2.6.
+ * takes two or more). Most pages are, and are then not searched for NON_ASCII_TOKEN_CHARACTERS,
+ * a few times slower than this test.
  */
 const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
 

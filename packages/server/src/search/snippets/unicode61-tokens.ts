@@ -1,7 +1,7 @@
 /**
  * A text's tokens as SQLite FTS5's unicode61 tokenizer (remove_diacritics 2) splits it: runs of
  * letters, digits, private-use characters and combining marks (the diacritics it then removes).
- * The word lists' keys (search-words.ts) and the snippets (text-snippet.ts) both read pages so,
+ * The word lists' keys (sqlite/search-words.ts) and the snippets (text-snippet.ts) both read pages so,
  * which is what lets a list stand for FTS5's matches and a snippet mark what FTS5 matched.
  */
 

@@ -14,9 +14,7 @@ export type SharedLists = Record<string, SharedList>;
  * The word lists SQLite's reader threads read lately, kept on the event loop's side in memory
  * the threads share: a query is posted with the lists of its words kept here, and its answer
  * brings back those the thread had to read, to keep. Each list is so kept once, whichever thread
- * read it, within one budget. Each thread kept its own share of the budget before (a thread a
- * core), the same common words in each share: with two threads, the budget held half as many
- * lists (word-list-settings.ts has the figures).
+ * read it, within one budget: kept by each thread, the same common words filled every share.
  *
  * Keyed by project and word, the list naming its build: a rebuild's first queries find the
  * previous build's lists, which a thread passes over and replaces (a generation's lists never

@@ -25,7 +25,7 @@ function queryWords(query: SearchQuery): { required: string[][]; excluded: strin
  * FTS5 over the documents, each generation in a rowid range of its own; a query of single words
  * whose every group holds a common word is ranked over the generation's word lists instead
  * (sqlite-word-postings.ts), the same hits in the same order. Snippets are made from the hits'
- * text (text-snippet.ts), not by FTS5's snippet().
+ * text (sqlite-snippet.ts), not by FTS5's snippet().
  */
 export class SqliteSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -33,8 +33,8 @@ export class SqliteSearchEngine implements SearchEngine {
   /** The lists the reader threads read lately, for the next queries of their words. */
   readonly #kept: SharedWordLists;
   /**
-   * Queries wait for the one connection while a transaction holds it, so each stays short:
-   * 64 KB of text takes FTS5 some 15 ms (at 256 KB, 60 ms a transaction at 50,000 pages).
+   * Queries wait for the one connection while a transaction holds it, so each stays short: a
+   * few milliseconds of FTS5's indexing (bench/README.md, search).
    */
   readonly charsPerTransaction = 64 * 1024;
 

@@ -87,7 +87,7 @@ function matchesOf(database: DatabaseSync, base: number, word: string, ranked: b
  * The window's hits, with their text made into snippets of the query's terms. Their columns are
  * read where the FTS5 table keeps them, its content table (search_documents_content: the rowid
  * as id, then the columns as c0, c1, … in their order, FTS5's documented layout), skipping the
- * virtual table: ten hits took 67 µs rather than 80.
+ * virtual table's overhead.
  */
 function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked: { ordinal: number; score: number }[]) {
   const rows = prepared(
