@@ -36,14 +36,11 @@ export function combineJobHandlers(...parts: Partial<JobHandlers>[]): JobHandler
 
 /**
  * Each domain's job handlers, as `(services) => Partial<JobHandlers>`: the crawler adds crawl.run,
- * search adds search-index.build, alerts add alert.deliver. Until every job has one, whatever
- * runs jobs refuses to start and names the missing ones.
+ * search adds search-index.build, alerts add alert.deliver. A job none of them handles stops
+ * whatever runs jobs from starting, and is named.
  */
 const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [crawlJobHandlers, alertJobHandlers, searchJobHandlers];
 
-/**
- * The handlers `loupe worker` runs jobs with. `loupe serve` is to pass it to startServer once
- * every job has its handler; until then the embedded queue keeps jobs without running them.
- */
+/** The handlers `loupe worker` and `loupe serve` run jobs with (startServer's default; tests pass their own). */
 export const createJobHandlers: CreateJobHandlers = (services) =>
   combineJobHandlers(...domainJobHandlers.map((handlersOf) => handlersOf(services)));

@@ -10,8 +10,7 @@ export interface JobPayloads {
   'alert.deliver': { deliveryId: string };
   /** Builds one generation of a project's search index and switches queries to it; resumes after its last batch. */
   'search-index.build': { buildId: string };
-  // A job joins this map together with its handler (search-index.build, alert.deliver next):
-  // start-up refuses a job without one.
+  // A job joins this map together with its handler: start-up refuses a job without one.
 }
 
 export type JobName = keyof JobPayloads;
