@@ -30,6 +30,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zstdCompressSync } from 'node:zlib';
+import { auditPage } from '../packages/server/src/audit/page-audit.ts';
 import { runPageRules } from '../packages/server/src/audit/page-rules/index.ts';
 import { summarizePage } from '../packages/server/src/audit/page-summary.ts';
 import type { AuditedPage } from '../packages/server/src/audit/rule.ts';
@@ -121,7 +122,7 @@ function runPage(page: BenchPage): number[] {
   lap();
   runPageRules(audited);
   lap();
-  const recorded = recordFetchedPage(urlRow(url), fetched, options, inScope, { notFoundProbe: null, robotsDisallowedFor: [] });
+  const recorded = recordFetchedPage(urlRow(url), fetched, options, inScope, auditPage, { notFoundProbe: null, robotsDisallowedFor: [] });
   lap();
   zstdCompressSync(recorded.body!.html);
   zstdCompressSync(recorded.body!.text);
@@ -176,7 +177,7 @@ async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
   const recorded = pages.map((page, index) => {
     const row = rows.get(urls[index]!)!;
     const fetched = fetchedPage(row.url, page.body.toString('utf8'), page.body.length);
-    return { id: row.id, page: recordFetchedPage(row, fetched, options, inScope, { notFoundProbe: null, robotsDisallowedFor: [] }) };
+    return { id: row.id, page: recordFetchedPage(row, fetched, options, inScope, auditPage, { notFoundProbe: null, robotsDisallowedFor: [] }) };
   });
   const batchSize = Number(process.env.BENCH_STORE_BATCH ?? 16);
   const cpu: number[] = [];

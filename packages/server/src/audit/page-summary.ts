@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { effectiveCanonical } from '../page-facts/effective-canonical.ts';
 import type { PageFacts } from '../page-facts/page-facts.ts';
-import { effectiveCanonical, isIndexable } from './page-rules/indexable.ts';
+import { isIndexable } from './page-rules/indexable.ts';
 import { hasOrigin } from './page-rules/same-origin.ts';
 import type { AuditedPage } from './rule.ts';
 

@@ -5,12 +5,18 @@ import { CrawlRunner } from './crawl-runner.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { Crawler } from './crawler.ts';
 import { FrontierStore } from './frontier-store.ts';
+import type { PageHandler } from './page-handler.ts';
 
 /** Fetch limits of the crawler (DESIGN.md §8): a page is 30 s at most, and 10 MiB of HTML. */
 const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 10_000 };
 
+/** What a crawl does besides fetching, supplied by the composition of the jobs (jobs/job-handlers.ts). */
+export interface CrawlSteps {
+  onPage: PageHandler;
+}
+
 /** `crawl.run`: one crawl to its end, or, stopped by a shutdown, back to the queue to resume. */
-export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'crawl.run'> {
+export function crawlJobHandlers(services: JobServices, steps: CrawlSteps): Pick<JobHandlers, 'crawl.run'> {
   const runner = new CrawlRunner({
     database: services.database,
     plans: services.plans,
@@ -23,6 +29,7 @@ export function crawlJobHandlers(services: JobServices): Pick<JobHandlers, 'craw
       log: services.log,
       limits: CRAWL_LIMITS,
       linkChecks: { cap: services.config.linkChecks.cap, budgetMs: services.config.linkChecks.budgetSeconds * 1000 },
+      onPage: steps.onPage,
     }),
   });
   const alerts = new AlertTrigger(services.database, services.jobs);

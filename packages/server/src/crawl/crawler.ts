@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import type { CrawlContext } from '../audit/rule.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import type { CrawlContext } from '../page-facts/audited-page.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlPhase, CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore } from './crawl-store.ts';
@@ -14,6 +14,7 @@ import { robotsFetcher } from './robots-fetch.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
 import { recordFetchedPage } from './page-record.ts';
+import type { PageHandler } from './page-handler.ts';
 import { PageWriter } from './page-writer.ts';
 import { sitemapFetcher } from './sitemap-fetch.ts';
 import { readSitemaps } from './sitemap-reader.ts';
@@ -28,6 +29,8 @@ export interface CrawlerDependencies {
   limits: { timeoutMs: number; maxBodyBytes: number; maxRedirects: number; maxCrawlDelayMs: number };
   /** Link checks of a crawl: at most `cap`, and for `budgetMs` after the last page (DEFAULT_LINK_CHECKS when unset). */
   linkChecks?: { cap: number; budgetMs: number };
+  /** What is kept of each fetched page besides its response and links: the audit's findings and summary. */
+  onPage: PageHandler;
 }
 
 
@@ -296,7 +299,7 @@ export class Crawler {
     site: { inScope: ScopeFilter; known: LRUCache<string, true>; writer: PageWriter },
     context: CrawlContext,
   ): Promise<void> {
-    const page = recordFetchedPage(row, fetched, options, site.inScope, context);
+    const page = recordFetchedPage(row, fetched, options, site.inScope, this.#d.onPage, context);
     // A site's navigation repeats on every page: URLs this run already wrote are not written
     // again (the frontier's unique key still guards what the cache has forgotten or a resume).
     page.discovered = page.discovered.filter((found) => !site.known.has(found.url));

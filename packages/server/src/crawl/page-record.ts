@@ -1,15 +1,12 @@
-import { runPageRules } from '../audit/page-rules/index.ts';
-import { effectiveCanonical } from '../audit/page-rules/indexable.ts';
-import { summarizePage } from '../audit/page-summary.ts';
-import { ruleById } from '../audit/rule-catalog.ts';
-import type { AuditedPage, CrawlContext } from '../audit/rule.ts';
-import { noindexUnseenFinding } from '../audit/site-rules/noindex-unseen.ts';
+import type { AuditedPage, CrawlContext } from '../page-facts/audited-page.ts';
+import { effectiveCanonical } from '../page-facts/effective-canonical.ts';
+import { extractPageFacts, type PageFacts } from '../page-facts/page-facts.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './frontier-store.ts';
-import { extractPageFacts, type PageFacts } from '../page-facts/page-facts.ts';
+import type { PageHandler } from './page-handler.ts';
 import type { FetchedPage } from './page-fetcher.ts';
 import type { ScopeFilter, ScopeVerdict } from './scope-filter.ts';
-import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 /** Response headers kept with a page: what the checks and the page detail read. */
 const KEPT_HEADERS = [
@@ -29,15 +26,16 @@ const KEPT_HEADERS = [
 ];
 
 /**
- * Turns one fetched URL into what the crawl keeps of it: the page checks run here, while
- * the page is in memory, and only their findings, a summary, the links and the compressed
- * markup and text (for rule packs and search) stay; the facts are dropped.
+ * Turns one fetched URL into what the crawl keeps of it: what `onPage` makes of the page
+ * while it is in memory, the links and the compressed markup and text (for rule packs and
+ * search); the facts are dropped.
  */
 export function recordFetchedPage(
   row: CrawlUrlRow,
   fetched: FetchedPage,
   options: CrawlOptions,
   inScope: ScopeFilter,
+  onPage: PageHandler,
   context?: CrawlContext,
 ): RecordedPage {
   const origin = new URL(options.url).origin;
@@ -59,10 +57,7 @@ export function recordFetchedPage(
     facts,
     ...(context ? { context } : {}),
   };
-  const summarized = facts ? summarizePage({ ...page, facts }) : null;
-  // The one site check decided here: it needs the crawl's robots.txt, known while the page is.
-  const unseen = noindexUnseenFinding(page);
-  const findings = unseen ? [...runPageRules(page), unseen] : runPageRules(page);
+  const handled = onPage(page);
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) if (fetched.headers[name] !== undefined) kept[name] = fetched.headers[name];
 
@@ -77,24 +72,10 @@ export function recordFetchedPage(
       redirects: fetched.redirects.length > 0 ? JSON.stringify(fetched.redirects) : null,
       fetch_error: page.fetchError,
       headers: JSON.stringify(kept),
-      summary: summarized ? JSON.stringify(summarized.summary) : null,
-      title_hash: summarized?.titleHash ?? null,
-      description_hash: summarized?.descriptionHash ?? null,
-      text_hash: summarized?.textHash ?? null,
-      simhash: summarized?.simhash ?? null,
-      lang: summarized?.lang ?? null,
-      word_count: summarized?.summary.wordCount ?? null,
-      indexable: summarized ? (summarized.indexable ? 1 : 0) : null,
+      ...handled.result,
       fetched_at: new Date().toISOString(),
     },
-    findings: findings.map((finding) => ({
-      rule_id: finding.ruleId,
-      severity: finding.severity ?? ruleById(finding.ruleId).severity,
-      count: finding.count,
-      samples: JSON.stringify(finding.samples),
-      detail: finding.detail ?? null,
-      share: null,
-    })),
+    findings: handled.findings,
     ...linksAndDiscoveries(row, fetched, facts, options, inScope),
     hreflangs: facts ? hreflangAnnotations(row, facts) : [],
     body: fetched.html === null ? null : { html: fetched.html, text: facts?.text.text ?? '' },

@@ -1,3 +1,4 @@
+import { auditPage } from '../audit/page-audit.ts';
 import type { Infrastructure } from '../infrastructure.ts';
 import { crawlJobHandlers } from '../crawl/crawl-job-handlers.ts';
 import { alertJobHandlers } from '../alerts/alert-job-handlers.ts';
@@ -39,7 +40,12 @@ export function combineJobHandlers(...parts: Partial<JobHandlers>[]): JobHandler
  * search adds search-index.build, alerts add alert.deliver. A job none of them handles stops
  * whatever runs jobs from starting, and is named.
  */
-const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [crawlJobHandlers, alertJobHandlers, searchJobHandlers];
+const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [
+  // The crawler knows no rules: the audit's page checks are what it does with each page.
+  (services) => crawlJobHandlers(services, { onPage: auditPage }),
+  alertJobHandlers,
+  searchJobHandlers,
+];
 
 /** The handlers `loupe worker` and `loupe serve` run jobs with (startServer's default; tests pass their own). */
 export const createJobHandlers: CreateJobHandlers = (services) =>

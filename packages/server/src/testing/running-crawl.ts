@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { auditPage } from '../audit/page-audit.ts';
 import { now } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import { CrawlStore } from '../crawl/crawl-store.ts';
@@ -32,5 +33,5 @@ export const TEST_CRAWL_LIMITS: CrawlerDependencies['limits'] = { timeoutMs: 5_0
 
 /** A Crawler on a test's database and fetcher, logging only when LOUPE_TEST_LOG asks; `overrides` replace limits or link checks. */
 export function testCrawler(database: Database, fetcher: GuardedFetcher, overrides: Partial<Pick<CrawlerDependencies, 'limits' | 'linkChecks'>> = {}): Crawler {
-  return new Crawler({ store: new CrawlStore(database), frontier: new FrontierStore(database), fetcher, log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }), limits: TEST_CRAWL_LIMITS, ...overrides });
+  return new Crawler({ store: new CrawlStore(database), frontier: new FrontierStore(database), fetcher, log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }), limits: TEST_CRAWL_LIMITS, onPage: auditPage, ...overrides });
 }

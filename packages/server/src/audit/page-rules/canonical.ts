@@ -1,8 +1,9 @@
+import { canonicalTargets, effectiveCanonical, headCanonicals } from '../../page-facts/effective-canonical.ts';
 import type { LinkRefFact } from '../../page-facts/page-facts.ts';
 import { normalizeUrl } from '../../page-facts/url-normalizer.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
-import { canonicalTargets, effectiveCanonical, headCanonicals, isIndexable, sameUrl } from './indexable.ts';
+import { isIndexable, sameUrl } from './indexable.ts';
 import { quantity, verdict } from './verdict.ts';
 
 /** What is wrong with one canonical href, or null when it is a usable absolute URL. */
