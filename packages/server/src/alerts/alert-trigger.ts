@@ -64,7 +64,7 @@ export class AlertTrigger {
       });
       if (fired.length > 0) {
         await new AlertDeliveryStore(this.#database).insert(
-          this.#rows(crawl.workspace_id, settings.channels, { crawl, report, previousReport: previous, conditions: fired, test: false, project: projectOf(crawl) }),
+          this.#deliveryRows(crawl.workspace_id, settings.channels, { crawl, report, previousReport: previous, conditions: fired, test: false, project: projectOf(crawl) }),
         );
       }
     }
@@ -77,7 +77,7 @@ export class AlertTrigger {
     const project = await new AlertEvidenceStore(this.#database).project(projectId);
     if (!project) return [];
     const settings = await new AlertSettingsStore(this.#database).load(projectId);
-    const rows = this.#rows(workspaceId, settings.channels, {
+    const rows = this.#deliveryRows(workspaceId, settings.channels, {
       crawl: null,
       report: null,
       previousReport: null,
@@ -91,7 +91,7 @@ export class AlertTrigger {
     return store.byIds(rows.map((row) => row.id));
   }
 
-  #rows(
+  #deliveryRows(
     workspaceId: string,
     channels: StoredChannel[],
     alert: Omit<AlertEventInput, 'deliveryId' | 'createdAt'> & { crawl: ProjectCrawl | null; report: ReportFacts | null; conditions: FiredCondition[] },

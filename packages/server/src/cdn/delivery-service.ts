@@ -91,27 +91,27 @@ function canonicalJson(transforms: Record<string, unknown>): string {
  * the format, and answers from the variant cache, transforming once per distinct variant.
  */
 export class DeliveryService {
-  readonly #d: DeliveryDependencies;
+  readonly #dependencies: DeliveryDependencies;
 
   constructor(dependencies: DeliveryDependencies) {
-    this.#d = dependencies;
+    this.#dependencies = dependencies;
   }
 
   async deliver(request: DeliveryRequest): Promise<Delivery> {
     const at = now();
     if ('slug' in request.project && !isProjectSlug(request.project.slug)) throw notFound();
-    const project = await this.#d.store.project(request.project, at);
+    const project = await this.#dependencies.store.project(request.project, at);
     if (!project) throw notFound();
     const query = parseCdnQuery(request.search);
     await this.#checkSignature(project, request.encodedPath, query.params, at);
 
     const path = decodeImagePath(request.encodedPath);
-    const image = path === undefined ? undefined : await this.#d.store.image(project.id, path);
+    const image = path === undefined ? undefined : await this.#dependencies.store.image(project.id, path);
     if (!image) throw notFound();
 
     let transforms: Partial<Transforms> = query.transforms;
     if (query.preset !== undefined) {
-      const preset = await this.#d.store.presetTransforms(project.id, query.preset);
+      const preset = await this.#dependencies.store.presetTransforms(project.id, query.preset);
       if (!preset) {
         throw new LoupeError('validation_failed', {
           message: `No preset named "${query.preset}" in this project.`,
@@ -124,7 +124,7 @@ export class DeliveryService {
     const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path as string, image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
-    this.#d.usage.record(project.id, { bytes: notModified ? 0 : variant.data.length, transformed: source === 'computed', cacheHit });
+    this.#dependencies.usage.record(project.id, { bytes: notModified ? 0 : variant.data.length, transformed: source === 'computed', cacheHit });
     return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
   }
 
@@ -139,7 +139,7 @@ export class DeliveryService {
         return await this.#variant(current, transforms, accept);
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
-        const reread = await this.#d.store.image(projectId, path);
+        const reread = await this.#dependencies.store.image(projectId, path);
         if (!reread || reread.blobKey === current.blobKey) throw notFound();
         current = reread;
       }
@@ -158,14 +158,14 @@ export class DeliveryService {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
     // With nothing to change, the original is served as stored.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
-      const served = await this.#d.cache.getOrCreate(`${variantKeyPrefix(image.blobKey)}original`, async () => ({
+      const served = await this.#dependencies.cache.getOrCreate(`${variantKeyPrefix(image.blobKey)}original`, async () => ({
         data: await this.#original(image.blobKey),
         contentType: image.contentType,
       }));
       return { ...served, varyOnAccept: false };
     }
 
-    assertOutputWithinBound(rest, image, this.#d.maxOutputPixels);
+    assertOutputWithinBound(rest, image, this.#dependencies.maxOutputPixels);
     const needsAlpha = image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
     const format: OutputFormat =
       asked === 'auto'
@@ -173,18 +173,18 @@ export class DeliveryService {
         : (asked ?? (OUTPUT_FORMATS.has(image.format) ? (image.format as OutputFormat) : needsAlpha ? 'png' : 'jpeg'));
     const resolvedQuality =
       quality ?? (qualityMode !== undefined && format !== 'png'
-        ? await this.#d.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
+        ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
 
     const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
-    const served = await this.#d.cache.getOrCreate(key, () =>
-      this.#d.limiter.run(async () => {
+    const served = await this.#dependencies.cache.getOrCreate(key, () =>
+      this.#dependencies.limiter.run(async () => {
         const input = await this.#original(image.blobKey);
         try {
           const output = await transformImage(
             input,
             { ...rest, format, ...(resolvedQuality !== undefined ? { quality: resolvedQuality } : {}) },
-            { ...this.#d.pipeline, maxInputPixels: this.#d.maxInputPixels, timeoutSeconds: this.#d.timeoutSeconds },
+            { ...this.#dependencies.pipeline, maxInputPixels: this.#dependencies.maxInputPixels, timeoutSeconds: this.#dependencies.timeoutSeconds },
           );
           return { data: output.data, contentType: output.contentType };
         } catch (error) {
@@ -199,7 +199,7 @@ export class DeliveryService {
   }
 
   async #original(blobKey: string): Promise<Buffer> {
-    const data = await this.#d.blobs.get(blobKey);
+    const data = await this.#dependencies.blobs.get(blobKey);
     if (!data) throw new OriginalGoneError(blobKey);
     return data;
   }

@@ -36,14 +36,14 @@ const IN_FLIGHT = 2;
  */
 export class SqliteReaders {
   readonly #file: string;
-  readonly #size: number;
+  readonly #readerCount: number;
   #readers: Reader[] | undefined;
   readonly #queue: Queued[] = [];
   #nextId = 0;
 
   constructor(file: string, size: number) {
     this.#file = file;
-    this.#size = size;
+    this.#readerCount = size;
   }
 
   /** The rows of a read-only query; never part of a transaction. */
@@ -65,7 +65,7 @@ export class SqliteReaders {
 
   /** Hands queued reads to the readers with room, the one with the fewest first. */
   #dispatch(): void {
-    const readers = (this.#readers ??= Array.from({ length: this.#size }, () => this.#start()));
+    const readers = (this.#readers ??= Array.from({ length: this.#readerCount }, () => this.#start()));
     while (this.#queue.length > 0) {
       const reader = readers.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
       if (reader.pending.size >= IN_FLIGHT) return;

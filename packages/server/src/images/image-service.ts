@@ -55,11 +55,11 @@ export function encodeImagePath(path: string): string {
 }
 
 export class ImageService {
-  readonly #d: ImageServiceDependencies;
+  readonly #dependencies: ImageServiceDependencies;
   readonly #images: ImageStore;
 
   constructor(dependencies: ImageServiceDependencies) {
-    this.#d = dependencies;
+    this.#dependencies = dependencies;
     this.#images = new ImageStore(dependencies.database);
   }
 
@@ -78,7 +78,7 @@ export class ImageService {
       tags: JSON.parse(row.tags) as string[],
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-      url: `${this.#d.publicUrl}/cdn/${project.slug}/${encodeImagePath(row.path)}`,
+      url: `${this.#dependencies.publicUrl}/cdn/${project.slug}/${encodeImagePath(row.path)}`,
     };
   }
 
@@ -88,21 +88,21 @@ export class ImageService {
     filter: ImageFilter,
     page: { limit: number; cursor?: string },
   ): Promise<Page<Image>> {
-    const project = await this.#d.projects.get(principal, projectId);
+    const project = await this.#dependencies.projects.get(principal, projectId);
     const rows = await this.#images.list(project.id, filter, page);
     return { items: rows.items.map((row) => this.#toImage(row, project)), nextCursor: rows.nextCursor };
   }
 
   async get(principal: Principal, projectId: string, imageId: string): Promise<Image> {
-    const project = await this.#d.projects.get(principal, projectId);
+    const project = await this.#dependencies.projects.get(principal, projectId);
     const row = await this.#images.find(project.id, imageId);
     if (!row) throw imageNotFound();
     return this.#toImage(row, project);
   }
 
   async update(principal: Principal, projectId: string, imageId: string, input: UpdateImage): Promise<Image> {
-    const project = await this.#d.projects.get(principal, projectId);
-    const updated = await inTransaction(this.#d.database, (transaction) =>
+    const project = await this.#dependencies.projects.get(principal, projectId);
+    const updated = await inTransaction(this.#dependencies.database, (transaction) =>
       new ImageStore(transaction).updateDetails(project.id, imageId, input, now()),
     );
     if (!updated) throw imageNotFound();
@@ -110,9 +110,9 @@ export class ImageService {
   }
 
   async delete(principal: Principal, projectId: string, imageId: string): Promise<{ deleted: true }> {
-    const project = await this.#d.projects.get(principal, projectId);
+    const project = await this.#dependencies.projects.get(principal, projectId);
     const row = await this.#images.find(project.id, imageId);
-    if (!row || !(await this.#d.disk.evenWhenFull(() => this.#images.delete(project.id, imageId)))) throw imageNotFound();
+    if (!row || !(await this.#dependencies.disk.evenWhenFull(() => this.#images.delete(project.id, imageId)))) throw imageNotFound();
     await this.#forget(row.blob_key);
     return { deleted: true };
   }
@@ -123,11 +123,11 @@ export class ImageService {
    * An existing path is replaced in place, its old original deleted after the commit.
    */
   async upload(principal: Principal, projectId: string, source: ImageSource): Promise<Image> {
-    const project = await this.#d.projects.get(principal, projectId);
+    const project = await this.#dependencies.projects.get(principal, projectId);
     const { data, filename } =
       source.kind === 'file'
         ? { data: source.file.data, filename: source.file.filename }
-        : await this.#d.importer.fetch(source.url);
+        : await this.#dependencies.importer.fetch(source.url);
     const path = parseOrThrow(ImagePath, source.path ?? filename, 'path');
     const stored = await this.store(project, { path, data, filename });
     return this.get(principal, projectId, stored.id);
@@ -144,12 +144,12 @@ export class ImageService {
     file: { path: string; data: Uint8Array; filename: string; id?: string; staged?: StagedOriginal },
   ): Promise<{ id: string }> {
     const { path, data, filename, staged } = file;
-    const inspected = await this.#d.inspect(data);
+    const inspected = await this.#dependencies.inspect(data);
     const blobKey = staged?.blobKey ?? `originals/${project.id}/${newId()}`;
-    if (!staged) await this.#d.blobs.put(blobKey, data, inspected.contentType);
+    if (!staged) await this.#dependencies.blobs.put(blobKey, data, inspected.contentType);
     let stored: { id: string; replacedBlobKey?: string };
     try {
-      stored = await inTransaction(this.#d.database, async (transaction) => {
+      stored = await inTransaction(this.#dependencies.database, async (transaction) => {
         const images = new ImageStore(transaction);
         await images.lockProject(project.id);
         await staged?.claim(transaction);
@@ -168,7 +168,7 @@ export class ImageService {
       });
     } catch (error) {
       // A staged original stays its slot's until the slot ends (confirm or the sweep).
-      if (!staged) await this.#d.blobs.delete(blobKey);
+      if (!staged) await this.#dependencies.blobs.delete(blobKey);
       throw error;
     }
     if (stored.replacedBlobKey) await this.#forget(stored.replacedBlobKey);
@@ -176,8 +176,8 @@ export class ImageService {
   }
 
   async #forget(blobKey: string): Promise<void> {
-    await this.#d.blobs.delete(blobKey);
-    await this.#d.purgeVariants(blobKey);
+    await this.#dependencies.blobs.delete(blobKey);
+    await this.#dependencies.purgeVariants(blobKey);
   }
 
   /** Call with the project locked (ImageStore.lockProject). */
@@ -194,7 +194,7 @@ export class ImageService {
       await images.replaceFile(existing.id, file);
       return { id: existing.id, replacedBlobKey: existing.blob_key };
     }
-    await checkImageLimit(transaction, this.#d.plans, project, file.updated_at);
+    await checkImageLimit(transaction, this.#dependencies.plans, project, file.updated_at);
     await images.insert({
       ...file,
       id,

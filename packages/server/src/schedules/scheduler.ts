@@ -40,13 +40,13 @@ export interface SchedulerOptions {
  * the crawl starts is lost, not repeated: each run starts at most once.
  */
 export class Scheduler {
-  readonly #o: SchedulerOptions;
+  readonly #options: SchedulerOptions;
   readonly #schedules: ScheduleStore;
   readonly #projects: AuditProjectStore;
   readonly #workspaces: WorkspaceStore;
 
   constructor(options: SchedulerOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#schedules = new ScheduleStore(options.database);
     this.#projects = new AuditProjectStore(options.database);
     this.#workspaces = new WorkspaceStore(options.database);
@@ -68,7 +68,7 @@ export class Scheduler {
 
   async #run(schedule: ScheduleRow, at: string): Promise<ScheduleRun> {
     const workspace = await this.#workspaces.findWorkspace(schedule.workspace_id);
-    if (!workspace || !this.#o.plans.limits(workspace.plan).scheduledCrawls) {
+    if (!workspace || !this.#options.plans.limits(workspace.plan).scheduledCrawls) {
       return { at, outcome: 'skipped-plan', reason: "The workspace's plan does not include scheduled crawls." };
     }
     const busy: ScheduleRun = { at, outcome: 'skipped-running', reason: 'A crawl of the project was queued or running.' };
@@ -78,11 +78,11 @@ export class Scheduler {
       if (!project) return { at, outcome: 'failed', reason: 'The project no longer exists.' };
       const request = projectCrawlRequest(project, JSON.parse(schedule.crawl) as Schedule['crawl']);
       // Checked again where it counts: another schedule of the project may be starting its crawl now.
-      const crawl = await this.#o.crawls.startFor(schedule.workspace_id, request, { unlessProjectBusy: true });
+      const crawl = await this.#options.crawls.startFor(schedule.workspace_id, request, { unlessProjectBusy: true });
       if (!crawl) return busy;
       return { at, outcome: 'started', crawlId: crawl.id };
     } catch (error) {
-      if (!(error instanceof LoupeError)) this.#o.log?.warn({ err: error, scheduleId: schedule.id }, 'a scheduled crawl could not start');
+      if (!(error instanceof LoupeError)) this.#options.log?.warn({ err: error, scheduleId: schedule.id }, 'a scheduled crawl could not start');
       return { at, outcome: 'failed', reason: failureReason(error) };
     }
   }
