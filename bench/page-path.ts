@@ -50,7 +50,6 @@ const DIR = process.env.BENCH_PGDOCS_DIR ?? '/tmp/pgdocs';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ORIGIN = 'http://docs.example.test';
 const STAGES = ['decode', 'facts', 'summary', 'rules', 'record', 'compress'] as const;
-type Stage = (typeof STAGES)[number];
 
 interface BenchPage {
   name: string;
