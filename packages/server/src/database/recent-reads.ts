@@ -17,32 +17,32 @@ export interface RecentReadsOptions {
  * read under way when a change comes answers its request but is not kept.
  */
 export class RecentReads<Key extends {}, Row extends {}> {
-  readonly #kept: LRUCache<Key, Row>;
+  readonly #rows: LRUCache<Key, Row>;
   /** Counts the changes: a read under way across one is not kept. */
   #changes = 0;
 
   constructor(options: RecentReadsOptions) {
-    this.#kept = new LRUCache({ max: options.max, ttl: options.ttl, ttlResolution: 0, perf: options.clock ?? performance });
+    this.#rows = new LRUCache({ max: options.max, ttl: options.ttl, ttlResolution: 0, perf: options.clock ?? performance });
   }
 
   /** The row, kept or read; `kept` says it came from an earlier read. */
   async find(key: Key, read: (key: Key) => Promise<Row | undefined>): Promise<{ row: Row; kept: boolean } | undefined> {
-    const kept = this.#kept.get(key);
+    const kept = this.#rows.get(key);
     if (kept) return { row: kept, kept: true };
     const changes = this.#changes;
     const row = await read(key);
-    if (row && changes === this.#changes) this.#kept.set(key, row);
+    if (row && changes === this.#changes) this.#rows.set(key, row);
     return row && { row, kept: false };
   }
 
   /** The row of `key` changed (or went): the next find reads it. */
   forget(key: Key): void {
     this.#changes++;
-    this.#kept.delete(key);
+    this.#rows.delete(key);
   }
 
   forgetAll(): void {
     this.#changes++;
-    this.#kept.clear();
+    this.#rows.clear();
   }
 }

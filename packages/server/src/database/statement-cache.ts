@@ -10,32 +10,32 @@ const STATEMENTS_KEPT = 256;
  */
 export class StatementCache<Statement> {
   readonly #prepare: (sql: string) => Statement;
-  readonly #kept = new Map<string, Statement>();
+  readonly #statements = new Map<string, Statement>();
 
   constructor(prepare: (sql: string) => Statement) {
     this.#prepare = prepare;
   }
 
   get(sql: string): Statement {
-    let statement = this.#kept.get(sql);
+    let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#prepare(sql);
-      if (this.#kept.size >= STATEMENTS_KEPT) this.#kept.delete(this.#kept.keys().next().value as string);
-      this.#kept.set(sql, statement);
+      if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value as string);
+      this.#statements.set(sql, statement);
     }
     return statement;
   }
 
   clear(): void {
-    this.#kept.clear();
+    this.#statements.clear();
   }
 }
 
-const ofConnection = new WeakMap<DatabaseSync, StatementCache<StatementSync>>();
+const cachesByConnection = new WeakMap<DatabaseSync, StatementCache<StatementSync>>();
 
 /** A connection's statements, for code that holds only the connection (a reader thread and its procedures). */
 export function statementsOf(database: DatabaseSync): StatementCache<StatementSync> {
-  let cache = ofConnection.get(database);
-  if (!cache) ofConnection.set(database, (cache = new StatementCache((sql) => database.prepare(sql))));
+  let cache = cachesByConnection.get(database);
+  if (!cache) cachesByConnection.set(database, (cache = new StatementCache((sql) => database.prepare(sql))));
   return cache;
 }
