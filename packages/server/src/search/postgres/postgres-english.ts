@@ -9,7 +9,7 @@ import { cachedStemmer } from '../snippets/text-snippet.ts';
  * in lower case, nothing if a stop word, else its Snowball English (Porter2) stem, which `porter2`
  * (MIT, no dependencies) computes as PostgreSQL 15 does. The search reads terms here only once
  * the database's own reading of englishSample() agreed (postgres-query-terms.ts), so a server
- * whose configuration differs is asked, as before.
+ * whose configuration differs is asked.
  */
 
 /** The lexeme PostgreSQL's english configuration makes of a word that is not a stop word (a stop word has none: STOP_WORDS). */

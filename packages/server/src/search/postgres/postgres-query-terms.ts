@@ -34,8 +34,8 @@ export class PostgresQueryTerms {
   }
 
   /**
-   * Each term's reading: computed for a term of plain words, else kept, else asked, those asked
-   * in one statement. A never-seen word cost a round trip before its list's.
+   * Each term's reading: computed for a term of plain words (so a never-seen word costs no round
+   * trip before its list's), else kept, else asked, those asked in one statement.
    */
   async read(terms: readonly SearchTerm[]): Promise<Map<string, ReadTerm>> {
     const readings = new Map<string, ReadTerm>();

@@ -13,8 +13,8 @@ export interface ListQuery {
  * The best `count` matches of the query, highest score first and, among equal scores, lowest
  * ordinal first, as FTS5 orders rank then rowid. A match's score is the sum of its lists'
  * scores (every list of the query, as bm25 sums over every phrase; a list without the document
- * adds nothing), added up term at a time over the generation's documents (a few nanoseconds a
- * posting where bm25 takes most of a microsecond), or, when one word is far rarer than the
+ * adds nothing), added up term at a time over the generation's documents (a read and an add a
+ * posting, where bm25 weighs each match anew), or, when one word is far rarer than the
  * rest, document at a time from its list (bestBySeeking).
  */
 export function bestDocuments(query: ListQuery, count: number): RankedOrdinal[] {
@@ -145,8 +145,7 @@ function bestOfOneList(list: PostingList, excluded: Uint32Array[], count: number
 
 /**
  * A score and two group counters a document, kept from one query to the next on this thread:
- * at 50,000 documents they are half a megabyte, which allocating (zeroed, then collected)
- * cost a query more than clearing what it uses.
+ * allocating them (zeroed, then collected) cost a query more than clearing what it uses.
  */
 const kept = { scores: new Float64Array(0), groupsMatched: new Uint8Array(0), lastGroup: new Uint8Array(0) };
 

@@ -142,8 +142,8 @@ export interface StemHit {
 /**
  * The tokens stemming to a wanted stem, and the literals where they stand as whole tokens, in
  * order. Only a token that starts with a wanted stem's sure prefix (found by indexOf in the
- * lower-cased text, a fraction of a nanosecond a character) or holds a letter beyond ASCII is
- * stemmed; the rest of the text is never read a character at a time.
+ * lower-cased text, far faster than a walk) or holds a letter beyond ASCII is stemmed; the
+ * rest of the text is never read a character at a time.
  */
 function stemHits(text: string, { stems, prefixes, stem: stemOfToken, literals }: WantedPhrases): StemHit[] {
   const starts: number[] = [];
