@@ -18,7 +18,7 @@ export const LIST_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** What a build stores besides its documents, and how much of it queries keep decoded. */
 export interface WordListsOptions {
-  /** Tests lower it to give a small site's words lists. */
+  /** The fewest pages a word needs for a list: LIST_THRESHOLD unless set (the configuration's; tests lower it for a small site). */
   threshold?: number;
   /** The lists kept decoded for queries (bytes): LIST_CACHE_BYTES unless set. */
   cacheBytes?: number;
