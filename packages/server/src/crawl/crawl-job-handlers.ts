@@ -1,7 +1,7 @@
 import { AlertTrigger } from '../alerts/alert-trigger.ts';
 import type { JobServices } from '../jobs/job-handlers.ts';
 import type { JobHandlers } from '../jobs/job-queue.ts';
-import { CrawlRunner } from './crawl-runner.ts';
+import { CrawlRunner, type BuildReport } from './crawl-runner.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { Crawler } from './crawler.ts';
 import { FrontierStore } from './frontier-store.ts';
@@ -13,6 +13,7 @@ const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRed
 /** What a crawl does besides fetching, supplied by the composition of the jobs (jobs/job-handlers.ts). */
 export interface CrawlSteps {
   onPage: PageHandler;
+  buildReport: BuildReport;
 }
 
 /** `crawl.run`: one crawl to its end, or, stopped by a shutdown, back to the queue to resume. */
@@ -21,7 +22,7 @@ export function crawlJobHandlers(services: JobServices, steps: CrawlSteps): Pick
     database: services.database,
     plans: services.plans,
     log: services.log,
-    ruleBudgets: services.config.ruleBudgets,
+    buildReport: steps.buildReport,
     crawler: new Crawler({
       store: new CrawlStore(services.database),
       frontier: new FrontierStore(services.database),

@@ -1,5 +1,4 @@
-import type { StartCrawl } from '@loupe/contract';
-import type { RulePackSnapshot } from '../reports/custom-rules.ts';
+import type { RulePack, StartCrawl } from '@loupe/contract';
 
 /** The validated request as the crawler reads it (stored with the crawl as JSON). */
 export interface CrawlOptions {
@@ -19,6 +18,13 @@ export interface CrawlOptions {
   headers: Record<string, string>;
   /** The project's rule packs as they were when the crawl started; its report runs their rules. */
   rulePacks?: RulePackSnapshot[];
+}
+
+/** A rule pack as a crawl took it when it started: later edits of the pack do not change the crawl's report. */
+export interface RulePackSnapshot {
+  id: string;
+  name: string;
+  pack: RulePack;
 }
 
 /** What the crawler sends unless the request names another user agent; robots.txt groups match its first word. */

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CrawlEvent } from '@loupe/contract';
 import { pino } from 'pino';
-import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { startHeldSite } from '../testing/held-site.ts';
 import { htmlPage } from '../testing/html-page.ts';
+import { testBuildReport } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
@@ -158,7 +158,7 @@ for (const dialect of testDialects()) {
           return 30;
         },
       };
-      const runner = new CrawlRunner({ database: t.server.database, plans: t.server.plans, crawler, log: pino({ level: 'silent' }), ruleBudgets: DEFAULT_RULE_BUDGETS });
+      const runner = new CrawlRunner({ database: t.server.database, plans: t.server.plans, crawler, log: pino({ level: 'silent' }), buildReport: testBuildReport(t.server.database) });
       assert.equal(await runner.run(started.body.id, new AbortController().signal), 'completed');
       assert.deepEqual([inLinksPhase?.status, inLinksPhase?.progress.pages, inLinksPhase?.progress.links], ['running', { done: 30, total: 30 }, { done: 60, total: 90 }]);
 

@@ -4,10 +4,8 @@ import { CreditService } from '../credits/credit-service.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { Plans } from '../plans/plans.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { buildReport } from '../reports/report-builder.ts';
-import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { CrawlProgressRecorder } from './crawl-progress-recorder.ts';
-import { CrawlStore } from './crawl-store.ts';
+import { CrawlStore, type CrawlRow } from './crawl-store.ts';
 import { FrontierStore } from './frontier-store.ts';
 import type { Crawler } from './crawler.ts';
 import { parseStoredProgress, type StoredCrawlProgress } from './stored-crawl-progress.ts';
@@ -16,6 +14,12 @@ import { parseStoredProgress, type StoredCrawlProgress } from './stored-crawl-pr
 const CANCEL_POLL_MS = 500;
 
 export type CrawlOutcome = 'completed' | 'canceled' | 'failed' | 'skipped';
+
+/**
+ * A crawl's last step, supplied by whoever runs crawls (the reports' builder), so the crawl
+ * knows nothing of reports: builds the report of the crawl as it ends, answers its id.
+ */
+export type BuildReport = (crawl: CrawlRow) => Promise<string>;
 
 /**
  * Runs one crawl job to its end: queued → running → completed | canceled | failed
@@ -27,14 +31,14 @@ export class CrawlRunner {
   readonly #plans: Plans;
   readonly #crawler: Pick<Crawler, 'run'>;
   readonly #log: Logger;
-  readonly #ruleBudgets: RuleBudgets;
+  readonly #buildReport: BuildReport;
 
-  constructor(options: { database: Database; plans: Plans; crawler: Pick<Crawler, 'run'>; log: Logger; ruleBudgets: RuleBudgets }) {
+  constructor(options: { database: Database; plans: Plans; crawler: Pick<Crawler, 'run'>; log: Logger; buildReport: BuildReport }) {
     this.#database = options.database;
     this.#plans = options.plans;
     this.#crawler = options.crawler;
     this.#log = options.log;
-    this.#ruleBudgets = options.ruleBudgets;
+    this.#buildReport = options.buildReport;
   }
 
   async run(crawlId: string, shutdown: AbortSignal): Promise<CrawlOutcome> {
@@ -97,7 +101,7 @@ export class CrawlRunner {
     try {
       const row = await new CrawlStore(this.#database).byId(crawlId);
       if (!row) return null;
-      return await buildReport(this.#database, { ...row, status: outcome }, this.#ruleBudgets);
+      return await this.#buildReport({ ...row, status: outcome });
     } catch (error) {
       this.#log.error({ err: error, crawlId }, 'report build failed');
       return null;

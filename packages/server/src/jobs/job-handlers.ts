@@ -1,5 +1,6 @@
 import { auditPage } from '../audit/page-audit.ts';
 import type { Infrastructure } from '../infrastructure.ts';
+import { buildReport } from '../reports/report-builder.ts';
 import { crawlJobHandlers } from '../crawl/crawl-job-handlers.ts';
 import { alertJobHandlers } from '../alerts/alert-job-handlers.ts';
 import { searchJobHandlers } from '../search/search-job-handlers.ts';
@@ -41,8 +42,13 @@ export function combineJobHandlers(...parts: Partial<JobHandlers>[]): JobHandler
  * whatever runs jobs from starting, and is named.
  */
 const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [
-  // The crawler knows no rules: the audit's page checks are what it does with each page.
-  (services) => crawlJobHandlers(services, { onPage: auditPage }),
+  // The crawler knows no rules nor reports: the audit's page checks are what it does with
+  // each page, and the report build is its last step.
+  (services) =>
+    crawlJobHandlers(services, {
+      onPage: auditPage,
+      buildReport: (crawl) => buildReport(services.database, crawl, services.config.ruleBudgets),
+    }),
   alertJobHandlers,
   searchJobHandlers,
 ];

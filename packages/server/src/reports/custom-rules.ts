@@ -1,5 +1,6 @@
 import { RulePack, type RuleError } from '@loupe/contract';
 import type { RuleDefinition, Finding } from '../audit/rule.ts';
+import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
 import type { StoredPage } from '../crawl/stored-page-store.ts';
 import type { CompiledRule } from '../rule-packs/compiled-rule.ts';
 import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
@@ -9,13 +10,6 @@ import { storedPageSubject } from '../rule-packs/stored-page-subject.ts';
 
 /** What bounds a custom rule in a report build: its time on one page, and over the whole build. */
 export type ReportRuleBudgets = Pick<RuleBudgets, 'pageMs' | 'reportMs'>;
-
-/** A rule pack as a crawl took it when it started: later edits of the pack do not change the crawl's report. */
-export interface RulePackSnapshot {
-  id: string;
-  name: string;
-  pack: RulePack;
-}
 
 /**
  * The custom rules a crawl runs, compiled once for its report build. A rule whose id is

@@ -3,11 +3,14 @@ import { auditPage } from '../audit/page-audit.ts';
 import { now } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import { CrawlStore } from '../crawl/crawl-store.ts';
+import type { BuildReport } from '../crawl/crawl-runner.ts';
 import { Crawler, type CrawlerDependencies } from '../crawl/crawler.ts';
 import { FrontierStore } from '../crawl/frontier-store.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { buildReport } from '../reports/report-builder.ts';
+import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
 
 /** A crawl row in state running, as the runner leaves it before the crawler starts: what a Crawler test runs on. */
 export async function insertRunningCrawl(store: CrawlStore, workspaceId: string, options: CrawlOptions): Promise<string> {
@@ -34,4 +37,9 @@ export const TEST_CRAWL_LIMITS: CrawlerDependencies['limits'] = { timeoutMs: 5_0
 /** A Crawler on a test's database and fetcher, logging only when LOUPE_TEST_LOG asks; `overrides` replace limits or link checks. */
 export function testCrawler(database: Database, fetcher: GuardedFetcher, overrides: Partial<Pick<CrawlerDependencies, 'limits' | 'linkChecks'>> = {}): Crawler {
   return new Crawler({ store: new CrawlStore(database), frontier: new FrontierStore(database), fetcher, log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }), limits: TEST_CRAWL_LIMITS, onPage: auditPage, ...overrides });
+}
+
+/** The report build a crawl job ends with, as jobs/job-handlers.ts wires it, on the default rule budgets. */
+export function testBuildReport(database: Database): BuildReport {
+  return (crawl) => buildReport(database, crawl, DEFAULT_RULE_BUDGETS);
 }
