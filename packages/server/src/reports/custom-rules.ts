@@ -1,7 +1,7 @@
 import { RulePack, type RuleError } from '@loupe/contract';
 import type { RuleDefinition, Finding } from '../audit/rule.ts';
 import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
-import type { StoredPage } from '../crawl/stored-page-store.ts';
+import type { StoredPage } from '../audit/stored-page-store.ts';
 import type { CompiledRule } from '../rule-packs/compiled-rule.ts';
 import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { compileRulePack } from '../rule-packs/rule-pack-compiler.ts';

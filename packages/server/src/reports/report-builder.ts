@@ -11,7 +11,7 @@ import { siteLevelFindings } from '../audit/site-rules/site-level-rules.ts';
 import { now } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import type { CrawlRow } from '../crawl/crawl-store.ts';
-import { StoredPageStore, type StoredPage } from '../crawl/stored-page-store.ts';
+import { StoredPageStore, type StoredPage } from '../audit/stored-page-store.ts';
 import type { SiteFacts } from '../crawl/site-facts.ts';
 import { urlKey } from '../crawl/frontier-store.ts';
 import type { Database } from '../database/database.ts';

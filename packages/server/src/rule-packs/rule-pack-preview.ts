@@ -1,5 +1,5 @@
 import { LoupeError, type RulePack, type RulePackPreview } from '@loupe/contract';
-import { StoredPageStore } from '../crawl/stored-page-store.ts';
+import { StoredPageStore } from '../audit/stored-page-store.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { AuditProjectService } from '../projects/audit-project-service.ts';

@@ -1,5 +1,5 @@
 import type { RuleMetric } from '@loupe/contract';
-import type { StoredPage } from '../crawl/stored-page-store.ts';
+import type { StoredPage } from '../audit/stored-page-store.ts';
 import type { RuleSubject } from './rule-subject.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { setImmediate as turnOfTheLoop } from 'node:timers/promises';
 import { now } from '../clock.ts';
-import type { StoredPage } from '../crawl/stored-page-store.ts';
-import { StoredPageStore } from '../crawl/stored-page-store.ts';
+import type { StoredPage } from '../audit/stored-page-store.ts';
+import { StoredPageStore } from '../audit/stored-page-store.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
 import { searchEngineFor, type SealProgress, type SearchDocument } from './search-engine.ts';

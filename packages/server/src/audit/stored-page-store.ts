@@ -1,5 +1,5 @@
 import { zstdDecompressSync } from 'node:zlib';
-import type { PageSummary } from '../audit/page-summary.ts';
+import type { PageSummary } from './page-summary.ts';
 import type { Database } from '../database/database.ts';
 
 /** A crawled page as stored: what rule packs, previews and search read once the crawl is over. */
