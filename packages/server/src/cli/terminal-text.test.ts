@@ -36,7 +36,7 @@ describe('terminal text', () => {
   });
 
   it('escapes every string of an answer, keys included', () => {
-    assert.deepEqual(terminalValue({ name: 'a\u202eb', list: ['\x1b[2J', 3, null], ['k\x07']: true }), {
+    assert.deepEqual(terminalValue({ name: 'a\u202eb', list: ['\x1b[2J', 3, null], 'k\x07': true }), {
       name: 'a\\u202eb',
       list: ['\\x1b[2J', 3, null],
       'k\\x07': true,
