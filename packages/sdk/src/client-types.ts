@@ -52,10 +52,9 @@ export type ClientAnswer<O extends OperationDefinition> = O['paged'] extends tru
     : Item<O>;
 
 /** The request is optional when none of its fields is required (`{}` fits it). */
-// biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every field of T is optional.
-type Arguments<O extends OperationDefinition> = {} extends ClientRequest<O>
-  ? [request?: ClientRequest<O>, options?: CallOptions]
-  : [request: ClientRequest<O>, options?: CallOptions];
+type Arguments<O extends OperationDefinition> =
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every field of T is optional.
+  {} extends ClientRequest<O> ? [request?: ClientRequest<O>, options?: CallOptions] : [request: ClientRequest<O>, options?: CallOptions];
 
 export type ClientMethod<O extends OperationDefinition> = (
   ...args: Arguments<O>

@@ -42,8 +42,14 @@ export function ConfirmDialog({ open, title, children, confirmLabel, destructive
         <button type="button" className="button" onClick={close} disabled={busy}>
           Cancel
         </button>
-        {/* biome-ignore lint/a11y/noAutofocus: a dialog opened to confirm one act focuses its confirm button */}
-        <button type="button" className={destructive ? 'button danger' : 'button primary'} onClick={() => void confirm()} disabled={busy} autoFocus>
+        <button
+          type="button"
+          className={destructive ? 'button danger' : 'button primary'}
+          onClick={() => void confirm()}
+          disabled={busy}
+          // biome-ignore lint/a11y/noAutofocus: a dialog opened to confirm one act focuses its confirm button
+          autoFocus
+        >
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

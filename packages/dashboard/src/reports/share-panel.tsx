@@ -39,8 +39,14 @@ export function SharePanel({ reportId, initial }: { reportId: string; initial: S
       <h2 id={`${id}-heading`}>Sharing</h2>
       {can('reports:write') ? (
         <label className="switch">
-          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox carries its checked state itself */}
-          <input type="checkbox" role="switch" checked={pending ?? share !== null} disabled={pending !== null} onChange={(event) => void toggle(event.target.checked)} />
+          <input
+            type="checkbox"
+            // biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox carries its checked state itself
+            role="switch"
+            checked={pending ?? share !== null}
+            disabled={pending !== null}
+            onChange={(event) => void toggle(event.target.checked)}
+          />
           <span>Anyone with the link can read this report</span>
         </label>
       ) : (
