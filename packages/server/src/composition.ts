@@ -44,6 +44,7 @@ import { diffHandlers } from './diff/diff-handlers.ts';
 import { DiffService } from './diff/diff-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
+import { crawlProjects } from './rule-packs/crawl-projects.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
 import { searchHandlers } from './search/search-handlers.ts';
 import { EmailSender } from './alerts/email-sender.ts';
@@ -123,7 +124,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
   });
   const signing = new SigningService({ database, projects, publicUrl: config.publicUrl, graceSeconds: config.signingGraceSeconds });
 
-  const crawls = crawlServiceFor({ config, database, plans, jobs });
+  const crawls = crawlServiceFor({ config, database, plans, jobs }, crawlProjects(database));
 
   const reports = new ReportService(database);
   const rulePacks = new RulePackService(database, plans);

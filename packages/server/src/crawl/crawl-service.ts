@@ -10,9 +10,8 @@ import type { Infrastructure } from '../infrastructure.ts';
 import { newId } from '../ids.ts';
 import { isPublicAddress } from '../outbound/address-guard.ts';
 import type { Plans } from '../plans/plans.ts';
-import { AuditProjectStore } from '../projects/audit-project-store.ts';
-import { rulePackSnapshots } from '../rule-packs/rule-pack-snapshots.ts';
 import { crawlOptions } from './crawl-options.ts';
+import type { CrawlProjects } from './crawl-projects.ts';
 import { CrawlStore, toCrawl } from './crawl-store.ts';
 
 const crawlNotFound = () => new LoupeError('not_found', { message: 'No such crawl.' });
@@ -25,6 +24,7 @@ export interface CrawlServiceOptions {
   allowPrivate: boolean;
   /** Hands the crawl to a worker once its row and reservation are committed. */
   enqueue: (crawlId: string) => Promise<void>;
+  projects: CrawlProjects;
 }
 
 /**
@@ -64,23 +64,19 @@ export class CrawlService {
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>, options: { unlessProjectBusy: true }): Promise<Crawl | undefined>;
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<Crawl>;
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>, guard?: { unlessProjectBusy: true }): Promise<Crawl | undefined> {
-    const project = input.projectId === undefined ? undefined : await new AuditProjectStore(this.#o.database).find(workspaceId, input.projectId);
+    const project = input.projectId === undefined ? undefined : await this.#o.projects.find(workspaceId, input.projectId);
     if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
     await this.#checkTarget(input.url);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
     // A workspace that lost custom packs with its plan keeps crawling, without them.
-    const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await rulePackSnapshots(this.#o.database, project) : [];
+    const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await project.rulePacks() : [];
     const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     const id = newId();
     const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
     const started = await inTransaction(this.#o.database, async (transaction) => {
-      if (guard?.unlessProjectBusy && project) {
-        const projects = new AuditProjectStore(transaction);
-        await projects.lockForCrawlStart(project.id);
-        if (await projects.hasActiveCrawl(project.id)) return false;
-      }
+      if (guard?.unlessProjectBusy && project && (await this.#o.projects.busy(transaction, project.id))) return false;
       await new CrawlStore(transaction).insert({
         id,
         workspace_id: workspaceId,
@@ -160,10 +156,11 @@ export class CrawlService {
  * The crawl service of a process (serve, worker): each crawl goes to the job queue as one job,
  * so a repeated send (a retried start) finds the job already there.
  */
-export function crawlServiceFor({ config, database, plans, jobs }: Pick<Infrastructure, 'config' | 'database' | 'plans' | 'jobs'>): CrawlService {
+export function crawlServiceFor({ config, database, plans, jobs }: Pick<Infrastructure, 'config' | 'database' | 'plans' | 'jobs'>, projects: CrawlProjects): CrawlService {
   return new CrawlService({
     database,
     plans,
+    projects,
     allowPrivate: config.crawlAllowPrivate,
     enqueue: async (crawlId) => {
       await jobs.send('crawl.run', { crawlId }, { singletonKey: `crawl:${crawlId}` });

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { crawlServiceFor } from '../crawl/crawl-service.ts';
+import { crawlProjects } from '../rule-packs/crawl-projects.ts';
 import type { Database } from '../database/database.ts';
 import { openDatabase } from '../database/open-database.ts';
 import { htmlPage } from '../testing/html-page.ts';
@@ -50,7 +51,7 @@ for (const dialect of testDialects()) {
       // wait for each other's locks synchronously, which blocks the one thread both would need,
       // so there it shares the server's connection (and still races it between statements).
       second = dialect === 'postgres' ? openDatabase(config) : t.server.database;
-      secondScheduler = new Scheduler({ database: second, plans: t.server.plans, crawls: crawlServiceFor({ ...t.server, config, database: second }) });
+      secondScheduler = new Scheduler({ database: second, plans: t.server.plans, crawls: crawlServiceFor({ ...t.server, config, database: second }, crawlProjects(second)) });
 
       // And a real second process on the same database.
       child = spawn(process.execPath, [fileURLToPath(new URL('./ticking-process.ts', import.meta.url))], {

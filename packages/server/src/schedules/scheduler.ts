@@ -7,6 +7,7 @@ import type { Infrastructure } from '../infrastructure.ts';
 import type { Plans } from '../plans/plans.ts';
 import { projectCrawlRequest } from '../projects/audit-project-service.ts';
 import { AuditProjectStore } from '../projects/audit-project-store.ts';
+import { crawlProjects } from '../rule-packs/crawl-projects.ts';
 import { CronSchedule } from './cron-schedule.ts';
 import { ScheduleStore, type ScheduleRow } from './schedule-store.ts';
 
@@ -106,5 +107,5 @@ function failureReason(error: unknown): string {
 /** The scheduler of a process (serve, worker), starting crawls through the process's job queue. */
 export function schedulerFor(infrastructure: Pick<Infrastructure, 'config' | 'database' | 'plans' | 'jobs' | 'log'>): Scheduler {
   const { database, plans, log } = infrastructure;
-  return new Scheduler({ database, plans, crawls: crawlServiceFor(infrastructure), log });
+  return new Scheduler({ database, plans, crawls: crawlServiceFor(infrastructure, crawlProjects(database)), log });
 }
