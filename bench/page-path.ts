@@ -7,7 +7,7 @@
  *                     PostgreSQL manual as `../shared/testdata/sites/postgres-docs.sh` unpacks it)
  *   BENCH_ROUNDS      measured rounds over all pages after one warm-up (default 5); a page's
  *                     time in a stage is its fastest round
- *   BENCH_STORE       sqlite or postgres (TEST_DATABASE_URL): also time CrawlStore.recordPages
+ *   BENCH_STORE       sqlite or postgres (TEST_DATABASE_URL): also time FrontierStore.recordPages
  *                     (zstd and the SQL writes, one transaction a batch) into a fresh migrated
  *                     database, each page once after the rounds, CPU and wall time
  *   BENCH_STORE_BATCH pages a transaction (default 16: at concurrency 16, PageWriter joins
@@ -21,7 +21,7 @@
  *   summary   summarizePage on those facts
  *   rules     runPageRules on those facts
  *   record    recordFetchedPage: facts, summary, rules, links and discoveries together
- *   compress  the zstd compression of markup and visible text done in CrawlStore.recordPage
+ *   compress  the zstd compression of markup and visible text done in FrontierStore.recordPages
  *
  * The path is decode + record + compress (summary and rules are inside record, shown apart).
  * Times are CPU time of the process (process.cpuUsage, GC threads included), a page's
