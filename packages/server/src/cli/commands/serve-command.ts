@@ -40,8 +40,8 @@ export function registerServeCommands(program: Command): void {
     .description('Run background jobs (crawls, index builds, alert deliveries) from PostgreSQL, without the HTTP server.')
     .action(async () => {
       const config = loadConfig();
-      const { startJobWorker } = await import('../../jobs/job-worker.ts');
-      const { createJobHandlers } = await import('../../jobs/job-handlers.ts');
+      const { startJobWorker } = await import('../../job-worker.ts');
+      const { createJobHandlers } = await import('../../job-wiring.ts');
       const { pino } = await import('pino');
       const log = pino({ level: config.logLevel });
       const worker = await startJobWorker(config, createJobHandlers, log);

@@ -7,17 +7,17 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../config.ts';
-import { startServer } from '../server.ts';
-import { createTestSchema, testDatabaseUrl } from '../testing/test-database.ts';
-import { testDialects } from '../testing/test-dialects.ts';
-import type { CreateJobHandlers } from './job-handlers.ts';
-import type { JobOutcome } from './job-queue.ts';
+import { loadConfig, type Config } from './config.ts';
+import { startServer } from './server.ts';
+import { createTestSchema, testDatabaseUrl } from './testing/test-database.ts';
+import { testDialects } from './testing/test-dialects.ts';
+import type { CreateJobHandlers } from './jobs/job-handlers.ts';
+import type { JobOutcome } from './jobs/job-queue.ts';
 import { startJobWorker } from './job-worker.ts';
-import { jobQueueSchema } from './open-job-queue.ts';
+import { jobQueueSchema } from './jobs/open-job-queue.ts';
 
 const run = promisify(execFile);
-const cli = new URL('../cli.ts', import.meta.url).pathname;
+const cli = new URL('./cli.ts', import.meta.url).pathname;
 const silent = pino({ level: 'silent' });
 
 /** Handlers that report the crawls they run. */
