@@ -13,7 +13,7 @@ import {
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import { assertPublicHost } from '../outbound/address-guard.ts';
 import type { AuditProjectService } from '../projects/audit-project-service.ts';

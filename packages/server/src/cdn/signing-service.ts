@@ -11,7 +11,7 @@ import {
 } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import type { ProjectService } from '../images/project-service.ts';
 import { SigningStore, type SigningRow } from './signing-store.ts';
 

@@ -1,6 +1,6 @@
 import type { UsageDay } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import type { ProjectService } from '../images/project-service.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
 import { usageDays, UsageStore } from './usage-store.ts';

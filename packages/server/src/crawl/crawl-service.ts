@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Infrastructure } from '../infrastructure.ts';
 import { newId } from '../ids.ts';

@@ -1,6 +1,6 @@
 import { LoupeError, type CreditEntry, type CreditSummary, type Page } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Plans } from '../plans/plans.ts';
 import { CreditStore } from './credit-store.ts';

@@ -1,7 +1,7 @@
 import { LoupeError, type Report, type ReportDiff, type Severity } from '@loupe/contract';
 import type { PageSummary } from '../audit/page-summary.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { ReportStore, type ReportRow } from '../reports/report-store.ts';
 import { reportRules, type RuleDescriber } from '../reports/report-views.ts';
 import { DiffStore, keyOfUrl, type DiffSide, type IssueRow } from './diff-store.ts';

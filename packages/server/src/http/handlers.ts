@@ -1,5 +1,5 @@
 import type { OperationById, OperationId, OperationInput, OperationResult, Page } from '@loupe/contract';
-import type { Caller, Principal } from '../identity/principal.ts';
+import type { Caller, Principal } from '../principal.ts';
 import type { PreparedPage } from './prepared-page.ts';
 
 export interface RequestContext<P extends Principal | Caller | null = Principal> {

@@ -14,9 +14,9 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { carriesCredentials, type Authenticator, type Credentials } from '../identity/authenticator.ts';
-import type { Caller, Principal } from '../identity/principal.ts';
-import { readSessionCookie } from '../sessions/session-cookie.ts';
+import type { Caller, Principal } from '../principal.ts';
+import { carriesCredentials, type CallerIdentifier, type Credentials } from './credentials.ts';
+import { readSessionCookie } from './session-cookie.ts';
 import { ANONYMOUS_BODY_LIMIT } from './anonymous-body-limit.ts';
 import { checkBeforeBody } from './check-before-body.ts';
 import type { Handlers } from './handlers.ts';
@@ -52,7 +52,7 @@ function credentialsOf(request: FastifyRequest): Credentials {
 }
 
 /** Who calls an operation, by its registry entry: nobody (public), maybe an account, or a member of a workspace. */
-function callerOf(authenticator: Authenticator, operation: OperationDefinition, request: FastifyRequest): Promise<Principal | Caller | null> {
+function callerOf(authenticator: CallerIdentifier, operation: OperationDefinition, request: FastifyRequest): Promise<Principal | Caller | null> {
   if (operation.public) return Promise.resolve(null);
   const credentials = credentialsOf(request);
   if (operation.credentials === 'optional') {
@@ -68,7 +68,7 @@ function callerOf(authenticator: Authenticator, operation: OperationDefinition, 
  */
 export function registerOperationRoutes(
   app: FastifyInstance,
-  dependencies: { handlers: Handlers; authenticator: Authenticator; validateResponses: boolean; eventHeartbeatMs?: number },
+  dependencies: { handlers: Handlers; authenticator: CallerIdentifier; validateResponses: boolean; eventHeartbeatMs?: number },
 ): void {
   const { authenticator, validateResponses } = dependencies;
   const handlers = dependencies.handlers as Record<string, (input: unknown, context: unknown) => Promise<unknown>>;

@@ -4,7 +4,7 @@ import { newId } from '../ids.ts';
 import type { ApiKeyStore } from './api-key-store.ts';
 import type { KeysChanged } from './key-cache.ts';
 import { generateKeySecret, hashKeySecret, keyPrefix } from './key-secret.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../principal.ts';
 
 export class ApiKeyService {
   readonly #keys: ApiKeyStore;

@@ -4,7 +4,8 @@ import type { ApiKeyStore, StoredKey } from './api-key-store.ts';
 import { bearerSecret } from './bearer-secret.ts';
 import type { KeyCache } from './key-cache.ts';
 import { hashKeySecret } from './key-secret.ts';
-import type { Caller, Principal } from './principal.ts';
+import type { CallerIdentifier, Credentials } from '../http/credentials.ts';
+import type { Caller, Principal } from '../principal.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 
 /** `last_used_at` is written at most this often per key, so reads do not turn into writes. */
@@ -12,21 +13,6 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** Methods that change nothing: a session needs no CSRF token for them. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export interface Credentials {
-  authorization?: string;
-  /** The `x-service-team` header. */
-  team?: string;
-  /** The dashboard's session cookie (its token), when the request carries one. */
-  session?: string;
-  /** The `x-csrf-token` header, which writes made with a session must carry. */
-  csrfToken?: string;
-}
-
-/** Whether a request carries a credential at all: an Authorization header or a session cookie. */
-export function carriesCredentials(credentials: Credentials): boolean {
-  return credentials.authorization !== undefined || credentials.session !== undefined;
-}
 
 /** The dashboard's sessions (packages/server/src/sessions/), as authentication needs them. */
 export interface SessionVerifier {
@@ -45,7 +31,7 @@ export interface SessionVerifier {
  * user instead, with every scope their role allows; a session belongs to no workspace, so the
  * header names it on both APIs, and its writes need the session's CSRF token (403 csrf_failed).
  */
-export class Authenticator {
+export class Authenticator implements CallerIdentifier {
   readonly #keys: ApiKeyStore;
   readonly #cache: KeyCache;
   readonly #workspaces: WorkspaceStore;

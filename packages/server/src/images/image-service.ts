@@ -12,7 +12,7 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { DiskGuard } from '../disk/disk-guard.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
 import type { ProjectService } from './project-service.ts';

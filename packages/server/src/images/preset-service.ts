@@ -1,7 +1,7 @@
 import { LoupeError, type CreatePreset, type Page, type Preset, type UpdatePreset } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import { assertPresetWithinBound } from '../transform/output-bound.ts';
 import type { ProjectService } from './project-service.ts';

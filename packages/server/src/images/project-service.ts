@@ -11,7 +11,7 @@ import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
 import type { DiskGuard } from '../disk/disk-guard.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
 import { ImageStore } from './image-store.ts';

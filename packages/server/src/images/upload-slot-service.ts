@@ -3,7 +3,7 @@ import { LoupeError, type ConfirmUpload, type CreateUpload, type ErrorCode, type
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { hashKeySecret } from '../identity/key-secret.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';

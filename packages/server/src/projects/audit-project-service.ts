@@ -14,7 +14,7 @@ import type { CreateAuditProject, CrawlDefaults, CrawlEstimate, StartProjectCraw
 import { now } from '../clock.ts';
 import type { CrawlService } from '../crawl/crawl-service.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import { ReportStore } from '../reports/report-store.ts';
 import { AuditProjectStore, type AuditProjectRow } from './audit-project-store.ts';

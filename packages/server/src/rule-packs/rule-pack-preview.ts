@@ -1,7 +1,7 @@
 import { LoupeError, type RulePack, type RulePackPreview } from '@loupe/contract';
 import { StoredPageStore } from '../audit/stored-page-store.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import type { AuditProjectService } from '../projects/audit-project-service.ts';
 import { ReportStore, type ReportRow } from '../reports/report-store.ts';
 import type { CompiledRule } from './compiled-rule.ts';

@@ -1,7 +1,7 @@
 import { LoupeError, type Page, type RulePack, type RulePackSummary, type SaveRulePack, type StoredRulePack } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
 import { AuditProjectStore } from '../projects/audit-project-store.ts';

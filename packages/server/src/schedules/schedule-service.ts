@@ -3,7 +3,7 @@ import type { CreateSchedule, UpdateSchedule } from '@loupe/contract';
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';

@@ -1,7 +1,7 @@
 import { LoupeError, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { PreparedPage } from '../http/prepared-page.ts';
 import { newId } from '../ids.ts';
 import { projectNotFound, type AuditProjectService } from '../projects/audit-project-service.ts';

@@ -11,7 +11,7 @@ import {
 } from '@loupe/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS_BODY_LIMIT } from '../http/anonymous-body-limit.ts';
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.ts';
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from '../http/session-cookie.ts';
 import type { PasswordResetService } from './password-reset-service.ts';
 import { SESSION_LIFETIME_MS, type SessionService, type StartedSession } from './session-service.ts';
 import type { SetupService } from './setup-service.ts';

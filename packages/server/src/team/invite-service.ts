@@ -13,7 +13,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import type { InviteTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 import { hashPassword } from '../identity/password.ts';
-import type { Caller, Principal } from '../identity/principal.ts';
+import type { Caller, Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { InviteStore, toInvite } from './invite-store.ts';
 import { generateInviteToken, hashInviteToken } from './invite-token.ts';

@@ -1,6 +1,6 @@
 import { LoupeError, roleScopes, type Member, type Page, type Role } from '@loupe/contract';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import type { KeysChanged } from '../identity/key-cache.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { MemberStore } from './member-store.ts';

@@ -1,7 +1,7 @@
 import { LoupeError, type Page, type Team, type TeamListing, type TeamSettings, type UpdateTeam } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Plans } from '../plans/plans.ts';
 import { MemberStore } from './member-store.ts';
