@@ -1,4 +1,5 @@
 import { alertJobHandlers } from './alerts/alert-job-handlers.ts';
+import { AlertTrigger } from './alerts/alert-trigger.ts';
 import { auditPage } from './audit/page-audit.ts';
 import { crawlJobHandlers } from './crawl/crawl-job-handlers.ts';
 import { combineJobHandlers, type CreateJobHandlers, type JobServices } from './jobs/job-handlers.ts';
@@ -12,13 +13,16 @@ import { searchJobHandlers } from './search/search-job-handlers.ts';
  * whatever runs jobs from starting, and is named.
  */
 const domainJobHandlers: readonly ((services: JobServices) => Partial<JobHandlers>)[] = [
-  // The crawler knows no rules nor reports: the audit's page checks are what it does with
-  // each page, and the report build is its last step.
-  (services) =>
-    crawlJobHandlers(services, {
+  // The crawler knows no rules, reports nor alerts: the audit's page checks are what it does
+  // with each page, the report build is its last step, and alerts (once per crawl and channel) follow.
+  (services) => {
+    const alerts = new AlertTrigger(services.database, services.jobs);
+    return crawlJobHandlers(services, {
       onPage: auditPage,
       buildReport: (crawl) => buildReport(services.database, crawl, services.config.ruleBudgets),
-    }),
+      afterCrawl: (crawlId) => alerts.crawlEnded(crawlId),
+    });
+  },
   alertJobHandlers,
   searchJobHandlers,
 ];

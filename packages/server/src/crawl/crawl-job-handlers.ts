@@ -1,4 +1,3 @@
-import { AlertTrigger } from '../alerts/alert-trigger.ts';
 import type { JobServices } from '../jobs/job-handlers.ts';
 import type { JobHandlers } from '../jobs/job-queue.ts';
 import { CrawlRunner, type BuildReport } from './crawl-runner.ts';
@@ -10,10 +9,12 @@ import type { PageHandler } from './page-handler.ts';
 /** Fetch limits of the crawler (DESIGN.md §8): a page is 30 s at most, and 10 MiB of HTML. */
 const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 10_000 };
 
-/** What a crawl does besides fetching, supplied by the composition of the jobs (jobs/job-handlers.ts). */
+/** What a crawl does besides fetching, supplied by the composition of the jobs (job-wiring.ts). */
 export interface CrawlSteps {
   onPage: PageHandler;
   buildReport: BuildReport;
+  /** After the crawl has ended (its alerts); idempotent, since a run after a crash calls it again. */
+  afterCrawl: (crawlId: string) => Promise<void>;
 }
 
 /** `crawl.run`: one crawl to its end, or, stopped by a shutdown, back to the queue to resume. */
@@ -33,13 +34,12 @@ export function crawlJobHandlers(services: JobServices, steps: CrawlSteps): Pick
       onPage: steps.onPage,
     }),
   });
-  const alerts = new AlertTrigger(services.database, services.jobs);
   return {
     'crawl.run': async ({ crawlId }, context) => {
       const outcome = await runner.run(crawlId, context.signal);
       if (outcome === 'skipped' && context.signal.aborted) return { kind: 'retry', after: 0, reason: 'stopped by shutdown; resumes' };
-      // Also after a skip: a run after a crash finds the crawl ended, and its alerts maybe not yet made (once per crawl and channel).
-      await alerts.crawlEnded(crawlId);
+      // Also after a skip: a run after a crash finds the crawl ended, and its alerts maybe not yet made.
+      await steps.afterCrawl(crawlId);
       return { kind: 'done' };
     },
   };
