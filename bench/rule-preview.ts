@@ -27,7 +27,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
-import { issueKey, provisionWorkspace } from '../packages/server/src/identity/provisioning.ts';
+import { issueKey, provisionWorkspace } from '../packages/server/src/provisioning/provisioning.ts';
 import { startServer } from '../packages/server/src/server.ts';
 import { TINY_PNG } from '../packages/server/src/testing/fixture-sites.ts';
 import { createServerSchema } from '../packages/server/src/testing/test-database.ts';

@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import type { DiskGuard } from './disk/disk-guard.ts';
-import { bootstrapInstance, type Bootstrapped } from './identity/bootstrap.ts';
+import { bootstrapInstance, type Bootstrapped } from './provisioning/bootstrap.ts';
 import { createJobHandlers } from './job-wiring.ts';
 import type { CreateJobHandlers } from './jobs/job-handlers.ts';
 import type { JobQueue } from './jobs/job-queue.ts';

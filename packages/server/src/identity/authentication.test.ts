@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
-import { BOOTSTRAP_OWNER_EMAIL } from './bootstrap.ts';
-import { addMember } from './provisioning.ts';
+import { BOOTSTRAP_OWNER_EMAIL } from '../provisioning/bootstrap.ts';
+import { addMember } from '../provisioning/provisioning.ts';
 
 const PROJECTS = '/api/images/projects';
 const KEYS = '/api/v1/keys';

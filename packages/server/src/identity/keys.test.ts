@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { scopes } from '@loupe/contract';
 import { testDialects } from '../testing/test-dialects.ts';
 import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
-import { addMember } from './provisioning.ts';
+import { addMember } from '../provisioning/provisioning.ts';
 
 const KEYS = '/api/v1/keys';
 const PROJECTS = '/api/images/projects';

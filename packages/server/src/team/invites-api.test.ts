@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../identity/password.ts';
-import { addMember, issueKey } from '../identity/provisioning.ts';
+import { addMember, issueKey } from '../provisioning/provisioning.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { addTestMember } from './test-member.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BOOTSTRAP_OWNER_EMAIL } from '../identity/bootstrap.ts';
-import { addMember } from '../identity/provisioning.ts';
+import { BOOTSTRAP_OWNER_EMAIL } from '../provisioning/bootstrap.ts';
+import { addMember } from '../provisioning/provisioning.ts';
 import { crawlToReport } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';

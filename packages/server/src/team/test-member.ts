@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@loupe/contract';
-import { addMember, issueKey } from '../identity/provisioning.ts';
+import { addMember, issueKey } from '../provisioning/provisioning.ts';
 import type { TestServer } from '../testing/test-server.ts';
 
 export interface TestMember {

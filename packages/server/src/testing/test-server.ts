@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Role } from '@loupe/contract';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.ts';
-import { addMember, issueKey, provisionWorkspace } from '../identity/provisioning.ts';
+import { addMember, issueKey, provisionWorkspace } from '../provisioning/provisioning.ts';
 import type { PlanLimits } from '../plans/plans.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { createServerSchema } from './test-database.ts';

@@ -2,7 +2,7 @@ import { LoupeError } from '@loupe/contract';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../../config.ts';
 import type { Database } from '../../database/database.ts';
-import type { WorkspaceAdmin, WorkspaceListing } from '../../identity/workspace-admin.ts';
+import type { WorkspaceAdmin, WorkspaceListing } from '../../provisioning/workspace-admin.ts';
 import type { ResetLink } from '../../sessions/password-reset-service.ts';
 import { formatTable } from '../table.ts';
 import { terminalJson, terminalText, terminalValue } from '../terminal-text.ts';
@@ -20,7 +20,7 @@ async function runAdmin<T>(
   const config = loadConfig();
   const { openDatabase } = await import('../../database/open-database.ts');
   const { migrateToLatest } = await import('../../database/migrate.ts');
-  const { WorkspaceAdmin } = await import('../../identity/workspace-admin.ts');
+  const { WorkspaceAdmin } = await import('../../provisioning/workspace-admin.ts');
   const { Plans } = await import('../../plans/plans.ts');
   const plans = Plans.load(config.plansFile);
   const database = openDatabase(config);

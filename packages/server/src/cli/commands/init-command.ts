@@ -12,7 +12,7 @@ export function registerInitCommand(program: Command): void {
       const config = loadConfig();
       const { openDatabase } = await import('../../database/open-database.ts');
       const { migrateToLatest } = await import('../../database/migrate.ts');
-      const { bootstrapInstance } = await import('../../identity/bootstrap.ts');
+      const { bootstrapInstance } = await import('../../provisioning/bootstrap.ts');
       const { Plans } = await import('../../plans/plans.ts');
       const database = openDatabase(config);
       try {

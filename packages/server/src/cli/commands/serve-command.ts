@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import type { Bootstrapped } from '../../identity/bootstrap.ts';
+import type { Bootstrapped } from '../../provisioning/bootstrap.ts';
 
 /** The first start's key, printed once (DESIGN.md §3), and where the owner signs in; `loupe init` prints the same. */
 export function announceKey(bootstrapped: Bootstrapped, publicUrl: string, out: (line: string) => void): void {

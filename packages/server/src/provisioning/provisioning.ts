@@ -5,9 +5,9 @@ import { allowanceNote, allowancePeriod } from '../credits/monthly-allowance.ts'
 import { inTransaction, type Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
-import { ApiKeyStore } from './api-key-store.ts';
-import { generateKeySecret, hashKeySecret, keyPrefix } from './key-secret.ts';
-import { WorkspaceStore } from './workspace-store.ts';
+import { ApiKeyStore } from '../identity/api-key-store.ts';
+import { generateKeySecret, hashKeySecret, keyPrefix } from '../identity/key-secret.ts';
+import { WorkspaceStore } from '../identity/workspace-store.ts';
 
 /**
  * Creating workspaces, members and keys outside a request: first-start bootstrap,

@@ -3,7 +3,7 @@ import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
 import type { Database } from '../database/database.ts';
 import type { Plans } from '../plans/plans.ts';
-import { WorkspaceStore } from './workspace-store.ts';
+import { WorkspaceStore } from '../identity/workspace-store.ts';
 
 export interface WorkspaceListing {
   id: string;

@@ -2,7 +2,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import { now } from '../clock.ts';
 import type { Plans } from '../plans/plans.ts';
 import { issueKey, provisionWorkspace } from './provisioning.ts';
-import { WorkspaceStore } from './workspace-store.ts';
+import { WorkspaceStore } from '../identity/workspace-store.ts';
 
 export interface Bootstrapped {
   workspaceId: string;
