@@ -44,8 +44,10 @@ import { diffHandlers } from './diff/diff-handlers.ts';
 import { DiffService } from './diff/diff-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
+import { ReportStore } from './reports/report-store.ts';
 import { crawlProjects } from './rule-packs/crawl-projects.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
+import { readyBuildsOf } from './search/ready-builds.ts';
 import { searchHandlers } from './search/search-handlers.ts';
 import { EmailSender } from './alerts/email-sender.ts';
 import { PasswordResetService } from './sessions/password-reset-service.ts';
@@ -128,8 +130,14 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
 
   const reports = new ReportService(database);
   const rulePacks = new RulePackService(database, plans);
-  const auditProjects = new AuditProjectService(database, crawls, rulePacks);
+  const auditProjects = new AuditProjectService(database, crawls, {
+    rulePacks,
+    reports: new ReportStore(database),
+    forgetIndex: (projectId) => readyBuildsOf(database).forget(projectId),
+  });
 
+  // A preview runs over the pages of a project's newest report: rule-packs ask reports for its crawl.
+  const crawlOfReport = async (workspaceId: string, reportId: string) => (await new ReportStore(database).find(workspaceId, reportId))?.crawl_id;
   const handlers: Handlers = {
     ...projectHandlers(projects),
     ...presetHandlers(presets),
@@ -141,7 +149,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     ...planHandlers(plans),
     ...reportHandlers(reports),
     ...diffHandlers(new DiffService(database)),
-    ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks, config.ruleBudgets)),
+    ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks, config.ruleBudgets, crawlOfReport)),
     ...teamHandlers(new TeamService(database, plans), new MemberService(database, keyCache.forgetAll), new InviteService(database, config.publicUrl)),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),

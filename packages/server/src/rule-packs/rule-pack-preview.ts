@@ -3,7 +3,6 @@ import { StoredPageStore } from '../audit/stored-page-store.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import type { AuditProjectService } from '../projects/audit-project-service.ts';
-import { ReportStore, type ReportRow } from '../reports/report-store.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { PreviewGate } from './preview-gate.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
@@ -14,6 +13,15 @@ import { storedPageSubject } from './stored-page-subject.ts';
 
 /** Pages read from the database at once, and so evaluated at once on a rule thread. */
 const BATCH = 100;
+
+/** The crawl whose pages a report of the workspace was built from (reports' store, handed in by the composition). */
+export type CrawlOfReport = (workspaceId: string, reportId: string) => Promise<string | undefined>;
+
+/** The report a preview runs over: the project's newest, and the crawl it was built from. */
+interface PreviewedReport {
+  id: string;
+  crawlId: string;
+}
 
 /**
  * Runs a pack over the stored pages of a project's newest report: the same subjects and
@@ -27,10 +35,12 @@ export class RulePackPreviewService {
   readonly #projects: AuditProjectService;
   readonly #packs: RulePackService;
   readonly #budgets: RuleBudgets;
+  readonly #crawlOfReport: CrawlOfReport;
   readonly #gate = new PreviewGate();
 
-  constructor(database: Database, projects: AuditProjectService, packs: RulePackService, budgets: RuleBudgets) {
+  constructor(database: Database, projects: AuditProjectService, packs: RulePackService, budgets: RuleBudgets, crawlOfReport: CrawlOfReport) {
     this.#database = database;
+    this.#crawlOfReport = crawlOfReport;
     this.#projects = projects;
     this.#packs = packs;
     this.#budgets = budgets;
@@ -46,18 +56,18 @@ export class RulePackPreviewService {
     const enabled = pack.rules.map((rule) => rule.enabled);
     const compiled = compileRulePack({ ...pack, rules: pack.rules.map((rule) => ({ ...rule, enabled: true })) }, { prefix });
     const project = await this.#projects.get(principal, input.projectId);
-    const report = project.latestReport && (await new ReportStore(this.#database).find(principal.workspaceId, project.latestReport.id));
-    if (!report) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then preview the pack over its pages.' });
+    const crawlId = project.latestReport ? await this.#crawlOfReport(principal.workspaceId, project.latestReport.id) : undefined;
+    if (!project.latestReport || crawlId === undefined) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then preview the pack over its pages.' });
 
     const gate = this.#gate.enter(principal.workspaceId, this.#budgets.previewDeadlineMs);
     try {
-      return await this.#run(compiled.rules, enabled, report, project.id, input.samples);
+      return await this.#run(compiled.rules, enabled, { id: project.latestReport.id, crawlId }, project.id, input.samples);
     } finally {
       gate.release();
     }
   }
 
-  async #run(rules: CompiledRule[], enabled: boolean[], report: ReportRow, projectId: string, samples: number): Promise<RulePackPreview> {
+  async #run(rules: CompiledRule[], enabled: boolean[], report: PreviewedReport, projectId: string, samples: number): Promise<RulePackPreview> {
     const run = new RuleRun(rules, {
       purpose: 'preview',
       pageBudgetMs: this.#budgets.pageMs,
@@ -77,7 +87,7 @@ export class RulePackPreviewService {
       error: null as RulePackPreview['rules'][number]['error'],
     }));
     let pagesEvaluated = 0;
-    const batches = new StoredPageStore(this.#database).each(report.crawl_id, { html: true, batch: BATCH });
+    const batches = new StoredPageStore(this.#database).each(report.crawlId, { html: true, batch: BATCH });
     // Once every rule is stopped (at the deadline, say), the pages left are not read.
     for (let next = batches.next(); !run.done; ) {
       const { value: batch, done } = await next;
@@ -103,6 +113,6 @@ export class RulePackPreviewService {
     run.errors().forEach((error, index) => {
       tallies[index]!.error = error;
     });
-    return { projectId, reportId: report.id, crawlId: report.crawl_id, pagesEvaluated, rules: tallies };
+    return { projectId, reportId: report.id, crawlId: report.crawlId, pagesEvaluated, rules: tallies };
   }
 }
