@@ -16,10 +16,22 @@ import type { CrawlService } from '../crawl/crawl-service.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
-import { ReportStore } from '../reports/report-store.ts';
 import { AuditProjectStore, type AuditProjectRow } from './audit-project-store.ts';
 
 type Paging = { limit: number; cursor?: string };
+
+/** The reports filed under a project, newest first (reports' store, handed in by the composition). */
+export interface ProjectReports {
+  list(workspaceId: string, filter: { projectId: string }, page: Paging): Promise<Page<ReportSummary>>;
+}
+
+/** What a project reaches of the folders built on it (rule packs, reports, search), handed in by the composition. */
+export interface AuditProjectPorts {
+  rulePacks: RulePackLookup;
+  reports: ProjectReports;
+  /** Stops this process's searches answering from a deleted project's index at once (kept answers included). */
+  forgetIndex: (projectId: string) => void;
+}
 
 /** Which of these rule pack ids are not packs of the workspace (attaching them is a 404). */
 export interface RulePackLookup {
@@ -31,15 +43,17 @@ export const projectNotFound = () => new LoupeError('not_found', { message: 'No 
 /** Audit projects (DESIGN.md §8): a site with crawl defaults and rule packs, its crawls, reports and score trend. */
 export class AuditProjectService {
   readonly #store: AuditProjectStore;
-  readonly #reports: ReportStore;
+  readonly #reports: ProjectReports;
   readonly #crawls: CrawlService;
   readonly #rulePacks: RulePackLookup;
+  readonly #forgetIndex: (projectId: string) => void;
 
-  constructor(database: Database, crawls: CrawlService, rulePacks: RulePackLookup) {
+  constructor(database: Database, crawls: CrawlService, ports: AuditProjectPorts) {
     this.#store = new AuditProjectStore(database);
-    this.#reports = new ReportStore(database);
     this.#crawls = crawls;
-    this.#rulePacks = rulePacks;
+    this.#rulePacks = ports.rulePacks;
+    this.#reports = ports.reports;
+    this.#forgetIndex = ports.forgetIndex;
   }
 
   /** The project row, or the 404 every project route answers for an unknown or foreign id. */
@@ -92,6 +106,7 @@ export class AuditProjectService {
 
   async delete(principal: Principal, projectId: string): Promise<{ deleted: true }> {
     if (!(await this.#store.delete(principal.workspaceId, projectId))) throw projectNotFound();
+    this.#forgetIndex(projectId);
     return { deleted: true };
   }
 

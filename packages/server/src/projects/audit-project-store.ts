@@ -5,7 +5,6 @@ import { inTransaction, type Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { AuditProjectTable } from '../database/schema.ts';
 import { toCrawl } from '../crawl/crawl-store.ts';
-import { readyBuildsOf } from '../search/ready-builds.ts';
 
 export type AuditProjectRow = Selectable<AuditProjectTable>;
 type LatestReportRow = { report_id: string | null; report_created_at: string | null; report_score: number | null; report_grade: string | null };
@@ -96,15 +95,12 @@ export class AuditProjectStore {
 
   /** The project goes (its schedules, alerts and index with it, by cascade); its crawls and reports stay, unfiled. */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const deleted = await inTransaction(this.#database, async ({ db }) => {
+    return inTransaction(this.#database, async ({ db }) => {
       await db.updateTable('reports').set({ project_id: null }).where('workspace_id', '=', workspaceId).where('project_id', '=', id).execute();
       await db.updateTable('crawls').set({ project_id: null }).where('workspace_id', '=', workspaceId).where('project_id', '=', id).execute();
       const result = await db.deleteFrom('audit_projects').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
-    // This process's searches stop answering from its index at once, kept answers included.
-    if (deleted) readyBuildsOf(this.#database).forget(id);
-    return deleted;
   }
 
   /** Takes a deleted rule pack off every project of the workspace that had it attached. */

@@ -5,7 +5,7 @@ import { RecentReads } from '../database/recent-reads.ts';
  * How long a project's ready build, read for one search, serves the next ones. Every search
  * asks it before anything else, a round trip of its own on PostgreSQL and the only one of a
  * kept answer. A build switched or a project deleted by this process is seen at once
- * (SearchBuildStore.complete and AuditProjectStore.delete forget the project); by another
+ * (SearchBuildStore.complete and AuditProjectService.delete forget the project); by another
  * server process (several share a PostgreSQL database) within this long, as API keys are
  * (identity/key-cache.ts).
  */
