@@ -24,7 +24,7 @@ export * from './rules/rule-pack-resource.ts';
 export * from './rules/rule-pack-preview.ts';
 export * from './rules/rule-error.ts';
 export * from './team/team.ts';
-export * from './projects/audit-project.ts';
+export * from './audit-projects/audit-project.ts';
 export * from './schedules/schedule.ts';
 export * from './alerts/alert-settings.ts';
 export * from './alerts/alert-delivery.ts';

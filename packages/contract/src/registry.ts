@@ -10,7 +10,7 @@ import { reportOperations } from './reports/report-operations.ts';
 import { diffOperations } from './diff/diff-operations.ts';
 import { rulePackOperations } from './rules/rule-pack-operations.ts';
 import { teamOperations } from './team/team-operations.ts';
-import { auditProjectOperations } from './projects/audit-project-operations.ts';
+import { auditProjectOperations } from './audit-projects/audit-project-operations.ts';
 import { scheduleOperations } from './schedules/schedule-operations.ts';
 import { searchOperations } from './search/search-operations.ts';
 

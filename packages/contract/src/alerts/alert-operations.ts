@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
-import { ProjectParams } from '../projects/audit-project-operations.ts';
+import { ProjectParams } from '../audit-projects/audit-project-operations.ts';
 import { AlertDelivery, ListAlertDeliveriesQuery } from './alert-delivery.ts';
 import { AlertSettings, UpdateAlertSettings } from './alert-settings.ts';
 

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.ts';
-import { ProjectParams } from '../projects/audit-project-operations.ts';
+import { ProjectParams } from '../audit-projects/audit-project-operations.ts';
 import { SearchHit, SearchIndexState, SearchProjectQuery } from './search-index.ts';
 
 export const searchOperations = [

@@ -16,7 +16,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import { assertPublicHost } from '../outbound/address-guard.ts';
-import type { AuditProjectService } from '../projects/audit-project-service.ts';
+import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import { AlertDeliveryStore, toAlertDelivery } from './alert-delivery-store.ts';
 import { AlertSettingsStore, type StoredAlertSettings, type StoredChannel } from './alert-settings-store.ts';
 import type { AlertTrigger } from './alert-trigger.ts';

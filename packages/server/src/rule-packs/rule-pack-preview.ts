@@ -2,7 +2,7 @@ import { LoupeError, type RulePack, type RulePackPreview } from '@loupe/contract
 import { StoredPageStore } from '../audit/stored-page-store.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
-import type { AuditProjectService } from '../projects/audit-project-service.ts';
+import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { PreviewGate } from './preview-gate.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';

@@ -4,7 +4,7 @@ import { inTransaction, type Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
-import { AuditProjectStore } from '../projects/audit-project-store.ts';
+import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
 import type { Plans } from '../plans/plans.ts';
 import { compileStoredPack } from './compile-stored-pack.ts';
 import type { CompiledRulePack } from './compiled-rule.ts';

@@ -1,5 +1,5 @@
 import type { Database } from '../database/database.ts';
-import type { AuditProjectRow } from '../projects/audit-project-store.ts';
+import type { AuditProjectRow } from '../audit-projects/audit-project-store.ts';
 import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
 import { RulePackStore } from './rule-pack-store.ts';
 

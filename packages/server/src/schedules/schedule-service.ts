@@ -7,7 +7,7 @@ import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
-import type { AuditProjectService } from '../projects/audit-project-service.ts';
+import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import { CronSchedule } from './cron-schedule.ts';
 import { ScheduleStore, toSchedule, type ScheduleRow } from './schedule-store.ts';
 

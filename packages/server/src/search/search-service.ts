@@ -4,7 +4,7 @@ import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import { PreparedPage } from '../http/prepared-page.ts';
 import { newId } from '../ids.ts';
-import { projectNotFound, type AuditProjectService } from '../projects/audit-project-service.ts';
+import { projectNotFound, type AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import type { ProjectBuild } from './ready-builds.ts';
 import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
 import { decodeSearchCursor, encodeSearchCursor, invalidCursor } from './search-cursor.ts';
