@@ -19,7 +19,7 @@
  * `/healthz` that waits is a request the server could not answer, not one this client could not send.
  */
 import { availableParallelism, cpus } from 'node:os';
-import { nestedDivs, selectorRule } from '../packages/server/src/rule-packs/rule-test-kit.ts';
+import { nestedDivs, selectorRule } from '../packages/server/src/rule-packs/test-rules.ts';
 import { htmlPage } from '../packages/server/src/testing/html-page.ts';
 import { startTestSite } from '../packages/server/src/testing/test-site.ts';
 import { cleanups, loadAverage, printTable, quantile, runBench, wholeNumberSetting } from './bench-kit.ts';

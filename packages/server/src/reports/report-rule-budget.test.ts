@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nestedDivs, selectorRule } from '../rule-packs/rule-test-kit.ts';
+import { nestedDivs, selectorRule } from '../rule-packs/test-rules.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { crawlWithRulePack } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';

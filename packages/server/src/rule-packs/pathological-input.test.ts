@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluate, subject } from './rule-test-kit.ts';
+import { evaluate, subject } from './test-rules.ts';
 
 /**
  * Rules come from users: no expression may hang a crawl. RE2 runs these in time linear in the

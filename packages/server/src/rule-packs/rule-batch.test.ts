@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { RulePack, type RulePackInput } from '@loupe/contract';
 import { evaluateBatch, type RuleBatch } from './rule-batch.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
-import { subject } from './rule-test-kit.ts';
+import { subject } from './test-rules.ts';
 import { RuleWatch } from './rule-watch.ts';
 import { wallClock } from './wall-clock.ts';
 

@@ -4,7 +4,7 @@ import { crawlWithRulePack, followCrawlEvents } from '../testing/test-crawls.ts'
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { nestedSitePages, selectorRule } from './rule-test-kit.ts';
+import { nestedSitePages, selectorRule } from './test-rules.ts';
 
 /**
  * Issue #22 point 3: css-select tries every chain of ancestors for a descendant selector that

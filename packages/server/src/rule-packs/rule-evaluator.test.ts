@@ -5,7 +5,7 @@ import type { CompiledRule } from './compiled-rule.ts';
 import { exampleRules } from './example-rules.ts';
 import { evaluateRule } from './rule-evaluator.ts';
 import type { RuleSubject } from './rule-subject.ts';
-import { compiledRule, evaluate, outcome, subject } from './rule-test-kit.ts';
+import { compiledRule, evaluate, outcome, subject } from './test-rules.ts';
 
 type When = RulePackInput['rules'][number]['when'];
 

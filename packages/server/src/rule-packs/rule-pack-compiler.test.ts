@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { LoupeError, RulePack, type RulePackInput } from '@loupe/contract';
 import { evaluateRule } from './rule-evaluator.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
-import { subject } from './rule-test-kit.ts';
+import { subject } from './test-rules.ts';
 
 type RuleInput = RulePackInput['rules'][number];
 

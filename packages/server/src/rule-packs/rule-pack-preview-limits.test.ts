@@ -6,7 +6,7 @@ import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { PREVIEW_STARTED } from './preview-gate.ts';
-import { nestedSitePages, selectorRule } from './rule-test-kit.ts';
+import { nestedSitePages, selectorRule } from './test-rules.ts';
 
 /**
  * Issue #22 point 3: a pack of many costly rules held a rule thread about 1.6 s a rule (its

@@ -5,7 +5,7 @@ import { htmlSubject } from './html-subject.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RuleBatchOutcome } from './rule-batch.ts';
 import { RuleRun } from './rule-run.ts';
-import { nestedDivs, selectorRule } from './rule-test-kit.ts';
+import { nestedDivs, selectorRule } from './test-rules.ts';
 import type { RuleThreadAnswer } from './rule-threads.ts';
 
 const compiled = (...rules: ReturnType<typeof selectorRule>[]) => compileRulePack(RulePack.parse({ schema: 'loupe.rules/v1', name: 'test', rules })).rules;

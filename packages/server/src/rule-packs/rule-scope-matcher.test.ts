@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RuleScope } from '@loupe/contract';
-import { outcome, subject } from './rule-test-kit.ts';
+import { outcome, subject } from './test-rules.ts';
 
 const ALWAYS = { type: 'status' as const, in: [200, 301, 404, 500] };
 const inScope = (scope: Partial<RuleScope>, on = subject()) => outcome(ALWAYS, on, { scope }) !== 'out-of-scope';

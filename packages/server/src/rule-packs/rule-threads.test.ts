@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { RulePack } from '@loupe/contract';
 import type { RuleBatch } from './rule-batch.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
-import { selectorRule, subject } from './rule-test-kit.ts';
+import { selectorRule, subject } from './test-rules.ts';
 import { RuleThreads } from './rule-threads.ts';
 import { wallClock } from './wall-clock.ts';
 

@@ -5,7 +5,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { ElementQuery } from './compiled-rule.ts';
-import { subject } from './rule-test-kit.ts';
+import { subject } from './test-rules.ts';
 import { SubjectView } from './subject-view.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>T</title><script>var a = '<p>';</script><style>p{}</style></head>

@@ -6,7 +6,7 @@ import { testDialects } from '../testing/test-dialects.ts';
 import { nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, pagedHits, search, searchPath, startBuildByHand } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, indexState, pagedHits, search, searchPath, startBuildByHand } from './test-search.ts';
 
 const PROJECTS = '/api/v1/projects';
 

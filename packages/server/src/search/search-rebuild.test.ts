@@ -10,7 +10,7 @@ import { SearchBuildStore } from './search-build-store.ts';
 import { searchEngineFor } from './search-engine.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
 import { searchBuildHandler } from './search-job-handlers.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, pagedHitIds, search, searchPath, startBuildByHand } from './search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, indexState, pagedHitIds, search, searchPath, startBuildByHand } from './test-search.ts';
 
 const PROJECTS = '/api/v1/projects';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PreparedPage } from '../http/prepared-page.ts';
-import { parsedQuery as parsed } from './parsed-query.ts';
+import { parsedQuery as parsed } from './test-parsed-query.ts';
 import { SearchResultCache, sizeOf, type SearchAnswer, type SearchQuestion } from './search-result-cache.ts';
 
 const BUILD = '01900000-0000-7000-8000-00000000000a';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, GOOD_HEADERS, ORIGIN, PAGE_URL } from './testing-page.ts';
+import { check, compliantPage, GOOD_HEADERS, ORIGIN, PAGE_URL } from './test-page.ts';
 
 function withLinkHeader(value: string) {
   return { headers: { ...GOOD_HEADERS, link: value } };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantHtml, compliantPage, GOOD_HEADERS, htmlPage, words } from './testing-page.ts';
+import { check, compliantHtml, compliantPage, GOOD_HEADERS, htmlPage, words } from './test-page.ts';
 
 /** A body of exactly `count` visible words (the h1 and link texts count too). */
 function bodyOfWords(count: number): string {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage } from './testing-page.ts';
+import { check, compliantPage } from './test-page.ts';
 
 function descriptionOf(length: number): string {
   return 'd'.repeat(length);

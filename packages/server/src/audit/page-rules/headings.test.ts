@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, words } from './testing-page.ts';
+import { check, compliantPage, words } from './test-page.ts';
 
 function withHeadings(headings: string): ReturnType<typeof compliantPage> {
   return compliantPage({ body: `${headings}<p>${words(250)}</p><a href="/about">About us</a>` });

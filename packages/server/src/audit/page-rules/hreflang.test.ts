@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hreflangCodeListSizes, isHreflangCode } from './hreflang-code.ts';
-import { check, compliantPage, PAGE_URL } from './testing-page.ts';
+import { check, compliantPage, PAGE_URL } from './test-page.ts';
 
 function alternates(...links: [string, string][]): string {
   return links.map(([lang, href]) => `<link rel="alternate" hreflang="${lang}" href="${href}">`).join('');

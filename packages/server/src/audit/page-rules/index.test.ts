@@ -4,7 +4,7 @@ import type { LinkFact } from '../../page-facts/page-facts.ts';
 import { severityWeights } from '../health-score.ts';
 import { ruleCategories } from '../rule.ts';
 import { pageRules, runPageRules } from './index.ts';
-import { compliantPage, firing, responsePage } from './testing-page.ts';
+import { compliantPage, firing, responsePage } from './test-page.ts';
 
 describe('the page rule list', () => {
   it('has the 69 page-scope checks of the catalog but js-only-content, each id unique', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, GOOD_HEADERS } from './testing-page.ts';
+import { check, compliantPage, GOOD_HEADERS } from './test-page.ts';
 
 const CRAWLED_IN_2025 = { ...GOOD_HEADERS, date: 'Wed, 01 Jan 2025 12:00:00 GMT' };
 

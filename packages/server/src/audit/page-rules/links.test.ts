@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, words } from './testing-page.ts';
+import { check, compliantPage, words } from './test-page.ts';
 
 /** The compliant page with `links` as its only links. */
 function withLinks(links: string, head = '') {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantHtml, compliantPage, htmlPage } from './testing-page.ts';
+import { check, compliantHtml, compliantPage, htmlPage } from './test-page.ts';
 
 const DEFAULT_VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantHtml, GOOD_HEADERS, htmlPage, responsePage } from './testing-page.ts';
+import { check, compliantHtml, GOOD_HEADERS, htmlPage, responsePage } from './test-page.ts';
 
 const MIB = 1024 * 1024;
 const UNCOMPRESSED = Object.fromEntries(Object.entries(GOOD_HEADERS).filter(([name]) => name !== 'content-encoding'));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, responsePage } from './testing-page.ts';
+import { check, compliantPage, responsePage } from './test-page.ts';
 
 describe('redirects/redirected-url', () => {
   it('fires on a 301 and a 308, naming the target', () => {

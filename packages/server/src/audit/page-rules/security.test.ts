@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, GOOD_HEADERS, type HtmlParts } from './testing-page.ts';
+import { check, compliantPage, GOOD_HEADERS, type HtmlParts } from './test-page.ts';
 
 const HTTP_PAGE = { url: 'http://example.com/guides/brewing-tea' };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantHtml, htmlPage } from './testing-page.ts';
+import { check, compliantHtml, htmlPage } from './test-page.ts';
 
 function without(tag: string, extraHead = '') {
   const html = compliantHtml({ head: extraHead });

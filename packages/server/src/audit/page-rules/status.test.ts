@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, ORIGIN, responsePage, words } from './testing-page.ts';
+import { check, compliantPage, ORIGIN, responsePage, words } from './test-page.ts';
 
 describe('status/client-error', () => {
   it('fires on 400, 404 and 499, with the status in the detail', () => {

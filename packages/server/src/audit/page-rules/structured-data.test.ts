@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage } from './testing-page.ts';
+import { check, compliantPage } from './test-page.ts';
 
 function withJsonLd(...blocks: (string | object)[]) {
   const scripts = blocks.map((block) => `<script type="application/ld+json">${typeof block === 'string' ? block : JSON.stringify(block)}</script>`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantHtml, compliantPage, htmlPage } from './testing-page.ts';
+import { check, compliantHtml, compliantPage, htmlPage } from './test-page.ts';
 
 /** A title of exactly `length` code points. */
 function titleOf(length: number): string {

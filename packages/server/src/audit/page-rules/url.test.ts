@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { check, compliantPage, ORIGIN, responsePage } from './testing-page.ts';
+import { check, compliantPage, ORIGIN, responsePage } from './test-page.ts';
 
 function pageAt(url: string) {
   return compliantPage({ canonical: url }, { url });

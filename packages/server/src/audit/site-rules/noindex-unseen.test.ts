@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compliantPage, GOOD_HEADERS, responsePage } from '../page-rules/testing-page.ts';
+import { compliantPage, GOOD_HEADERS, responsePage } from '../page-rules/test-page.ts';
 import { noindexUnseenFinding } from './noindex-unseen.ts';
 
 const blockedForAll = { notFoundProbe: null, robotsDisallowedFor: ['*', 'Googlebot'] };

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
 import { testDialects } from '../../testing/test-dialects.ts';
-import { parsedQuery as query } from '../parsed-query.ts';
+import { parsedQuery as query } from '../test-parsed-query.ts';
 import type { LexemePhrase } from '../postings/positional-ranking.ts';
 import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
 import { wantedLexemes } from './postgres-snippet.ts';

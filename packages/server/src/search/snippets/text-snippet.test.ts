@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { mulberry32 } from '../../testing/seeded-random.ts';
-import { parsedQuery as query } from '../parsed-query.ts';
+import { parsedQuery as query } from '../test-parsed-query.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
 import { lexemeOf } from '../postgres/postgres-english.ts';
 import { markedSnippet, prefixesOfWordsStemmedTo, type WantedPhrases } from './text-snippet.ts';

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { startTestSite, type PageSpec, type TestSite } from '../../testing/test-site.ts';
 import { snippetHtml } from '../snippets/snippet-html.ts';
 import { SqliteSearchEngine } from './sqlite-search-engine.ts';
-import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from '../search-test-kit.ts';
+import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from '../test-search.ts';
 
 /** Pages of one shared vocabulary (each word on most pages), a few with words of their own. */
 function shop(): Record<string, PageSpec> {

@@ -80,7 +80,7 @@ export async function startBuildByHand(t: TestServer, projectId: string): Promis
   return id;
 }
 
-export { parsedQuery } from './parsed-query.ts';
+export { parsedQuery } from './test-parsed-query.ts';
 
 /** Every page of a query's hits, one after another by the Link header, to the ranking's end. */
 export async function pagedHits(t: TestServer, projectId: string, q: string, limit: number): Promise<SearchHit[][]> {
