@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { StartCrawl, LoupeError, type Crawl, type CrawlEstimate, type CrawlStatus, type Page } from '@loupe/contract';
+import { type StartCrawl, LoupeError, type Crawl, type CrawlEstimate, type CrawlStatus, type Page } from '@loupe/contract';
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';

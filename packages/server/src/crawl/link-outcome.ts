@@ -7,5 +7,5 @@ export const NOT_CHECKED = {
 
 /** Whether a link's recorded error says it was never asked (nothing is known of its target). */
 export function notChecked(fetchError: string | null): boolean {
-  return fetchError !== null && fetchError.startsWith('not-checked:');
+  return fetchError?.startsWith('not-checked:') ?? false;
 }

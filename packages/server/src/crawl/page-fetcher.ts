@@ -148,7 +148,7 @@ async function fetchWithin(fetcher: GuardedFetcher, url: string, limits: FetchLi
   let ttfbMs: number | undefined;
   let current = url;
   for (;;) {
-    let response;
+    let response: Awaited<ReturnType<GuardedFetcher['open']>>;
     try {
       response = await fetcher.open(new URL(current), {
         method: 'GET',

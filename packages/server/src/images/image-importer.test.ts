@@ -13,7 +13,7 @@ for (const dialect of testDialects()) {
     let projectId: string;
     /** Resolves when the source sees the import's connection closed, mid-answer. */
     let trickleClosed: Promise<void>;
-    let trickles: ServerResponse[] = [];
+    const trickles: ServerResponse[] = [];
 
     before(async () => {
       t = await startTestServer(dialect, { crawlAllowPrivate: true, importTimeoutSeconds: 1 });

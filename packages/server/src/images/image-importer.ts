@@ -45,7 +45,7 @@ export class ImageImporter {
     fileNameOf(target);
     const { maxBytes, deadlineSeconds } = this.#limits;
     const deadline = AbortSignal.timeout(deadlineSeconds * 1000);
-    let fetched;
+    let fetched: Awaited<ReturnType<GuardedFetcher['fetch']>>;
     try {
       fetched = await this.#fetcher.fetch(url, {
         maxBytes,

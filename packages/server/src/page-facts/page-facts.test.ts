@@ -369,7 +369,7 @@ describe('structured data', () => {
     const block = page.jsonLd[0];
     assert.equal(block?.error, null);
     assert.deepEqual(block?.types, ['Product', 'Offer', 'Organization', 'Brand']);
-    assert.equal((block?.value as { '@graph': { name: string }[] })['@graph'][0]?.name, 'A&amp;B', 'script text is raw, not entity-decoded');
+    assert.equal((block?.value as { '@graph': { name: string }[] } | undefined)?.['@graph'][0]?.name, 'A&amp;B', 'script text is raw, not entity-decoded');
     assert.equal(page.inlineScripts.count, 0, 'a data block is not an inline script');
   });
   it('reports a JSON-LD syntax error with the parser message', () => {

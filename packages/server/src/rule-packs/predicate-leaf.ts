@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 import { clip } from './clip.ts';
 import type { ConditionLeaf, ElementQuery, LeafFacts, Truth } from './compiled-rule.ts';
 import { passesNumberTest } from './number-test.ts';
-import { StringMatcher } from './string-matcher.ts';
+import type { StringMatcher } from './string-matcher.ts';
 import type { SubjectView } from './subject-view.ts';
 
 const SAMPLES = 3;

@@ -174,7 +174,7 @@ export class SubjectView {
         url = undefined;
       }
       const path = url ? decoded(url.pathname) : '';
-      this.#target = { path, pathAndQuery: url && url.search ? path + decoded(url.search) : path };
+      this.#target = { path, pathAndQuery: url?.search ? path + decoded(url.search) : path };
     }
     return this.#target;
   }

@@ -1,4 +1,4 @@
-import { type FixtureSite } from './fixture-sites.ts';
+import type { FixtureSite } from './fixture-sites.ts';
 import { escapeHtml, htmlPage, type HtmlPageOptions } from './html-page.ts';
 import { ORIGIN, type PageSpec, type SiteDefinition } from './test-site.ts';
 

@@ -112,7 +112,7 @@ export const accessibilityRules: readonly PageRule[] = [
     fix: 'Give each element its own id; look for components or templates that are repeated on the page with a hard-coded id.',
     check: htmlCheck((facts) => {
       const duplicates = facts.accessibility.duplicateIds;
-      return verdict(duplicates.ids.map((id) => `#${id}`), { count: duplicates.count, detail: quantity(duplicates.count, 'id') + ' used more than once' });
+      return verdict(duplicates.ids.map((id) => `#${id}`), { count: duplicates.count, detail: `${quantity(duplicates.count, 'id')} used more than once` });
     }),
   },
 ];

@@ -117,7 +117,7 @@ export const linkRules: readonly PageRule[] = [
     check: htmlCheck((facts, page) => {
       if (!facts.url.startsWith('https:')) return null;
       const host = URL.parse(page.origin)?.hostname;
-      const insecure = facts.links.filter((link) => link.url !== null && link.url.startsWith('http:') && URL.parse(link.url)?.hostname === host);
+      const insecure = facts.links.filter((link) => link.url?.startsWith('http:') && URL.parse(link.url)?.hostname === host);
       return verdict(insecure.map((link) => link.url as string));
     }),
   },

@@ -85,7 +85,7 @@ export const securityRules: readonly PageRule[] = [
     fix: 'Serve the page over HTTPS and make every form action an https:// URL (or a relative one).',
     check: htmlCheck((facts) => {
       const pageIsHttp = facts.url.startsWith('http:');
-      const insecure = facts.forms.filter((form) => pageIsHttp || (form.url !== null && form.url.startsWith('http:')));
+      const insecure = facts.forms.filter((form) => pageIsHttp || (form.url?.startsWith('http:')));
       return verdict(insecure.map((form) => `form action=${form.url ?? form.action ?? '(none)'}`), {
         count: pageIsHttp ? facts.formCount : insecure.length,
         detail: pageIsHttp ? 'the page itself is http://' : undefined,

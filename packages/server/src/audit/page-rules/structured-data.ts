@@ -76,7 +76,7 @@ export const structuredDataRules: readonly PageRule[] = [
     fix: 'Add the properties listed for each item, using values that match what the page shows; check the result with Google\'s Rich Results Test.',
     check: htmlCheck((facts) => {
       const lines = gaps(facts, (requirements) => requirements.required);
-      return verdict(lines, { detail: quantity(lines.length, 'item') + ' incomplete' });
+      return verdict(lines, { detail: `${quantity(lines.length, 'item')} incomplete` });
     }),
   },
   {
@@ -90,7 +90,7 @@ export const structuredDataRules: readonly PageRule[] = [
     fix: 'Add the recommended properties listed for each item where the page has that information.',
     check: htmlCheck((facts) => {
       const lines = gaps(facts, (requirements) => requirements.recommended);
-      return verdict(lines, { detail: quantity(lines.length, 'item') + ' could say more' });
+      return verdict(lines, { detail: `${quantity(lines.length, 'item')} could say more` });
     }),
   },
 ];

@@ -127,7 +127,7 @@ function bestOfOneList(list: PostingList, excluded: Uint32Array[], count: number
   const { ordinals, scores } = list;
   const next = new Array<number>(excluded.length).fill(0);
   let floor = best.floor;
-  postings: for (let i = 0; i < ordinals.length; i++) {
+  nextPosting: for (let i = 0; i < ordinals.length; i++) {
     if (scores[i] < floor) continue;
     const ordinal = ordinals[i];
     for (let e = 0; e < excluded.length; e++) {
@@ -135,7 +135,7 @@ function bestOfOneList(list: PostingList, excluded: Uint32Array[], count: number
       let at = next[e];
       while (at < out.length && out[at] < ordinal) at++;
       next[e] = at;
-      if (at < out.length && out[at] === ordinal) continue postings;
+      if (at < out.length && out[at] === ordinal) continue nextPosting;
     }
     best.offer(ordinal, scores[i]);
     floor = best.floor;

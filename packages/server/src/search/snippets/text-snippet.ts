@@ -201,7 +201,7 @@ function tokenStartAfter(text: string, from: number, count: number): number {
 function matchesOf(text: string, hits: StemHit[], { phrases, offsets }: WantedPhrases): Match[] {
   const matches: Match[] = [];
   for (let first = 0; first < hits.length; first++) {
-    phrases: for (let p = 0; p < phrases.length; p++) {
+    nextPhrase: for (let p = 0; p < phrases.length; p++) {
       const phrase = phrases[p];
       if (phrase.length === 0 || phrase[0] !== hits[first].stem) continue;
       let last = first;
@@ -209,7 +209,7 @@ function matchesOf(text: string, hits: StemHit[], { phrases, offsets }: WantedPh
         const start = tokenStartAfter(text, hits[last].end, offsets[p][k] - offsets[p][k - 1]);
         let next = last + 1;
         while (next < hits.length && (hits[next].start < start || (hits[next].start === start && hits[next].stem !== phrase[k]))) next++;
-        if (next === hits.length || hits[next].start !== start) continue phrases;
+        if (next === hits.length || hits[next].start !== start) continue nextPhrase;
         last = next;
       }
       matches.push({ first, last, phrase: p });
