@@ -2,7 +2,7 @@
  * What every benchmark under bench/ needs around the thing it measures: child processes that
  * are cleaned up on any exit, free ports, /proc readings of memory and CPU, and a plain table.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
@@ -112,7 +112,8 @@ export function numberSetting(name: string, fallback: number, minimum = 0, maxim
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < minimum || value > maximum) throw new Error(`${name} must be a number from ${minimum} to ${maximum}, got "${raw}"`);
+  if (!Number.isFinite(value) || value < minimum || value > maximum)
+    throw new Error(`${name} must be a number from ${minimum} to ${maximum}, got "${raw}"`);
   return value;
 }
 
@@ -124,7 +125,10 @@ export function wholeNumberSetting(name: string, fallback: number, minimum = 0, 
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-export const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
+export const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 
 /** Linear interpolation between the closest ranks. */
 export function quantile(values: number[], q: number): number {

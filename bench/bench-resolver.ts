@@ -17,7 +17,8 @@ if (mode !== 'nxdomain' && mode !== 'slow') throw new Error(`BENCH_EXTERNAL: unk
 const slowHostsAddress = process.env.BENCH_SLOW_HOSTS_ADDRESS;
 if (mode === 'slow' && !slowHostsAddress) throw new Error('BENCH_EXTERNAL=slow needs BENCH_SLOW_HOSTS_ADDRESS');
 const delayMs = Number(process.env.BENCH_DNS_DELAY_MS || 0);
-if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error(`BENCH_DNS_DELAY_MS must be a number of ms, got "${process.env.BENCH_DNS_DELAY_MS}"`);
+if (!Number.isFinite(delayMs) || delayMs < 0)
+  throw new Error(`BENCH_DNS_DELAY_MS must be a number of ms, got "${process.env.BENCH_DNS_DELAY_MS}"`);
 
 const systemLookup = dns.lookup;
 const isLocal = (hostname: string) => isIP(hostname) !== 0 || hostname === 'localhost' || hostname.endsWith('.localhost');
@@ -38,7 +39,8 @@ type Callback = (error: NodeJS.ErrnoException | null, address: string | LookupAd
 
 function benchLookup(hostname: string, options: unknown, callback?: unknown): void {
   const done = (typeof options === 'function' ? options : callback) as Callback;
-  const settings: LookupOptions = typeof options === 'object' && options !== null ? (options as LookupOptions) : typeof options === 'number' ? { family: options } : {};
+  const settings: LookupOptions =
+    typeof options === 'object' && options !== null ? (options as LookupOptions) : typeof options === 'number' ? { family: options } : {};
   if (isLocal(hostname)) return (systemLookup as (...args: unknown[]) => void)(hostname, settings, done);
   const answer = standIn(hostname);
   setTimeout(() => {

@@ -33,7 +33,7 @@
  * Other processes on the machine move every figure here; the load average is printed at the
  * start and the end so that a busy run can be told apart.
  */
-import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
+
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -42,9 +42,27 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cleanups, cpuOf, freePort, loadAverage, memoryOf, note, notes, numberSetting, printTable, quantile, readClockTicks, run, runBench, sleep, stopChild, track } from './bench-kit.ts';
 import sharp from 'sharp';
-import { startLoupe, type Loupe } from './loupe-server.ts';
+import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
+import {
+  cleanups,
+  cpuOf,
+  freePort,
+  loadAverage,
+  memoryOf,
+  note,
+  notes,
+  numberSetting,
+  printTable,
+  quantile,
+  readClockTicks,
+  run,
+  runBench,
+  sleep,
+  stopChild,
+  track,
+} from './bench-kit.ts';
+import { type Loupe, startLoupe } from './loupe-server.ts';
 
 const TEST_IMAGES = fileURLToPath(new URL('../packages/server/testdata/images/', import.meta.url));
 const CONNECTIONS = 50;
@@ -55,7 +73,6 @@ const IMAGE_FILTER_MODULE = '/usr/lib/nginx/modules/ngx_http_image_filter_module
 
 // ---------------------------------------------------------------------------------------
 // Settings, cleanup, small helpers.
-
 
 const SETTINGS = {
   seconds: numberSetting('BENCH_SECONDS', 10, 1),
@@ -100,7 +117,9 @@ function startCdnLoupe(label: string): Promise<Loupe> {
   return startLoupe({
     label: `cdn-${label}`,
     env: SETTINGS.serverEnv,
-    nodeFlags: SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-${label}-${Date.now()}.cpuprofile`] : [],
+    nodeFlags: SETTINGS.cpuProf
+      ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-${label}-${Date.now()}.cpuprofile`]
+      : [],
   });
 }
 
@@ -145,7 +164,9 @@ class Api {
 }
 
 /** One GET; the time to the last byte of the body. */
-async function timedGet(url: string): Promise<{ ms: number; status: number; cache: string | null; etag: string | null; bytes: number; type: string | null }> {
+async function timedGet(
+  url: string,
+): Promise<{ ms: number; status: number; cache: string | null; etag: string | null; bytes: number; type: string | null }> {
   const started = performance.now();
   const response = await fetch(url);
   const body = await response.arrayBuffer();
@@ -255,7 +276,12 @@ interface Timing {
 }
 
 /** `count` sequential GETs, each URL given by `url(i)`; every answer must be a 200 of `type`, and `miss` when asked. */
-async function timeRequests(title: string, count: number, url: (i: number) => string, expect: { type: string; miss: boolean }): Promise<Timing> {
+async function timeRequests(
+  title: string,
+  count: number,
+  url: (i: number) => string,
+  expect: { type: string; miss: boolean },
+): Promise<Timing> {
   const times: number[] = [];
   let bytes = 0;
   for (let i = 0; i < count; i++) {
@@ -397,12 +423,18 @@ async function printEnvironment(tools: Tools): Promise<void> {
   console.log(`load avg:   ${loadAverage()} (1, 5, 15 min) at start: other processes share these cores with the run`);
   console.log(`sharp:      ${sharp.versions.sharp} (bundled libvips ${sharp.versions.vips})`);
   console.log(`vips CLI:   ${await versionOf(tools.vips, ['--version'])}`);
-  console.log(`nginx:      ${await versionOf(tools.nginx, ['-v'])}${tools.nginx ? `; image_filter module ${tools.imageFilter ? 'present' : 'MISSING'}` : ''}`);
+  console.log(
+    `nginx:      ${await versionOf(tools.nginx, ['-v'])}${tools.nginx ? `; image_filter module ${tools.imageFilter ? 'present' : 'MISSING'}` : ''}`,
+  );
   console.log(`wrk:        ${await versionOf(tools.wrk, ['-v'])}`);
   console.log(`hyperfine:  ${await versionOf(tools.hyperfine, ['--version'])}`);
   console.log(`database:   SQLite (node:sqlite) in a temp data dir; Loupe is a child process, LOG_LEVEL=warn`);
   if (Object.keys(SETTINGS.serverEnv).length > 0) {
-    console.log(`server env: ${Object.entries(SETTINGS.serverEnv).map(([name, value]) => `${name}=${value}`).join(' ')} (BENCH_SERVER_ENV)`);
+    console.log(
+      `server env: ${Object.entries(SETTINGS.serverEnv)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ')} (BENCH_SERVER_ENV)`,
+    );
   }
   console.log('');
 }
@@ -428,7 +460,8 @@ async function main(): Promise<void> {
   await printEnvironment(tools);
   if (!tools.vips) note('vips CLI not found (apt-get install -y libvips-tools): the vips comparison is skipped.');
   if (!tools.nginx) note('nginx not found (apt-get install -y nginx): the nginx comparisons are skipped.');
-  else if (!tools.imageFilter) note(`${IMAGE_FILTER_MODULE} not found (libnginx-mod-http-image-filter): the image_filter comparison is skipped.`);
+  else if (!tools.imageFilter)
+    note(`${IMAGE_FILTER_MODULE} not found (libnginx-mod-http-image-filter): the image_filter comparison is skipped.`);
   if (!tools.wrk) note('wrk not found: autocannon (in this process) generates the throughput load instead.');
   if (!tools.hyperfine) note('hyperfine not found: vips processes are timed by spawning them one after another.');
 
@@ -446,7 +479,9 @@ async function main(): Promise<void> {
     .toFile(bigFile);
   await chmod(bigFile, 0o644);
   const big = await readFile(bigFile);
-  console.log(`input: ${BIG.width}×${BIG.height} JPEG (hubble_deep_field.jpg enlarged with sharp, quality 90), ${(big.length / 1e6).toFixed(2)} MB`);
+  console.log(
+    `input: ${BIG.width}×${BIG.height} JPEG (hubble_deep_field.jpg enlarged with sharp, quality 90), ${(big.length / 1e6).toFixed(2)} MB`,
+  );
   console.log('');
 
   const summary: Summary[] = [];
@@ -474,19 +509,39 @@ async function main(): Promise<void> {
       console.log(
         `   Loupe: request i asks w=${TARGET_WIDTH}+i (${TARGET_WIDTH}…${TARGET_WIDTH + n - 1}), a distinct variant, so every one is a cache miss and transforms;`,
       );
-      console.log('   two unmeasured requests at other widths warm the server first. Quality 80 everywhere (Loupe\'s default).');
+      console.log("   two unmeasured requests at other widths warm the server first. Quality 80 everywhere (Loupe's default).");
       for (const width of [700, 701]) await timedGet(cdn(`w=${width}&f=webp`));
       const rows: Timing[] = [];
-      const loupeWebp = await timeRequests('Loupe /cdn → WebP', n, (i) => cdn(`w=${TARGET_WIDTH + i}&f=webp`), { type: 'image/webp', miss: true });
-      const loupeJpeg = await timeRequests('Loupe /cdn → JPEG', n, (i) => cdn(`w=${TARGET_WIDTH + i}&f=jpeg`), { type: 'image/jpeg', miss: true });
+      const loupeWebp = await timeRequests('Loupe /cdn → WebP', n, (i) => cdn(`w=${TARGET_WIDTH + i}&f=webp`), {
+        type: 'image/webp',
+        miss: true,
+      });
+      const loupeJpeg = await timeRequests('Loupe /cdn → JPEG', n, (i) => cdn(`w=${TARGET_WIDTH + i}&f=jpeg`), {
+        type: 'image/jpeg',
+        miss: true,
+      });
       rows.push(loupeWebp, loupeJpeg);
       let vipsWebp: Timing | undefined;
       let vipsJpeg: Timing | undefined;
       if (tools.vips) {
         const webpOut = join(temp, 'vips-out.webp');
         const jpegOut = join(temp, 'vips-out.jpg');
-        vipsWebp = await timeProcesses('vips thumbnail → WebP', [tools.vips, 'thumbnail', bigFile, `${webpOut}[Q=${JPEG_QUALITY}]`, String(TARGET_WIDTH)], {}, tools, temp, webpOut);
-        vipsJpeg = await timeProcesses('vips thumbnail → JPEG', [tools.vips, 'thumbnail', bigFile, `${jpegOut}[Q=${JPEG_QUALITY}]`, String(TARGET_WIDTH)], {}, tools, temp, jpegOut);
+        vipsWebp = await timeProcesses(
+          'vips thumbnail → WebP',
+          [tools.vips, 'thumbnail', bigFile, `${webpOut}[Q=${JPEG_QUALITY}]`, String(TARGET_WIDTH)],
+          {},
+          tools,
+          temp,
+          webpOut,
+        );
+        vipsJpeg = await timeProcesses(
+          'vips thumbnail → JPEG',
+          [tools.vips, 'thumbnail', bigFile, `${jpegOut}[Q=${JPEG_QUALITY}]`, String(TARGET_WIDTH)],
+          {},
+          tools,
+          temp,
+          jpegOut,
+        );
         const vipsWebpOne = await timeProcesses(
           'vips thumbnail → WebP, VIPS_CONCURRENCY=1',
           [tools.vips, 'thumbnail', bigFile, `${webpOut}[Q=${JPEG_QUALITY}]`, String(TARGET_WIDTH)],
@@ -533,14 +588,19 @@ async function main(): Promise<void> {
         console.log(
           `   nginx image_filter JPEG / Loupe JPEG: median ${ratio(nginxMedian / jpegMedian)}; / Loupe WebP: ${ratio(nginxMedian / webpMedian)} (aim ≥ 2×: Loupe at least twice as fast)`,
         );
-        summary.push({ aim: 'cold JPEG: nginx image_filter ≥ 2× Loupe (median)', value: ratio(nginxMedian / jpegMedian), met: nginxMedian / jpegMedian >= 2 });
+        summary.push({
+          aim: 'cold JPEG: nginx image_filter ≥ 2× Loupe (median)',
+          value: ratio(nginxMedian / jpegMedian),
+          met: nginxMedian / jpegMedian >= 2,
+        });
       } else summary.push({ aim: 'cold JPEG: nginx image_filter ≥ 2× Loupe (median)', value: 'skipped', met: undefined });
       console.log('');
-
     }
     if (SETTINGS.parts.has(2)) {
       // --- 2. Warm throughput -------------------------------------------------------------------
-      console.log(`2. Warm variant (w=${TARGET_WIDTH}&f=webp, cached), ${CONNECTIONS} connections, ${SETTINGS.seconds} s after ${SETTINGS.warmup} s warm-up`);
+      console.log(
+        `2. Warm variant (w=${TARGET_WIDTH}&f=webp, cached), ${CONNECTIONS} connections, ${SETTINGS.seconds} s after ${SETTINGS.warmup} s warm-up`,
+      );
       const warmUrl = cdn(`w=${TARGET_WIDTH}&f=webp`);
       await timedGet(warmUrl); // computed by part 1 already, unless it was skipped
       const warm = await timedGet(warmUrl);
@@ -554,7 +614,12 @@ async function main(): Promise<void> {
       for (let round = 1; round <= SETTINGS.rounds; round++) {
         loupeRuns.push(await throughput(`Loupe /cdn (1 process), run ${round}`, warmUrl, tools, { pid: loupe.pid, withChildren: false }));
         if (nginx) {
-          nginxRuns.push(await throughput(`nginx static file, 1 worker, run ${round}`, `${nginx.url}/variant.webp`, tools, { pid: nginx.pid, withChildren: true }));
+          nginxRuns.push(
+            await throughput(`nginx static file, 1 worker, run ${round}`, `${nginx.url}/variant.webp`, tools, {
+              pid: nginx.pid,
+              withChildren: true,
+            }),
+          );
         }
       }
       const loads = [...loupeRuns, ...nginxRuns];
@@ -588,7 +653,9 @@ async function main(): Promise<void> {
           row.tool,
         ]),
       );
-      console.log(`   body: ${variantBytes.length} bytes, the same file for both; runs alternate Loupe and nginx, the best of ${SETTINGS.rounds} counts`);
+      console.log(
+        `   body: ${variantBytes.length} bytes, the same file for both; runs alternate Loupe and nginx, the best of ${SETTINGS.rounds} counts`,
+      );
       if (nginxRuns.length > 0) {
         const nginxBest = best(nginxRuns);
         const share = loupeBest.rps / nginxBest.rps;
@@ -602,7 +669,6 @@ async function main(): Promise<void> {
         });
       } else summary.push({ aim: 'warm: Loupe ≥ 40% of nginx static req/s', value: 'skipped', met: undefined });
       console.log('');
-
     }
     if (SETTINGS.parts.has(3)) {
       // --- 3. Concurrent identical cold requests ------------------------------------------------
@@ -624,7 +690,15 @@ async function main(): Promise<void> {
           ['statuses', [...statuses].map(([status, count]) => `${status}×${count}`).join(', ')],
           ['distinct ETags', String(etags.size)],
           ['wall time, all 100', `${ms(wall)} ms`],
-          ['per-request median / max', `${ms(quantile(answers.map((a) => a.ms), 0.5))} / ${ms(Math.max(...answers.map((a) => a.ms)))} ms`],
+          [
+            'per-request median / max',
+            `${ms(
+              quantile(
+                answers.map((a) => a.ms),
+                0.5,
+              ),
+            )} / ${ms(Math.max(...answers.map((a) => a.ms)))} ms`,
+          ],
         ],
       );
       summary.push({
@@ -638,7 +712,6 @@ async function main(): Promise<void> {
     console.log('');
     await loupe.stop();
     await nginx?.stop();
-
   }
   if (SETTINGS.parts.has(4)) {
     // --- 4. Memory through a mixed load -------------------------------------------------------
@@ -666,8 +739,12 @@ interface OpStats {
 async function mixedLoad(big: Buffer): Promise<Summary> {
   const seconds = SETTINGS.mixedSeconds;
   const clients = SETTINGS.mixedClients;
-  console.log(`4. Resident memory of a fresh Loupe server through ${seconds} s of mixed load, ${clients} concurrent clients (seed ${SETTINGS.seed})`);
-  console.log(`   each client loops: 50% warm hit, 40% cold variant (random source, width and format among ${SETTINGS.mixedFormats.join(', ')};`);
+  console.log(
+    `4. Resident memory of a fresh Loupe server through ${seconds} s of mixed load, ${clients} concurrent clients (seed ${SETTINGS.seed})`,
+  );
+  console.log(
+    `   each client loops: 50% warm hit, 40% cold variant (random source, width and format among ${SETTINGS.mixedFormats.join(', ')};`,
+  );
   console.log('   webp/jpeg up to 1600 wide, png up to 800, avif and jxl up to 480), 10% upload (test images to 20 rotating paths,');
   console.log('   replacing and purging). Server RSS is read from /proc/<pid>/status every second.');
   const loupe = await startCdnLoupe('b');
@@ -680,7 +757,8 @@ async function mixedLoad(big: Buffer): Promise<Summary> {
     const status = await api.upload(project.id, `src/${name}`, data, name);
     if (status !== 201) throw new Error(`uploading ${name} answered ${status}`);
   }
-  const url = (path: string, query: string) => `${loupe.url}/cdn/${project.slug}/${path.split('/').map(encodeURIComponent).join('/')}?${query}`;
+  const url = (path: string, query: string) =>
+    `${loupe.url}/cdn/${project.slug}/${path.split('/').map(encodeURIComponent).join('/')}?${query}`;
   const sources = [...originals.keys()].map((name) => `src/${name}`);
   const warmUrls = sources.flatMap((source) => [url(source, 'w=320&f=webp'), url(source, 'w=640&f=jpeg'), url(source, 'w=200&f=avif')]);
   for (const warmUrl of warmUrls) {
@@ -726,7 +804,10 @@ async function mixedLoad(big: Buffer): Promise<Summary> {
           const source = pick([...sources, ...uploadedPaths]);
           const answer = await timedGet(url(source, `w=${width}&f=${format}`));
           // A request that found the image just before a re-upload replaced it can find its old original deleted.
-          const status = answer.status === 404 && source.startsWith('uploads/') ? '404 (raced a re-upload)' : `${answer.status} ${answer.cache ?? ''}`.trim();
+          const status =
+            answer.status === 404 && source.startsWith('uploads/')
+              ? '404 (raced a re-upload)'
+              : `${answer.status} ${answer.cache ?? ''}`.trim();
           record(`cold ${format}`, answer.ms, status);
         } else {
           const name = pick(files);
@@ -736,7 +817,11 @@ async function mixedLoad(big: Buffer): Promise<Summary> {
           record('upload', performance.now() - started, String(status));
         }
       } catch (error) {
-        record(roll < 0.5 ? 'warm hit' : roll < 0.9 ? 'cold (error)' : 'upload', performance.now() - started, `error ${error instanceof Error ? error.message : String(error)}`);
+        record(
+          roll < 0.5 ? 'warm hit' : roll < 0.9 ? 'cold (error)' : 'upload',
+          performance.now() - started,
+          `error ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   };
@@ -785,7 +870,14 @@ async function mixedLoad(big: Buffer): Promise<Summary> {
       ['final, 5 s after the load', settled ? mb(settled.rss) : '?'],
     ],
   );
-  if (warnings) console.log(`   server warnings (last lines):\n${warnings.split('\n').slice(-10).map((line) => `     ${line}`).join('\n')}`);
+  if (warnings)
+    console.log(
+      `   server warnings (last lines):\n${warnings
+        .split('\n')
+        .slice(-10)
+        .map((line) => `     ${line}`)
+        .join('\n')}`,
+    );
   const peak = Math.max(peakSampled, peakKernel);
   return { aim: `mixed ${seconds} s: peak RSS < 400 MB`, value: mb(peak), met: peak < 400 * 1024 };
 }

@@ -31,7 +31,9 @@ const PREVIEWS = wholeNumberSetting('BENCH_PREVIEWS', 2, 1, 20);
 const COSTLY_RULES = wholeNumberSetting('BENCH_COSTLY_RULES', 1, 1, 499);
 const ORDINARY_PAGES = 5;
 
-const costlyRules = Array.from({ length: COSTLY_RULES }, (_, index) => selectorRule(index === 0 ? 'content/costly-selector' : `content/costly-selector-${index + 1}`, SELECTOR));
+const costlyRules = Array.from({ length: COSTLY_RULES }, (_, index) =>
+  selectorRule(index === 0 ? 'content/costly-selector' : `content/costly-selector-${index + 1}`, SELECTOR),
+);
 const ordinaryRule = selectorRule('content/has-heading', 'h1');
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -39,8 +41,12 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 async function main(): Promise<void> {
   console.log('Loupe costly selector benchmark: /healthz while a preview runs it');
   console.log(`date:      ${new Date().toISOString()}`);
-  console.log(`node:      ${process.version}; cpus ${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown'}; load average ${loadAverage()}`);
-  console.log(`page:      ${DEPTH} nested divs; selector \`${SELECTOR}\` in ${COSTLY_RULES} rule(s); ${ORDINARY_PAGES} ordinary pages beside it\n`);
+  console.log(
+    `node:      ${process.version}; cpus ${availableParallelism()} × ${cpus()[0]?.model.trim() ?? 'unknown'}; load average ${loadAverage()}`,
+  );
+  console.log(
+    `page:      ${DEPTH} nested divs; selector \`${SELECTOR}\` in ${COSTLY_RULES} rule(s); ${ORDINARY_PAGES} ordinary pages beside it\n`,
+  );
 
   const pages: Record<string, string> = {
     '/': htmlPage({ path: '/', links: ['/nested', ...Array.from({ length: ORDINARY_PAGES }, (_, i) => `/page-${i}`)] }),
@@ -66,7 +72,11 @@ async function main(): Promise<void> {
 
   const project = await post('/api/v1/projects', { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } });
   const crawl = await post(`/api/v1/projects/${project.id}/crawls`, { maxPages: 20 });
-  await (await fetch(`${server.url}/api/v1/crawls/${crawl.id}/events`, { headers: { authorization: `Bearer ${server.key}`, 'x-service-team': server.workspaceId } })).text();
+  await (
+    await fetch(`${server.url}/api/v1/crawls/${crawl.id}/events`, {
+      headers: { authorization: `Bearer ${server.key}`, 'x-service-team': server.workspaceId },
+    })
+  ).text();
 
   const idle: number[] = [];
   for (let i = 0; i < 20; i++) idle.push(await healthz());
@@ -89,9 +99,12 @@ async function main(): Promise<void> {
     const costly = (answer.rules as any[]).slice(0, COSTLY_RULES);
     const ordinary = (answer.rules as any[]).at(-1);
     const [first] = costly;
-    const stopped = first.error ? `${first.error.code} (${first.error.budget}, ${first.error.budgetMs} ms) on ${new URL(first.error.url).pathname}` : 'not stopped';
+    const stopped = first.error
+      ? `${first.error.code} (${first.error.budget}, ${first.error.budgetMs} ms) on ${new URL(first.error.url).pathname}`
+      : 'not stopped';
     const byBudget = Map.groupBy(costly, (rule) => rule.error?.budget ?? 'not stopped');
-    const kinds = COSTLY_RULES === 1 ? '' : `; of ${COSTLY_RULES}: ${[...byBudget].map(([budget, rules]) => `${rules.length} ${budget}`).join(', ')}`;
+    const kinds =
+      COSTLY_RULES === 1 ? '' : `; of ${COSTLY_RULES}: ${[...byBudget].map(([budget, rules]) => `${rules.length} ${budget}`).join(', ')}`;
     const ordinaryStopped = ordinary.error ? `; ${ordinary.error.code} (${ordinary.error.budget})` : '';
     rows.push([
       String(round),

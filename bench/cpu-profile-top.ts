@@ -49,7 +49,9 @@ for (let i = 0; i < profile.samples.length; i++) {
   const micros = profile.timeDeltas[i + 1] ?? 0;
   const frame = nodes.get(profile.samples[i]!)!.callFrame;
   const where = frame.url ? shortUrl(frame.url) : '';
-  const key = byFile ? where || frame.functionName : `${frame.functionName || '(anonymous)'}\t${where}${where ? `:${frame.lineNumber + 1}` : ''}`;
+  const key = byFile
+    ? where || frame.functionName
+    : `${frame.functionName || '(anonymous)'}\t${where}${where ? `:${frame.lineNumber + 1}` : ''}`;
   selfMicros.set(key, (selfMicros.get(key) ?? 0) + micros);
   total += micros;
 }
@@ -58,5 +60,9 @@ const top = [...selfMicros.entries()].sort((a, b) => b[1] - a[1]).slice(0, count
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s not idle`);
 printTable(
   [byFile ? 'script' : 'function', ...(byFile ? [] : ['where']), 'self ms', '% of busy'],
-  top.map(([key, micros]) => [...key.split('\t'), (micros / 1000).toFixed(0), key.startsWith('(idle)') ? '–' : ((micros / busy) * 100).toFixed(1)]),
+  top.map(([key, micros]) => [
+    ...key.split('\t'),
+    (micros / 1000).toFixed(0),
+    key.startsWith('(idle)') ? '–' : ((micros / busy) * 100).toFixed(1),
+  ]),
 );

@@ -70,10 +70,25 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatedSite, TINY_PNG } from '../packages/server/src/testing/fixture-sites.ts';
-import { startTestSite, type PageSpec } from '../packages/server/src/testing/test-site.ts';
-import { cleanups, cpuOf, loadAverage, memoryOf, note, notes, printTable, quantile, run, runBench, sleep, stopChild, track, wholeNumberSetting } from './bench-kit.ts';
-import { startLoupe, type Loupe } from './loupe-server.ts';
-import { SLOW_HOSTS_ADDRESS, startSlowHosts, type SlowHosts } from './slow-hosts.ts';
+import { type PageSpec, startTestSite } from '../packages/server/src/testing/test-site.ts';
+import {
+  cleanups,
+  cpuOf,
+  loadAverage,
+  memoryOf,
+  note,
+  notes,
+  printTable,
+  quantile,
+  run,
+  runBench,
+  sleep,
+  stopChild,
+  track,
+  wholeNumberSetting,
+} from './bench-kit.ts';
+import { type Loupe, startLoupe } from './loupe-server.ts';
+import { SLOW_HOSTS_ADDRESS, type SlowHosts, startSlowHosts } from './slow-hosts.ts';
 import { startStaticSite } from './static-site.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -332,7 +347,9 @@ interface Result {
 
 /** Loupe on its own data dir, as `npm start` runs it, on the business plan with credits for the crawl. */
 function startCrawlingLoupe(label: string, credits: number): Promise<Loupe> {
-  const profile = SETTINGS.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`] : [];
+  const profile = SETTINGS.cpuProf
+    ? ['--cpu-prof', `--cpu-prof-dir=${SETTINGS.cpuProf}`, `--cpu-prof-name=loupe-crawl-${label}-${Date.now()}.cpuprofile`]
+    : [];
   return startLoupe({
     label: `crawl-${label}`,
     env: { LOUPE_CRAWL_ALLOW_PRIVATE: '1', ...RESOLVER_ENV, ...SETTINGS.serverEnv },
@@ -423,7 +440,10 @@ async function crawlWithLoupe(bench: BenchSite, slow: SlowHosts | undefined): Pr
     const requestsBefore = bench.requests();
     const slowBefore = slow ? { http: slow.httpRequests, tls: slow.tlsConnections } : undefined;
     const watch = new PagePhaseWatch();
-    const sampler = sampleMemory(() => loupe.pid, () => watch.pages);
+    const sampler = sampleMemory(
+      () => loupe.pid,
+      () => watch.pages,
+    );
     const health = probeHealth(loupe.url);
 
     const started = await api<CrawlRow>('POST', '/api/v1/crawls', 202, {
@@ -486,7 +506,8 @@ async function crawlWithLoupe(bench: BenchSite, slow: SlowHosts | undefined): Pr
     const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
     const siteCpuMs = ownCpu() - siteCpuBefore;
     const siteRequests = bench.requests() - requestsBefore;
-    if (!givenUp && final.status !== 'completed') throw new Error(`Loupe (${label}): the crawl ended ${final.status}: ${final.error ?? ''}\n${loupe.output()}`);
+    if (!givenUp && final.status !== 'completed')
+      throw new Error(`Loupe (${label}): the crawl ended ${final.status}: ${final.error ?? ''}\n${loupe.output()}`);
     if (givenUp) note(`Loupe (${label}): given up after ${SETTINGS.timeoutSeconds} s, still ${final.status} (BENCH_TIMEOUT_SECONDS)`);
     const finishedAt = givenUp ? Number.NaN : final.finishedAt ? Date.parse(final.finishedAt) : seenAt;
     const lastPageAt = watch.lastPageAt ?? Number.NaN;
@@ -535,7 +556,18 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
   // Nothing off the site is checked.
   const skip = `^(?!${origin.replaceAll('.', '\\.')}(/|$))`;
   // From the site's root: linkinator recurses only into URLs that begin with the URL it starts from.
-  const args = [...RESOLVER_FLAGS, LINKINATOR_CLI, `${origin}/`, '--recurse', '--concurrency', String(SETTINGS.concurrency), '--skip', skip, '--format', 'csv'];
+  const args = [
+    ...RESOLVER_FLAGS,
+    LINKINATOR_CLI,
+    `${origin}/`,
+    '--recurse',
+    '--concurrency',
+    String(SETTINGS.concurrency),
+    '--skip',
+    skip,
+    '--format',
+    'csv',
+  ];
   const temp = await mkdtemp(join(tmpdir(), 'loupe-bench-linkinator-'));
   cleanups.push(() => rm(temp, { recursive: true, force: true }));
   const timeFile = join(temp, 'time.txt');
@@ -570,7 +602,10 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
       void cpuOf(nodePid).then((cpu) => Number.isFinite(cpu) && (lastCpu = cpu));
     }
   }, 50);
-  const sampler = sampleMemory(() => nodePid, () => undefined);
+  const sampler = sampleMemory(
+    () => nodePid,
+    () => undefined,
+  );
 
   const urls = new Set<string>();
   let lines = 0;
@@ -641,7 +676,12 @@ async function crawlWithLinkinator(bench: BenchSite): Promise<Result> {
 type Verdict = [aim: string, measured: string, met: boolean | undefined];
 
 /** Loupe and linkinator on one site, one after the other; what each aim says of them. */
-async function compareOn(bench: BenchSite, slow: SlowHosts | undefined, results: Result[], verdicts: Verdict[]): Promise<Result | undefined> {
+async function compareOn(
+  bench: BenchSite,
+  slow: SlowHosts | undefined,
+  results: Result[],
+  verdicts: Verdict[],
+): Promise<Result | undefined> {
   let loupe: Result | undefined;
   let linkinator: Result | undefined;
   if (SETTINGS.tools.has('loupe')) {
@@ -657,7 +697,9 @@ async function compareOn(bench: BenchSite, slow: SlowHosts | undefined, results:
     const ratio = loupe.pages / loupe.pageSeconds / (linkinator.pages / linkinator.pageSeconds);
     const toReport = loupe.pages / loupe.reportSeconds / (linkinator.pages / linkinator.pageSeconds);
     const cpuRatio = loupe.pages / loupe.cpuMs / (linkinator.pages / linkinator.cpuMs);
-    console.log(`${bench.name}: Loupe / linkinator, pages/s to the last page ${fixed(ratio, 2)}×, to the report ${fixed(toReport, 2)}×; pages per CPU second ${fixed(cpuRatio, 2)}×`);
+    console.log(
+      `${bench.name}: Loupe / linkinator, pages/s to the last page ${fixed(ratio, 2)}×, to the report ${fixed(toReport, 2)}×; pages per CPU second ${fixed(cpuRatio, 2)}×`,
+    );
     verdicts.push([`${bench.name}: pages/s ≥ ${AIM_RATIO}× linkinator's`, `${fixed(ratio, 2)}×`, ratio >= AIM_RATIO]);
   }
   if (loupe) {
@@ -667,7 +709,8 @@ async function compareOn(bench: BenchSite, slow: SlowHosts | undefined, results:
     if (!loupe.completed) verdicts.push([aim, `no report after ${SETTINGS.timeoutSeconds} s`, false]);
     // Slow hosts are judged against the link-check budget, which the crawl reports.
     else if (SETTINGS.external === 'slow') verdicts.push([aim, `${fixed(gap, 1)} s (slow hosts)`, undefined]);
-    else verdicts.push([aim, `${fixed(gap, 1)} s, ${fixed((gap / loupe.pageSeconds) * 100, 0)} %`, gap <= AIM_REPORT_GAP * loupe.pageSeconds]);
+    else
+      verdicts.push([aim, `${fixed(gap, 1)} s, ${fixed((gap / loupe.pageSeconds) * 100, 0)} %`, gap <= AIM_REPORT_GAP * loupe.pageSeconds]);
   }
   return loupe;
 }
@@ -690,7 +733,9 @@ async function main(): Promise<void> {
   console.log(`load average: ${loadAverage()} (1, 5, 15 min)`);
   console.log(`sites:        ${sites.join('; ')}, on loopback in this process`);
   console.log(`external:     ${external} (BENCH_EXTERNAL=${SETTINGS.external})`);
-  console.log(`crawls:       concurrency ${SETTINGS.concurrency}; linkinator ${version}; Loupe on SQLite in a temp dir, ${SETTINGS.sitemaps ? 'from links and sitemaps' : 'from links only (no sitemaps)'}`);
+  console.log(
+    `crawls:       concurrency ${SETTINGS.concurrency}; linkinator ${version}; Loupe on SQLite in a temp dir, ${SETTINGS.sitemaps ? 'from links and sitemaps' : 'from links only (no sitemaps)'}`,
+  );
   console.log('');
 
   const slow = SETTINGS.external === 'slow' && SETTINGS.tools.has('loupe') ? await startSlowHosts(SETTINGS.slowMs) : undefined;
@@ -712,7 +757,23 @@ async function main(): Promise<void> {
 
   console.log('');
   printTable(
-    ['tool', 'site', 'pages', 'to last page s', 'to report s', 'gap s', 'gap/pages', 'pages/s', 'pages/s to report', 'peak RSS MB', 'idle RSS MB', 'tool CPU s', 'pages/CPU s', 'site CPU s', 'site requests'],
+    [
+      'tool',
+      'site',
+      'pages',
+      'to last page s',
+      'to report s',
+      'gap s',
+      'gap/pages',
+      'pages/s',
+      'pages/s to report',
+      'peak RSS MB',
+      'idle RSS MB',
+      'tool CPU s',
+      'pages/CPU s',
+      'site CPU s',
+      'site requests',
+    ],
     results.map((r) => {
       const gap = r.reportSeconds - r.pageSeconds;
       return [
@@ -755,7 +816,10 @@ async function main(): Promise<void> {
     if (small) console.log(`peak RSS, ${large.site} / ${small.site} (separate processes): ${signed(large.peakRss / small.peakRss - 1)}`);
   }
   if (verdicts.length > 0) {
-    printTable(['aim', 'measured', 'verdict'], verdicts.map(([aim, value, met]) => [aim, value, met === undefined ? 'not judged' : met ? 'met' : 'NOT met']));
+    printTable(
+      ['aim', 'measured', 'verdict'],
+      verdicts.map(([aim, value, met]) => [aim, value, met === undefined ? 'not judged' : met ? 'met' : 'NOT met']),
+    );
   }
   console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);
   if (notes.length > 0) {

@@ -33,14 +33,13 @@ import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { launchChromium } from '../packages/dashboard/src/e2e/chromium.ts';
 import { cleanups, loadAverage, note, notes, printTable, quantile, runBench, wholeNumberSetting } from './bench-kit.ts';
-import { loupeApi, startLoupe, type Loupe } from './loupe-server.ts';
-import { seedCrawl, type SeedFinding } from './seed-crawl.ts';
+import { type Loupe, loupeApi, startLoupe } from './loupe-server.ts';
+import { type SeedFinding, seedCrawl } from './seed-crawl.ts';
 
 const DASHBOARD = fileURLToPath(new URL('../packages/dashboard/', import.meta.url));
 const DIST = join(DASHBOARD, 'dist');
 const AIM_INITIAL_KB = 250;
 const AIM_RENDER_MS = 1000;
-
 
 const SETTINGS = {
   pages: wholeNumberSetting('BENCH_PAGES', 10_000, 100, 200_000),
@@ -75,11 +74,15 @@ interface BuiltChunk {
 }
 
 async function measureBuild(): Promise<{ initial: Asset[]; report: Asset[] }> {
-  const answer = (await build({ root: DASHBOARD, logLevel: 'warn' })) as { output: (BuiltChunk | { type: 'asset' })[] } | { output: (BuiltChunk | { type: 'asset' })[] }[];
+  const answer = (await build({ root: DASHBOARD, logLevel: 'warn' })) as
+    | { output: (BuiltChunk | { type: 'asset' })[] }
+    | { output: (BuiltChunk | { type: 'asset' })[] }[];
   const output = (Array.isArray(answer) ? answer[0]! : answer).output;
   const html = await readFile(join(DIST, 'index.html'), 'utf8');
   // Everything index.html makes the browser fetch before the app runs: the module, its preloads, the styles.
-  const loaded = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="(?:stylesheet|modulepreload)"[^>]*\shref)="\/([^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
+  const loaded = [
+    ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="(?:stylesheet|modulepreload)"[^>]*\shref)="\/([^"]+\.(?:js|css))"/g),
+  ].map((match) => match[1]!);
   if (loaded.length === 0) throw new Error('index.html loads no JS or CSS: is the build broken?');
   const initial = await Promise.all(loaded.map(assetSize));
 
@@ -125,14 +128,33 @@ function shopPage(n: number) {
     bytes: 8_000 + ((n * 101) % 40_000),
     words,
     summary: {
-      title, titleLength: title?.length ?? 0, description: n % 3 === 2 ? null : `About product ${n}.`, descriptionLength: 18,
-      h1: n % 11 === 10 ? null : `Product ${n}`, h1Count: n % 11 === 10 ? 0 : 1, wordCount: words, lang: 'en', canonical: null,
-      noindex: false, indexable: true, linkCount: 20, internalLinkCount: 18, externalLinkCount: 2, imageCount: 3, htmlBytes: 8_000,
+      title,
+      titleLength: title?.length ?? 0,
+      description: n % 3 === 2 ? null : `About product ${n}.`,
+      descriptionLength: 18,
+      h1: n % 11 === 10 ? null : `Product ${n}`,
+      h1Count: n % 11 === 10 ? 0 : 1,
+      wordCount: words,
+      lang: 'en',
+      canonical: null,
+      noindex: false,
+      indexable: true,
+      linkCount: 20,
+      internalLinkCount: 18,
+      externalLinkCount: 2,
+      imageCount: 3,
+      htmlBytes: 8_000,
     },
     findings:
       status === 200
         ? FINDINGS_EVERY.filter(([every]) => n % every === every - 1).map(([, finding]) => finding)
-        : [{ ruleId: status === 404 ? 'status/client-error' : 'status/server-error', severity: 'error' as const, detail: `answered ${status}` }],
+        : [
+            {
+              ruleId: status === 404 ? 'status/client-error' : 'status/server-error',
+              severity: 'error' as const,
+              detail: `answered ${status}`,
+            },
+          ],
   };
 }
 
@@ -154,7 +176,7 @@ async function signedInCookie(loupe: Loupe): Promise<{ name: string; value: stri
  * document and, a frame later, painted; and how many rows it holds then.
  */
 function watchFirstRows(): void {
-  const record = (window as unknown as { __firstRows?: { inDom: number; painted?: number; rows: number } });
+  const record = window as unknown as { __firstRows?: { inDom: number; painted?: number; rows: number } };
   const observer = new MutationObserver(() => {
     const rows = document.querySelectorAll('table.page-index tbody tr');
     if (rows.length === 0 || record.__firstRows) return;
@@ -178,7 +200,11 @@ interface Load {
 
 async function timeLoad(page: Page, url: string): Promise<Load> {
   await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForFunction(() => (window as unknown as { __firstRows?: { painted?: number } }).__firstRows?.painted !== undefined, undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { __firstRows?: { painted?: number } }).__firstRows?.painted !== undefined,
+    undefined,
+    { timeout: 30_000 },
+  );
   return page.evaluate(() => {
     const seen = (window as unknown as { __firstRows: { inDom: number; painted: number; rows: number } }).__firstRows;
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
@@ -200,10 +226,18 @@ async function measureRender(): Promise<{ cold: Load[]; warm: Load[]; seedSecond
   const cookie = await signedInCookie(loupe);
   const project = await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench shop', siteUrl: 'https://shop.example/' });
   const t0 = performance.now();
-  const { reportId } = await seedCrawl(loupe, { projectId: project.id, site: 'https://shop.example', pages: SETTINGS.pages, report: 'built', page: shopPage });
+  const { reportId } = await seedCrawl(loupe, {
+    projectId: project.id,
+    site: 'https://shop.example',
+    pages: SETTINGS.pages,
+    report: 'built',
+    page: shopPage,
+  });
   const seedSeconds = (performance.now() - t0) / 1000;
   const report = await loupeApi(loupe, 'GET', `/api/v1/reports/${reportId}`);
-  console.log(`  report of ${report.pages.crawled} pages written and built in ${fixed(seedSeconds, 1)} s: health ${report.health.score} (${report.health.grade}), ${report.issues.length} issues`);
+  console.log(
+    `  report of ${report.pages.crawled} pages written and built in ${fixed(seedSeconds, 1)} s: health ${report.health.score} (${report.health.grade}), ${report.issues.length} issues`,
+  );
 
   const browser = await launchChromium();
   cleanups.push(() => browser.close());
@@ -229,19 +263,27 @@ async function measureRender(): Promise<{ cold: Load[]; warm: Load[]; seedSecond
 // ---------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  console.log(`dashboard bench: ${SETTINGS.pages} report pages, ${SETTINGS.runs} runs per cache mode; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`);
+  console.log(
+    `dashboard bench: ${SETTINGS.pages} report pages, ${SETTINGS.runs} runs per cache mode; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`,
+  );
 
   console.log('\n== 1. initial route size (production build)');
   const sizes = await measureBuild();
   const total = (assets: Asset[]) => assets.reduce((sum, asset) => sum + asset.gzipBytes, 0);
   printTable(
     ['file loaded by index.html', 'KB', 'gzip KB'],
-    [...sizes.initial.map((asset) => [asset.file, kb(asset.bytes), kb(asset.gzipBytes)]), ['total', kb(sizes.initial.reduce((sum, asset) => sum + asset.bytes, 0)), kb(total(sizes.initial))]],
+    [
+      ...sizes.initial.map((asset) => [asset.file, kb(asset.bytes), kb(asset.gzipBytes)]),
+      ['total', kb(sizes.initial.reduce((sum, asset) => sum + asset.bytes, 0)), kb(total(sizes.initial))],
+    ],
   );
   console.log('');
   printTable(
     ['report route, on top', 'KB', 'gzip KB'],
-    [...sizes.report.map((asset) => [asset.file, kb(asset.bytes), kb(asset.gzipBytes)]), ['total', kb(sizes.report.reduce((sum, asset) => sum + asset.bytes, 0)), kb(total(sizes.report))]],
+    [
+      ...sizes.report.map((asset) => [asset.file, kb(asset.bytes), kb(asset.gzipBytes)]),
+      ['total', kb(sizes.report.reduce((sum, asset) => sum + asset.bytes, 0)), kb(total(sizes.report))],
+    ],
   );
 
   console.log(`\n== 2. report page, time to first render (${SETTINGS.pages} pages)`);
@@ -249,9 +291,21 @@ async function main(): Promise<void> {
   const rows = [...render.cold.map((load) => ['cache off', load] as const), ...render.warm.map((load) => ['cache on', load] as const)];
   printTable(
     ['run', 'scripts ms', 'report API ms', 'pages API ms', 'rows in DOM ms', 'painted ms', 'rows'],
-    rows.map(([mode, load]) => [mode, fixed(load.scripts, 0), fixed(load.reportApi, 0), fixed(load.pagesApi, 0), fixed(load.inDom, 0), fixed(load.painted, 0), String(load.rows)]),
+    rows.map(([mode, load]) => [
+      mode,
+      fixed(load.scripts, 0),
+      fixed(load.reportApi, 0),
+      fixed(load.pagesApi, 0),
+      fixed(load.inDom, 0),
+      fixed(load.painted, 0),
+      String(load.rows),
+    ]),
   );
-  const median = (loads: Load[]) => quantile(loads.map((load) => load.painted), 0.5);
+  const median = (loads: Load[]) =>
+    quantile(
+      loads.map((load) => load.painted),
+      0.5,
+    );
   const initialKb = total(sizes.initial) / 1024;
   const coldMs = median(render.cold);
   const warmMs = median(render.warm);
@@ -264,8 +318,18 @@ async function main(): Promise<void> {
     ['figure', 'value', 'aim', 'met'],
     [
       ['initial route, gzip', `${fixed(initialKb, 1)} KB`, `< ${AIM_INITIAL_KB} KB`, initialKb < AIM_INITIAL_KB ? 'yes' : 'no'],
-      [`report page first render, ${render.reportPages} pages, cache off (median of ${render.cold.length})`, `${fixed(coldMs, 0)} ms`, `< ${AIM_RENDER_MS} ms`, coldMs < AIM_RENDER_MS ? 'yes' : 'no'],
-      [`report page first render, ${render.reportPages} pages, cache on (median of ${render.warm.length})`, `${fixed(warmMs, 0)} ms`, `< ${AIM_RENDER_MS} ms`, warmMs < AIM_RENDER_MS ? 'yes' : 'no'],
+      [
+        `report page first render, ${render.reportPages} pages, cache off (median of ${render.cold.length})`,
+        `${fixed(coldMs, 0)} ms`,
+        `< ${AIM_RENDER_MS} ms`,
+        coldMs < AIM_RENDER_MS ? 'yes' : 'no',
+      ],
+      [
+        `report page first render, ${render.reportPages} pages, cache on (median of ${render.warm.length})`,
+        `${fixed(warmMs, 0)} ms`,
+        `< ${AIM_RENDER_MS} ms`,
+        warmMs < AIM_RENDER_MS ? 'yes' : 'no',
+      ],
     ],
   );
   console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);

@@ -14,7 +14,20 @@
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { Pool } from 'undici';
-import { cleanups, cpuOf, freePort, loadAverage, printTable, quantile, readClockTicks, runBench, sleep, stopChild, track, wholeNumberSetting } from './bench-kit.ts';
+import {
+  cleanups,
+  cpuOf,
+  freePort,
+  loadAverage,
+  printTable,
+  quantile,
+  readClockTicks,
+  runBench,
+  sleep,
+  stopChild,
+  track,
+  wholeNumberSetting,
+} from './bench-kit.ts';
 
 const CLIENTS = wholeNumberSetting('BENCH_CLIENTS', 20, 1, 200);
 const SECONDS = wholeNumberSetting('BENCH_SECONDS', 10, 1, 3600);
@@ -52,10 +65,18 @@ async function main(): Promise<void> {
   await readClockTicks();
   console.log(`http floor: ${CLIENTS} clients for ${SECONDS} s; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`);
   const port = await freePort();
-  const server = track(spawn(process.execPath, ['--input-type=module', '-e', SERVER], { env: { ...process.env, PORT: String(port) }, stdio: 'inherit' }));
+  const server = track(
+    spawn(process.execPath, ['--input-type=module', '-e', SERVER], { env: { ...process.env, PORT: String(port) }, stdio: 'inherit' }),
+  );
   cleanups.push(() => stopChild(server, 'SIGTERM'));
   const url = `http://127.0.0.1:${port}`;
-  while (!(await fetch(url).then((r) => r.ok, () => false))) await sleep(50);
+  while (
+    !(await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await sleep(50);
   await load(url, CLIENTS, 2);
   const rows: string[][] = [];
   for (const clients of [1, CLIENTS]) {
@@ -66,8 +87,15 @@ async function main(): Promise<void> {
     const clientCpu = process.cpuUsage(clientBefore);
     const ms = run.samples;
     rows.push([
-      String(clients), String(ms.length), (ms.length / run.seconds).toFixed(0), quantile(ms, 0.5).toFixed(2), quantile(ms, 0.95).toFixed(2),
-      quantile(ms, 0.99).toFixed(2), ms.reduce((a, b) => Math.max(a, b), 0).toFixed(1), `${(serverCpu * 100).toFixed(0)}%`, `${(((clientCpu.user + clientCpu.system) / 1e6 / run.seconds) * 100).toFixed(0)}%`,
+      String(clients),
+      String(ms.length),
+      (ms.length / run.seconds).toFixed(0),
+      quantile(ms, 0.5).toFixed(2),
+      quantile(ms, 0.95).toFixed(2),
+      quantile(ms, 0.99).toFixed(2),
+      ms.reduce((a, b) => Math.max(a, b), 0).toFixed(1),
+      `${(serverCpu * 100).toFixed(0)}%`,
+      `${(((clientCpu.user + clientCpu.system) / 1e6 / run.seconds) * 100).toFixed(0)}%`,
     ]);
   }
   printTable(['clients', 'n', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'server CPU', 'clients CPU'], rows);

@@ -5,8 +5,9 @@
  * removed by the bench kit's clean-up, unless kept for the next run (`keepDir`). Shared by every
  * bench that runs the server.
  */
-import { randomBytes } from 'node:crypto';
+
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -127,7 +128,9 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
   const port = await freePort();
   const key = earlier?.key ?? `loupe_${randomBytes(24).toString('base64url')}`;
   // Only the variables set here: an operator's DATABASE_URL, S3_* or LOUPE_* would change what is measured.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(LOUPE_|S3_|DATABASE_URL$)/.test(name)),
+  );
   Object.assign(
     env,
     { LOUPE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOUPE_BOOTSTRAP_KEY: key, LOG_LEVEL: 'warn' },
@@ -155,7 +158,9 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
   if (keepDir !== undefined && !earlier) writeFileSync(join(dataDir, KEPT_FILE), JSON.stringify(kept, null, 2));
 
   const nodeFlags = [...START_SCRIPT.nodeFlags, ...(options.nodeFlags ?? [])];
-  const child = track(spawn(process.execPath, [...nodeFlags, LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [...nodeFlags, LOUPE_CLI, 'serve'], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     if (options.logFile) appendFileSync(options.logFile, chunk);
@@ -166,7 +171,13 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 30_000; ; ) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Loupe (${label}) exited at start:\n${output}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stopChild(child, 'SIGKILL');
       throw new Error(`Loupe (${label}) did not answer /healthz within 30 s:\n${output}`);
@@ -190,7 +201,11 @@ export async function startLoupe(options: StartLoupeOptions): Promise<Loupe> {
 export async function loupeApi(loupe: Loupe, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(loupe.url + path, {
     method,
-    headers: { authorization: `Bearer ${loupe.key}`, 'x-service-team': loupe.workspaceId, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${loupe.key}`,
+      'x-service-team': loupe.workspaceId,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const answer = await response.json();

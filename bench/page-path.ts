@@ -36,11 +36,11 @@ import { summarizePage } from '../packages/server/src/audit/page-summary.ts';
 import type { AuditedPage } from '../packages/server/src/audit/rule.ts';
 import { crawlOptions } from '../packages/server/src/crawl/crawl-options.ts';
 import { CrawlStore } from '../packages/server/src/crawl/crawl-store.ts';
-import { FrontierStore, urlKey, type CrawlUrlRow } from '../packages/server/src/crawl/frontier-store.ts';
-import { extractPageFacts, type PageFacts } from '../packages/server/src/page-facts/page-facts.ts';
+import { type CrawlUrlRow, FrontierStore, urlKey } from '../packages/server/src/crawl/frontier-store.ts';
 import type { FetchedPage } from '../packages/server/src/crawl/page-fetcher.ts';
 import { recordFetchedPage } from '../packages/server/src/crawl/page-record.ts';
 import { createScopeFilter } from '../packages/server/src/crawl/scope-filter.ts';
+import { extractPageFacts, type PageFacts } from '../packages/server/src/page-facts/page-facts.ts';
 import { insertRunningCrawl } from '../packages/server/src/testing/running-crawl.ts';
 import { openTestDatabase } from '../packages/server/src/testing/test-database.ts';
 import type { Dialect } from '../packages/server/src/testing/test-dialects.ts';
@@ -58,8 +58,10 @@ interface BenchPage {
 
 /** 5,000 links, a third external, one in ten repeated, with prose between them: about 500 KB. */
 export function largePage(links = 5_000): string {
-  const parts = ['<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Index of everything</title>',
-    '<meta name="description" content="Every term of the manual and where it is explained."></head><body><h1>Index</h1><ul>'];
+  const parts = [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Index of everything</title>',
+    '<meta name="description" content="Every term of the manual and where it is explained."></head><body><h1>Index</h1><ul>',
+  ];
   for (let i = 0; i < links; i++) {
     const target = i % 10 === 9 ? i - 9 : i;
     const href = target % 3 === 0 ? `https://ext${target % 40}.example.org/page/${target}` : `/docs/term-${target}.html#s${i}`;
@@ -71,23 +73,59 @@ export function largePage(links = 5_000): string {
 
 async function htmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.html')).map((entry) => join(entry.parentPath, entry.name)).sort();
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
 }
 
 function fetchedPage(url: string, html: string, bytes: number): FetchedPage {
   return {
-    url, finalUrl: url, status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-length': String(bytes) },
-    contentType: 'text/html; charset=utf-8', html, bytes, truncated: false, ttfbMs: 1, responseMs: 2, redirects: [],
-    error: null, retryAfterSeconds: null, connectionLost: false,
+    url,
+    finalUrl: url,
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'content-length': String(bytes) },
+    contentType: 'text/html; charset=utf-8',
+    html,
+    bytes,
+    truncated: false,
+    ttfbMs: 1,
+    responseMs: 2,
+    redirects: [],
+    error: null,
+    retryAfterSeconds: null,
+    connectionLost: false,
   };
 }
 
 function urlRow(url: string): CrawlUrlRow {
   return {
-    id: 'u1', crawl_id: 'c1', url, url_key: urlKey(url), depth: 1, state: 'fetching', kind: 'page', source: 'link',
-    status_code: null, final_url: null, content_type: null, bytes: null, response_ms: null, redirects: null, fetch_error: null,
-    fetched_at: null, headers: null, ttfb_ms: null, summary: null, title_hash: null, description_hash: null, text_hash: null,
-    simhash: null, lang: null, word_count: null, indexable: null,
+    id: 'u1',
+    crawl_id: 'c1',
+    url,
+    url_key: urlKey(url),
+    depth: 1,
+    state: 'fetching',
+    kind: 'page',
+    source: 'link',
+    status_code: null,
+    final_url: null,
+    content_type: null,
+    bytes: null,
+    response_ms: null,
+    redirects: null,
+    fetch_error: null,
+    fetched_at: null,
+    headers: null,
+    ttfb_ms: null,
+    summary: null,
+    title_hash: null,
+    description_hash: null,
+    text_hash: null,
+    simhash: null,
+    lang: null,
+    word_count: null,
+    indexable: null,
   } as CrawlUrlRow;
 }
 
@@ -114,8 +152,18 @@ function runPage(page: BenchPage): number[] {
   const facts = extractPageFacts(fetched.html!, url, fetched.headers);
   lap();
   const audited: AuditedPage & { facts: PageFacts } = {
-    url, finalUrl: url, origin: ORIGIN, status: 200, fetchError: null, contentType: fetched.contentType, headers: fetched.headers,
-    bytes: fetched.bytes, ttfbMs: 1, responseMs: 2, depth: 1, facts,
+    url,
+    finalUrl: url,
+    origin: ORIGIN,
+    status: 200,
+    fetchError: null,
+    contentType: fetched.contentType,
+    headers: fetched.headers,
+    bytes: fetched.bytes,
+    ttfbMs: 1,
+    responseMs: 2,
+    depth: 1,
+    facts,
   };
   summarizePage(audited);
   lap();
@@ -131,10 +179,14 @@ function runPage(page: BenchPage): number[] {
 
 async function main(): Promise<void> {
   const files = await htmlFiles(DIR);
-  const pages: BenchPage[] = await Promise.all(files.map(async (file) => ({ name: file.slice(DIR.length + 1), body: await readFile(file) })));
+  const pages: BenchPage[] = await Promise.all(
+    files.map(async (file) => ({ name: file.slice(DIR.length + 1), body: await readFile(file) })),
+  );
   const large: BenchPage = { name: 'synthetic-5000-links.html', body: Buffer.from(largePage()) };
   const htmlBytes = pages.reduce((sum, page) => sum + page.body.length, 0);
-  console.log(`${pages.length} pages from ${DIR} (${(htmlBytes / 1e6).toFixed(1)} MB) and one synthetic page of ${(large.body.length / 1e3).toFixed(0)} KB; load ${loadAverage()}`);
+  console.log(
+    `${pages.length} pages from ${DIR} (${(htmlBytes / 1e6).toFixed(1)} MB) and one synthetic page of ${(large.body.length / 1e3).toFixed(0)} KB; load ${loadAverage()}`,
+  );
 
   const all = [...pages, large];
   for (const page of all) runPage(page); // warm-up
@@ -145,13 +197,28 @@ async function main(): Promise<void> {
   const best = times.map((stages) => stages.map((values) => Math.min(...values)));
   const manual = best.slice(0, pages.length);
   const pathOf = (stages: number[]) => stages[0]! + stages[4]! + stages[5]!;
-  const row = (name: string, values: number[], synthetic: number) =>
-    [name, quantile(values, 0.5).toFixed(3), quantile(values, 0.95).toFixed(3), Math.max(...values).toFixed(2), values.reduce((a, b) => a + b, 0).toFixed(0), synthetic.toFixed(2)];
-  const rows = STAGES.map((stage, s) => row(stage, manual.map((stages) => stages[s]!), best.at(-1)![s]!));
+  const row = (name: string, values: number[], synthetic: number) => [
+    name,
+    quantile(values, 0.5).toFixed(3),
+    quantile(values, 0.95).toFixed(3),
+    Math.max(...values).toFixed(2),
+    values.reduce((a, b) => a + b, 0).toFixed(0),
+    synthetic.toFixed(2),
+  ];
+  const rows = STAGES.map((stage, s) =>
+    row(
+      stage,
+      manual.map((stages) => stages[s]!),
+      best.at(-1)![s]!,
+    ),
+  );
   const path = manual.map(pathOf);
   rows.push(row('path', path, pathOf(best.at(-1)!)));
   printTable(['stage', 'median ms', 'p95 ms', 'max ms', 'total ms (manual)', 'synthetic ms'], rows);
-  const slowest = path.map((ms, index) => ({ name: pages[index]!.name, ms })).sort((a, b) => b.ms - a.ms).slice(0, 3);
+  const slowest = path
+    .map((ms, index) => ({ name: pages[index]!.name, ms }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3);
   console.log(`slowest pages: ${slowest.map((page) => `${page.name} ${page.ms.toFixed(1)} ms`).join(', ')}`);
   const total = path.reduce((a, b) => a + b, 0);
   console.log(`path: ${(pages.length / (total / 1000)).toFixed(0)} pages per CPU second over the manual (decode + record + compress)`);
@@ -164,19 +231,30 @@ async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
   const test = await openTestDatabase(dialect);
   cleanups.push(() => test.close());
   const at = new Date().toISOString();
-  await test.database.db.insertInto('workspaces').values({ id: 'bench', name: 'bench', plan: 'free', created_at: at, updated_at: at }).execute();
+  await test.database.db
+    .insertInto('workspaces')
+    .values({ id: 'bench', name: 'bench', plan: 'free', created_at: at, updated_at: at })
+    .execute();
   const store = new CrawlStore(test.database);
   const options = crawlOptions({ url: `${ORIGIN}/docs/` }, 100_000);
   const inScope = createScopeFilter({ origin: options.url });
   const crawlId = await insertRunningCrawl(store, 'bench', options);
   const urls = pages.map((page) => `${ORIGIN}/docs/${page.name}`);
   const frontier = new FrontierStore(test.database);
-  await frontier.discover(crawlId, urls.map((url) => ({ url, depth: 1, kind: 'page', source: 'link' })));
-  const rows = new Map((await test.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute()).map((r) => [r.url, r]));
+  await frontier.discover(
+    crawlId,
+    urls.map((url) => ({ url, depth: 1, kind: 'page', source: 'link' })),
+  );
+  const rows = new Map(
+    (await test.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute()).map((r) => [r.url, r]),
+  );
   const recorded = pages.map((page, index) => {
     const row = rows.get(urls[index]!)!;
     const fetched = fetchedPage(row.url, page.body.toString('utf8'), page.body.length);
-    return { id: row.id, page: recordFetchedPage(row, fetched, options, inScope, auditPage, { notFoundProbe: null, robotsDisallowedFor: [] }) };
+    return {
+      id: row.id,
+      page: recordFetchedPage(row, fetched, options, inScope, auditPage, { notFoundProbe: null, robotsDisallowedFor: [] }),
+    };
   });
   const batchSize = Number(process.env.BENCH_STORE_BATCH ?? 16);
   const cpu: number[] = [];
@@ -191,10 +269,13 @@ async function timeStore(dialect: Dialect, pages: BenchPage[]): Promise<void> {
   }
   const sizes = Array.from({ length: cpu.length }, (_, i) => Math.min(batchSize, recorded.length - i * batchSize));
   const total = (values: number[]) => values.reduce((sum, value, i) => sum + value * sizes[i]!, 0);
-  printTable([`recordPages, ${dialect}, ${batchSize} a batch`, 'median ms a page', 'p95', 'max', 'total ms (manual)'], [
-    ['CPU', quantile(cpu, 0.5).toFixed(3), quantile(cpu, 0.95).toFixed(3), Math.max(...cpu).toFixed(2), total(cpu).toFixed(0)],
-    ['wall', quantile(wall, 0.5).toFixed(3), quantile(wall, 0.95).toFixed(3), Math.max(...wall).toFixed(2), total(wall).toFixed(0)],
-  ]);
+  printTable(
+    [`recordPages, ${dialect}, ${batchSize} a batch`, 'median ms a page', 'p95', 'max', 'total ms (manual)'],
+    [
+      ['CPU', quantile(cpu, 0.5).toFixed(3), quantile(cpu, 0.95).toFixed(3), Math.max(...cpu).toFixed(2), total(cpu).toFixed(0)],
+      ['wall', quantile(wall, 0.5).toFixed(3), quantile(wall, 0.95).toFixed(3), Math.max(...wall).toFixed(2), total(wall).toFixed(0)],
+    ],
+  );
 }
 
 await runBench(main);

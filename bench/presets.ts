@@ -15,11 +15,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../packages/server/src/config.ts';
+import { type Config, loadConfig } from '../packages/server/src/config.ts';
 import { startServer } from '../packages/server/src/server.ts';
 import { createServerSchema } from '../packages/server/src/testing/test-database.ts';
 
@@ -146,7 +146,6 @@ async function expectJson(response: Response, status: number, what: string): Pro
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${text}`);
   return JSON.parse(text);
 }
-
 
 async function benchBare(measure: number, warmup: number): Promise<Measured> {
   const target = await startTarget({ kind: 'bare' });

@@ -103,9 +103,12 @@ export function generatePages(count: number, seed = 1): BenchPage[] {
       const block = pick([
         () => `<section><h2>${sentence()}</h2>${paragraph()}${paragraph()}</section>`,
         () => `<ul>${Array.from({ length: 6 }, () => `<li>${sentence()}</li>`).join('')}</ul>`,
-        () => `<figure><img src="/img/${Math.floor(random() * IMAGE_POOL)}.jpg"${chance(0.7) ? ` alt="${pick(VOCABULARY)}"` : ''} width="640" height="480"><figcaption>${sentence()}</figcaption></figure>`,
-        () => `<div class="product"><span itemprop="price">${(random() * 100).toFixed(2)}</span><span class="product-price">EUR</span><button>Add to cart</button></div>`,
-        () => `<table><tr><th>Size</th><th>Stock</th></tr>${Array.from({ length: 5 }, () => `<tr><td>${pick(['S', 'M', 'L'])}</td><td>${Math.floor(random() * 50)}</td></tr>`).join('')}</table>`,
+        () =>
+          `<figure><img src="/img/${Math.floor(random() * IMAGE_POOL)}.jpg"${chance(0.7) ? ` alt="${pick(VOCABULARY)}"` : ''} width="640" height="480"><figcaption>${sentence()}</figcaption></figure>`,
+        () =>
+          `<div class="product"><span itemprop="price">${(random() * 100).toFixed(2)}</span><span class="product-price">EUR</span><button>Add to cart</button></div>`,
+        () =>
+          `<table><tr><th>Size</th><th>Stock</th></tr>${Array.from({ length: 5 }, () => `<tr><td>${pick(['S', 'M', 'L'])}</td><td>${Math.floor(random() * 50)}</td></tr>`).join('')}</table>`,
         () => (chance(0.01) ? `<p>Lorem ipsum dolor sit amet, ${sentence()} TODO: [insert copy here]</p>` : paragraph()),
         // An absolute link (of the site itself, so a crawl stays on loopback) for the rel rule.
         () => `<p>See <a href="${chance(0.3) ? ORIGIN : ''}${anyPath()}">${pick(VOCABULARY)}</a>. ${sentence()}</p>`,
@@ -152,8 +155,15 @@ function generatedRules(random: () => number): RuleInput[] {
   add({ type: 'selector', selector: 'nav a.nav-link', test: { op: 'count', cmp: { op: 'outside', value: [5, 35] } } });
   add({ type: 'selector', selector: 'figure > figcaption', test: { op: 'text', str: { matches: '\\b(todo|tbd|fixme)\\b' } } });
   add({ type: 'selector', selector: 'meta[property^="og:"]', test: { op: 'count', cmp: { op: 'lt', value: 3 } } });
-  add({ type: 'selector', selector: 'section:has(h2) > p:first-of-type', test: { op: 'textLength', cmp: { op: 'lt', value: 40 }, quantifier: 'any' } });
-  add({ type: 'selector', selector: 'button', test: { op: 'text', str: { equals: 'add to cart' }, quantifier: 'any' } }, { scope: { include: ['/products/*', '/shop/**'] } });
+  add({
+    type: 'selector',
+    selector: 'section:has(h2) > p:first-of-type',
+    test: { op: 'textLength', cmp: { op: 'lt', value: 40 }, quantifier: 'any' },
+  });
+  add(
+    { type: 'selector', selector: 'button', test: { op: 'text', str: { equals: 'add to cart' }, quantifier: 'any' } },
+    { scope: { include: ['/products/*', '/shop/**'] } },
+  );
   add({ type: 'selector', selector: 'html', test: { op: 'attr', name: 'lang', quantifier: 'none' } });
   add({ type: 'selector', selector: 'img[width][height]', dom: 'rendered', test: { op: 'exists' } });
   add({ type: 'header', name: 'strict-transport-security', test: { op: 'absent' } });
@@ -184,39 +194,63 @@ function generatedRules(random: () => number): RuleInput[] {
       { type: 'selector', selector: 'main a[href^="/"]', test: { op: 'count', cmp: { op: 'lt', value: 3 } } },
     ],
   });
-  add({
-    any: [
-      { type: 'selector', selector: 'script[type="application/ld+json"]', test: { op: 'absent' }, label: 'no JSON-LD' },
-      { type: 'selector', selector: 'script[type="application/ld+json"]', test: { op: 'text', str: { matches: '"@type"\\s*:\\s*"Product"' }, quantifier: 'none' }, label: 'no Product' },
-    ],
-  }, { scope: { include: ['/products/*'] } });
-  add({
-    not: {
+  add(
+    {
       any: [
-        { type: 'header', name: 'cache-control', test: { op: 'value', str: { contains: 'no-store' } } },
-        { type: 'selector', selector: 'meta[name=robots i]', test: { op: 'attr', name: 'content', str: { contains: 'noindex' } } },
+        { type: 'selector', selector: 'script[type="application/ld+json"]', test: { op: 'absent' }, label: 'no JSON-LD' },
+        {
+          type: 'selector',
+          selector: 'script[type="application/ld+json"]',
+          test: { op: 'text', str: { matches: '"@type"\\s*:\\s*"Product"' }, quantifier: 'none' },
+          label: 'no Product',
+        },
       ],
     },
-  }, { scope: { include: ['/account/**'], statuses: ['any'] } });
+    { scope: { include: ['/products/*'] } },
+  );
+  add(
+    {
+      not: {
+        any: [
+          { type: 'header', name: 'cache-control', test: { op: 'value', str: { contains: 'no-store' } } },
+          { type: 'selector', selector: 'meta[name=robots i]', test: { op: 'attr', name: 'content', str: { contains: 'noindex' } } },
+        ],
+      },
+    },
+    { scope: { include: ['/account/**'], statuses: ['any'] } },
+  );
   add({
-    all: [
-      { type: 'status', class: ['2xx'] },
-      { not: { type: 'selector', selector: 'meta[name=viewport]', test: { op: 'exists' } } },
-    ],
+    all: [{ type: 'status', class: ['2xx'] }, { not: { type: 'selector', selector: 'meta[name=viewport]', test: { op: 'exists' } } }],
   });
   add({
     all: [
       { type: 'selector', selector: 'img', test: { op: 'count', cmp: { op: 'gt', value: 5 } } },
-      { any: [{ type: 'metric', metric: 'bytes', cmp: { op: 'gt', value: 50_000 } }, { type: 'metric', metric: 'responseMs', cmp: { op: 'gt', value: 800 } }] },
+      {
+        any: [
+          { type: 'metric', metric: 'bytes', cmp: { op: 'gt', value: 50_000 } },
+          { type: 'metric', metric: 'responseMs', cmp: { op: 'gt', value: 800 } },
+        ],
+      },
     ],
   });
   add({ type: 'selector', selector: 'p', test: { op: 'text', str: { matches: '(a|e)+\\s+(a|e)+$' }, quantifier: 'any' } });
-  add({ type: 'selector', selector: 'ul > li > a', test: { op: 'attr', name: 'href', str: { matches: '^/(styleguide|help)/' }, quantifier: 'any' } });
+  add({
+    type: 'selector',
+    selector: 'ul > li > a',
+    test: { op: 'attr', name: 'href', str: { matches: '^/(styleguide|help)/' }, quantifier: 'any' },
+  });
   add({ type: 'text', str: { matches: '(x+x+)+y' } });
   add({ type: 'selector', selector: 'h1 ~ section h2', test: { op: 'text', str: { contains: 'todo:' }, quantifier: 'any' } });
   // The served pages are on 127.0.0.1, the in-memory ones on shop.example.test: the rule looks at both.
-  add({ type: 'selector', selector: 'footer a', test: { op: 'count', cmp: { op: 'gte', value: 1 } } }, { scope: { hosts: ['*.example.test', '127.0.0.1'] } });
-  add({ type: 'selector', selector: 'div.product span[itemprop=price]', test: { op: 'text', str: { matches: '^0\\.' }, quantifier: 'any' } });
+  add(
+    { type: 'selector', selector: 'footer a', test: { op: 'count', cmp: { op: 'gte', value: 1 } } },
+    { scope: { hosts: ['*.example.test', '127.0.0.1'] } },
+  );
+  add({
+    type: 'selector',
+    selector: 'div.product span[itemprop=price]',
+    test: { op: 'text', str: { matches: '^0\\.' }, quantifier: 'any' },
+  });
   return rules;
 }
 

@@ -23,6 +23,7 @@
  * and the copy of the pages to the thread included; the thread is started before timing.
  */
 import { createHash } from 'node:crypto';
+import { parseDocument } from 'htmlparser2';
 import { RulePack } from '../packages/contract/src/index.ts';
 import { htmlSubject } from '../packages/server/src/rule-packs/html-subject.ts';
 import { evaluateRule } from '../packages/server/src/rule-packs/rule-evaluator.ts';
@@ -30,9 +31,8 @@ import { compileRulePack } from '../packages/server/src/rule-packs/rule-pack-com
 import { RuleRun } from '../packages/server/src/rule-packs/rule-run.ts';
 import type { RuleSubject } from '../packages/server/src/rule-packs/rule-subject.ts';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { parseDocument } from 'htmlparser2';
 import { loadAverage, printTable, quantile } from './bench-kit.ts';
-import { benchRulePack, generatePages, withOrigin, type BenchPage } from './rule-bench-fixtures.ts';
+import { type BenchPage, benchRulePack, generatePages, withOrigin } from './rule-bench-fixtures.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -135,14 +135,20 @@ for (let round = 0; round <= ROUNDS; round++) {
   for (const [t, mode] of THREADED.entries()) {
     const fresh = subjects.map((subject) => ({ ...subject }));
     const start = performance.now();
-    const outcomes = await new RuleRun(compiled.rules, { purpose: mode.explain === undefined ? 'report' : 'preview', pageBudgetMs: 1000, explain: mode.explain }).evaluate(fresh);
+    const outcomes = await new RuleRun(compiled.rules, {
+      purpose: mode.explain === undefined ? 'report' : 'preview',
+      pageBudgetMs: 1000,
+      explain: mode.explain,
+    }).evaluate(fresh);
     if (round > 0) threadedTimes[t]!.push(performance.now() - start);
     if (t === 0) threadedFired = outcomes.reduce((sum, outcome) => sum + outcome.fired.length, 0);
   }
 }
 
 const evaluations = PAGES * compiled.rules.length;
-console.log(`rule evaluation: ${compiled.rules.length} rules × ${PAGES} pages (${(htmlBytes / PAGES / 1024).toFixed(1)} KB of HTML on average, ${(htmlBytes / 1024 / 1024).toFixed(1)} MB in all)`);
+console.log(
+  `rule evaluation: ${compiled.rules.length} rules × ${PAGES} pages (${(htmlBytes / PAGES / 1024).toFixed(1)} KB of HTML on average, ${(htmlBytes / 1024 / 1024).toFixed(1)} MB in all)`,
+);
 console.log(`pages generated in ${ms(generationMs)} ms; median of ${ROUNDS} rounds after a warm-up; load average ${loadAverage()}\n`);
 const rows: string[][] = [['compile the pack (parse + compile)', `${ms(median(compileTimes))} ms`, '', '', '']];
 MODES.forEach((mode, m) => {
@@ -157,13 +163,29 @@ MODES.forEach((mode, m) => {
 });
 THREADED.forEach((mode, t) => {
   const evaluateMs = median(threadedTimes[t]!);
-  rows.push([mode.title, `${ms(evaluateMs)} ms`, `${(evaluateMs / PAGES).toFixed(2)} ms`, `${((evaluateMs * 1000) / evaluations).toFixed(1)} µs`, `${Math.round((PAGES * 1000) / evaluateMs)}`]);
+  rows.push([
+    mode.title,
+    `${ms(evaluateMs)} ms`,
+    `${(evaluateMs / PAGES).toFixed(2)} ms`,
+    `${((evaluateMs * 1000) / evaluations).toFixed(1)} µs`,
+    `${Math.round((PAGES * 1000) / evaluateMs)}`,
+  ]);
 });
-rows.push(['  of which: parsing each page once (htmlparser2, for reference)', `${ms(median(parseTimes))} ms`, `${(median(parseTimes) / PAGES).toFixed(2)} ms`, '', '']);
+rows.push([
+  '  of which: parsing each page once (htmlparser2, for reference)',
+  `${ms(median(parseTimes))} ms`,
+  `${(median(parseTimes) / PAGES).toFixed(2)} ms`,
+  '',
+  '',
+]);
 printTable(['measure', 'median', 'per page', 'per rule and page', 'pages/s, one core'], rows);
 
 const agree = decided[0]!.every((outcome, i) => decided[1]![i] === outcome) && threadedFired === (outcomes[0]!.fired ?? 0);
-console.log(`\noutcomes (last round): ${Object.entries(outcomes[0]!).map(([k, v]) => `${k} ${v}`).join(', ')}; the same with and without explaining, and on the rule threads: ${agree ? 'yes' : 'NO'}`);
+console.log(
+  `\noutcomes (last round): ${Object.entries(outcomes[0]!)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}; the same with and without explaining, and on the rule threads: ${agree ? 'yes' : 'NO'}`,
+);
 MODES.forEach((mode, m) => {
   const slowest = [...perRule[m]!.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
   console.log(`slowest rules, ${mode.name} (last round, total over all pages; the first rule to select on a page pays its parse):`);

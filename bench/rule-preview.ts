@@ -26,12 +26,12 @@ import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../packages/server/src/config.ts';
+import { type Config, loadConfig } from '../packages/server/src/config.ts';
 import { issueKey, provisionWorkspace } from '../packages/server/src/provisioning/provisioning.ts';
 import { startServer } from '../packages/server/src/server.ts';
 import { TINY_PNG } from '../packages/server/src/testing/fixture-sites.ts';
 import { createServerSchema } from '../packages/server/src/testing/test-database.ts';
-import { startTestSite, type PageSpec } from '../packages/server/src/testing/test-site.ts';
+import { type PageSpec, startTestSite } from '../packages/server/src/testing/test-site.ts';
 import { cleanups, loadAverage, printTable, quantile, runBench } from './bench-kit.ts';
 import { BENCH_ASSETS, benchRulePack, generatePages } from './rule-bench-fixtures.ts';
 
@@ -60,10 +60,14 @@ async function main(): Promise<void> {
   const served: Record<string, PageSpec> = {};
   for (const page of pages) served[page.path.split('?')[0] as string] = { status: page.status, headers: page.headers, body: page.html };
   for (const asset of BENCH_ASSETS) {
-    served[asset] = asset.endsWith('.css') ? { body: '.c{color:#333}', contentType: 'text/css' } : { body: TINY_PNG, contentType: 'image/png' };
+    served[asset] = asset.endsWith('.css')
+      ? { body: '.c{color:#333}', contentType: 'text/css' }
+      : { body: TINY_PNG, contentType: 'image/png' };
   }
   const htmlBytes = pages.reduce((sum, page) => sum + page.html.length, 0);
-  console.log(`site:      ${PAGES} pages, ${(htmlBytes / PAGES / 1024).toFixed(1)} KB of HTML on average; pack of ${packInput.rules.length} rules`);
+  console.log(
+    `site:      ${PAGES} pages, ${(htmlBytes / PAGES / 1024).toFixed(1)} KB of HTML on average; pack of ${packInput.rules.length} rules`,
+  );
   console.log(`previews:  ${ROUNDS} timed rounds per endpoint after one warm-up, samples ${SAMPLES}\n`);
 
   const site = await startTestSite({ pages: served }, { record: false });
@@ -86,7 +90,11 @@ async function main(): Promise<void> {
   const server = await startServer(config, pino({ level: 'silent' }));
   cleanups.push(() => server.close());
 
-  const { workspaceId, userId } = await provisionWorkspace(server.database, server.plans, { name: 'Bench', plan: 'pro', ownerEmail: 'bench@example.test' });
+  const { workspaceId, userId } = await provisionWorkspace(server.database, server.plans, {
+    name: 'Bench',
+    plan: 'pro',
+    ownerEmail: 'bench@example.test',
+  });
   const { secret } = await issueKey(server.database, { workspaceId, userId, role: 'owner', name: 'bench' });
   const headers = { authorization: `Bearer ${secret}`, 'x-service-team': workspaceId };
   const request = async (method: string, path: string, body?: unknown): Promise<Answer> => {
@@ -99,7 +107,8 @@ async function main(): Promise<void> {
     return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
   };
   const expect = (answer: Answer, status: number, what: string) => {
-    if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+    if (answer.status !== status)
+      throw new Error(`${what}: expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
     return answer.body;
   };
 
@@ -122,8 +131,16 @@ async function main(): Promise<void> {
   const pack = expect(await request('POST', '/api/v1/rule-packs', { name: 'bench', pack: packInput }), 201, 'save the pack');
 
   const endpoints = [
-    { title: 'saved pack: POST /rule-packs/{id}/preview', path: `/api/v1/rule-packs/${pack.id}/preview`, body: { projectId: project.id, samples: SAMPLES } },
-    { title: 'unsaved pack: POST /rule-packs/preview', path: '/api/v1/rule-packs/preview', body: { projectId: project.id, samples: SAMPLES, pack: packInput } },
+    {
+      title: 'saved pack: POST /rule-packs/{id}/preview',
+      path: `/api/v1/rule-packs/${pack.id}/preview`,
+      body: { projectId: project.id, samples: SAMPLES },
+    },
+    {
+      title: 'unsaved pack: POST /rule-packs/preview',
+      path: '/api/v1/rule-packs/preview',
+      body: { projectId: project.id, samples: SAMPLES, pack: packInput },
+    },
   ];
   const profiler = CPU_PROF ? new Session() : undefined;
   if (profiler) {
@@ -173,9 +190,13 @@ async function main(): Promise<void> {
 
   const rules: any[] = lastAnswer?.rules ?? [];
   const sum = (key: string) => rules.reduce((total, rule) => total + rule[key], 0);
-  console.log(`\nanswer: ${rules.length} rules; pages in scope ${sum('pagesInScope')}, failing ${sum('pagesFailing')}, not applicable ${sum('pagesNotApplicable')}; ${rules.reduce((n, rule) => n + rule.samples.length, 0)} samples`);
+  console.log(
+    `\nanswer: ${rules.length} rules; pages in scope ${sum('pagesInScope')}, failing ${sum('pagesFailing')}, not applicable ${sum('pagesNotApplicable')}; ${rules.reduce((n, rule) => n + rule.samples.length, 0)} samples`,
+  );
   console.log(`hashes: ${[...hashes].join(' | ')}${hashes.size === 1 ? '' : '  (answers differed between rounds or endpoints!)'}`);
-  console.log(`aim: median under ${AIM_MS} ms for the saved pack: ${medianOfSaved < AIM_MS ? 'met' : 'NOT met'} (${medianOfSaved.toFixed(0)} ms)`);
+  console.log(
+    `aim: median under ${AIM_MS} ms for the saved pack: ${medianOfSaved < AIM_MS ? 'met' : 'NOT met'} (${medianOfSaved.toFixed(0)} ms)`,
+  );
 }
 
 /** The tallies alone, then the whole answer with samples, without what differs from run to run (origin, ids). */

@@ -24,17 +24,17 @@ import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import { parseSearchQuery, type SearchQuery } from '../packages/contract/src/index.ts';
 import { openPostgresDatabase } from '../packages/server/src/database/postgres-database.ts';
+import { excludedPhrases, PostgresQueryTerms, requiredPhrases } from '../packages/server/src/search/postgres/postgres-query-terms.ts';
+import { wantedLexemes } from '../packages/server/src/search/postgres/postgres-snippet.ts';
+import { PostgresWordPostings } from '../packages/server/src/search/postgres/postgres-word-postings.ts';
 import type { PositionalList } from '../packages/server/src/search/postings/positional-list.ts';
 import { bestMatches, type PositionalQuery } from '../packages/server/src/search/postings/positional-ranking.ts';
-import { decodeOrdinals, decodeScores, postingList, type PostingList } from '../packages/server/src/search/postings/posting-list.ts';
+import { decodeOrdinals, decodeScores, type PostingList, postingList } from '../packages/server/src/search/postings/posting-list.ts';
 import { bestDocuments, type ListQuery } from '../packages/server/src/search/postings/postings-ranking.ts';
-import { excludedPhrases, PostgresQueryTerms, requiredPhrases } from '../packages/server/src/search/postgres/postgres-query-terms.ts';
-import { PostgresWordPostings } from '../packages/server/src/search/postgres/postgres-word-postings.ts';
-import { wantedLexemes } from '../packages/server/src/search/postgres/postgres-snippet.ts';
-import { wordKey } from '../packages/server/src/search/sqlite/search-words.ts';
 import { MARK_START, withAngleBrackets } from '../packages/server/src/search/snippets/snippet-html.ts';
-import { SPAN } from '../packages/server/src/search/sqlite/sqlite-search-reads.ts';
 import { markedSnippet } from '../packages/server/src/search/snippets/text-snippet.ts';
+import { wordKey } from '../packages/server/src/search/sqlite/search-words.ts';
+import { SPAN } from '../packages/server/src/search/sqlite/sqlite-search-reads.ts';
 import { wantedPhrases } from '../packages/server/src/search/sqlite/sqlite-snippet.ts';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
 import { runBench, wholeNumberSetting } from './bench-kit.ts';
@@ -84,16 +84,23 @@ const sumOfSnippets = (snippets: string[]) => snippets.reduce((sum, snippet) => 
 
 function sqliteRanking(dataDir: string): void {
   const database = new DatabaseSync(join(dataDir, 'loupe.db'), { readOnly: true });
-  const rows = database.prepare(
-    `SELECT p.word, p.matches, p.ordinals, p.scores FROM search_word_postings p JOIN search_builds b ON b.id = p.build_id WHERE b.state = 'ready'`,
-  ).all() as { word: string; matches: number; ordinals: Uint8Array; scores: Uint8Array }[];
-  const { number } = database.prepare(
-    `SELECT g.number FROM search_generations g JOIN search_builds b ON b.id = g.build_id WHERE b.state = 'ready'`,
-  ).get() as { number: number };
+  const rows = database
+    .prepare(
+      `SELECT p.word, p.matches, p.ordinals, p.scores FROM search_word_postings p JOIN search_builds b ON b.id = p.build_id WHERE b.state = 'ready'`,
+    )
+    .all() as { word: string; matches: number; ordinals: Uint8Array; scores: Uint8Array }[];
+  const { number } = database
+    .prepare(`SELECT g.number FROM search_generations g JOIN search_builds b ON b.id = g.build_id WHERE b.state = 'ready'`)
+    .get() as { number: number };
   const base = number * SPAN;
-  const readBodies = database.prepare('SELECT d.c1 AS body FROM json_each(?) AS hit CROSS JOIN search_documents_content d WHERE d.id = hit.value ORDER BY hit.key');
+  const readBodies = database.prepare(
+    'SELECT d.c1 AS body FROM json_each(?) AS hit CROSS JOIN search_documents_content d WHERE d.id = hit.value ORDER BY hit.key',
+  );
   const lists = new Map<string, PostingList>(
-    rows.map((row) => [row.word, postingList(decodeOrdinals(row.ordinals, row.matches), decodeScores(Uint8Array.from(row.scores), row.matches))]),
+    rows.map((row) => [
+      row.word,
+      postingList(decodeOrdinals(row.ordinals, row.matches), decodeScores(Uint8Array.from(row.scores), row.matches)),
+    ]),
   );
   const words = rows.sort((a, b) => b.matches - a.matches).map((row) => row.word);
   const listOf = (text: string) => lists.get(wordKey(text) ?? '');
@@ -103,7 +110,10 @@ function sqliteRanking(dataDir: string): void {
     const groups = query.required.map((group) => group.map((term) => listOf(term.text)));
     const excluded = query.excluded.map((term) => listOf(term.text));
     if (groups.flat().includes(undefined) || excluded.includes(undefined)) continue;
-    queries.push({ text, ranked: { groups: groups as PostingList[][], excluded: (excluded as PostingList[]).map((list) => list.ordinals) } });
+    queries.push({
+      text,
+      ranked: { groups: groups as PostingList[][], excluded: (excluded as PostingList[]).map((list) => list.ordinals) },
+    });
   }
   timeRounds('sqlite ranking', queries, ({ ranked }) => bestDocuments(ranked, COUNT), sumOfHits);
   const shown = queries.map(({ text, ranked }) => {
@@ -112,10 +122,15 @@ function sqliteRanking(dataDir: string): void {
     return { text, bodies: bodies.map((row) => row.body) };
   });
   database.close();
-  timeRounds('sqlite snippets', shown, ({ text, bodies }) => {
-    const wanted = wantedPhrases(parsed(text));
-    return bodies.map((body) => markedSnippet(body, wanted));
-  }, sumOfSnippets);
+  timeRounds(
+    'sqlite snippets',
+    shown,
+    ({ text, bodies }) => {
+      const wanted = wantedPhrases(parsed(text));
+      return bodies.map((body) => markedSnippet(body, wanted));
+    },
+    sumOfSnippets,
+  );
 }
 
 async function postgresRanking(dataDir: string): Promise<void> {
@@ -139,7 +154,9 @@ async function postgresRanking(dataDir: string): Promise<void> {
       const readings = await terms.read([...query.required.flat(), ...query.excluded]);
       if ([...readings.values()].some((reading) => typeof reading !== 'object')) continue;
       const positional = { groups: requiredPhrases(query, readings), excluded: excludedPhrases(query, readings) };
-      const found = await postings.listsOf(buildId, [...new Set([...positional.groups.flat(), ...positional.excluded].flatMap((term) => term.lexemes))]);
+      const found = await postings.listsOf(buildId, [
+        ...new Set([...positional.groups.flat(), ...positional.excluded].flatMap((term) => term.lexemes)),
+      ]);
       if ([...found.values()].includes(undefined)) continue;
       const lists = found as Map<string, PositionalList>;
       queries.push({ query: positional, lists });
@@ -153,10 +170,15 @@ async function postgresRanking(dataDir: string): Promise<void> {
   } finally {
     await database.close();
   }
-  timeRounds('postgres snippets', shown, ({ query, bodies }) => {
-    const wanted = wantedLexemes(query.groups);
-    return bodies.map((body) => markedSnippet(body, wanted));
-  }, sumOfSnippets);
+  timeRounds(
+    'postgres snippets',
+    shown,
+    ({ query, bodies }) => {
+      const wanted = wantedLexemes(query.groups);
+      return bodies.map((body) => markedSnippet(body, wanted));
+    },
+    sumOfSnippets,
+  );
 }
 
 async function main(): Promise<void> {

@@ -65,16 +65,29 @@
 import { statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { mulberry32 } from '../packages/server/src/testing/seeded-random.ts';
-import { cpuByProcess, cpuOf, cpuUsedSince, loadAverage, memoryOf, note, notes, printTable, quantile, runBench, sleep, threadOf, wholeNumberSetting } from './bench-kit.ts';
-import { loupeApi, recordKept, startLoupe, type Loupe } from './loupe-server.ts';
+import {
+  cpuByProcess,
+  cpuOf,
+  cpuUsedSince,
+  loadAverage,
+  memoryOf,
+  note,
+  notes,
+  printTable,
+  quantile,
+  runBench,
+  sleep,
+  threadOf,
+  wholeNumberSetting,
+} from './bench-kit.ts';
+import { type Loupe, loupeApi, recordKept, startLoupe } from './loupe-server.ts';
 import { seedCrawl } from './seed-crawl.ts';
 
 const AIM_P99_MS = 20;
-
 
 const SETTINGS = {
   pages: wholeNumberSetting('BENCH_PAGES', 50_000, 100, 500_000),
@@ -86,7 +99,9 @@ const SETTINGS = {
   databaseUrl: process.env.DATABASE_URL || undefined,
   /** The server's own settings the bench passes on (an operator's others are left out: bench/loupe-server.ts). */
   serverEnv: Object.fromEntries(
-    ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_LIST_CACHE_BYTES', 'LOUPE_SEARCH_CACHE_BYTES'].filter((name) => process.env[name]).map((name) => [name, process.env[name] as string]),
+    ['LOUPE_SEARCH_LIST_MIN_PAGES', 'LOUPE_SEARCH_LIST_CACHE_BYTES', 'LOUPE_SEARCH_CACHE_BYTES']
+      .filter((name) => process.env[name])
+      .map((name) => [name, process.env[name] as string]),
   ),
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
   serverLog: process.env.BENCH_SERVER_LOG || undefined,
@@ -99,8 +114,10 @@ const mb = (kilobytes: number | undefined) => (kilobytes !== undefined && Number
 // ---------------------------------------------------------------------------------------
 // Words, pages and queries.
 
-const STOP_WORDS = 'the of and to a in is it that for was on are with as be at by this have from or an but not were all they which one had'.split(' ');
-const SYLLABLES = 'ka lo mi re tu sa ne po ri da ve no li ma te gu ro si pa de fo ni ba le co mu ta vi ge su ra ko be lu na pi do se mo'.split(' ');
+const STOP_WORDS =
+  'the of and to a in is it that for was on are with as be at by this have from or an but not were all they which one had'.split(' ');
+const SYLLABLES =
+  'ka lo mi re tu sa ne po ri da ve no li ma te gu ro si pa de fo ni ba le co mu ta vi ge su ra ko be lu na pi do se mo'.split(' ');
 const VOCABULARY_SIZE = 20_000;
 
 /** Word of rank `rank`: the stop words first, then made-up words, all distinct. */
@@ -184,7 +201,11 @@ function queryPool(size: number, samplePage: GeneratedPage): BenchQuery[] {
   const random = mulberry32(7);
   const rank = () => Math.floor(50 * (10_000 / 50) ** random());
   const bandOf = (bound: number) => BANDS.find((band) => bound < band.below)!.name;
-  const pageWords = samplePage.text.toLowerCase().replace(/[^a-z ]/g, ' ').split(/\s+/).filter((w) => (RANK_OF.get(w) ?? 0) >= 30);
+  const pageWords = samplePage.text
+    .toLowerCase()
+    .replace(/[^a-z ]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => (RANK_OF.get(w) ?? 0) >= 30);
   const queries: BenchQuery[] = [];
   for (let i = 0; i < size; i++) {
     const roll = random();
@@ -349,7 +370,11 @@ function wordListsOf(loupe: Loupe): string {
   const file = join(loupe.dataDir, 'loupe.db');
   const database = new DatabaseSync(file, { readOnly: true });
   try {
-    const lists = database.prepare('SELECT count(*) AS words, coalesce(sum(matches), 0) AS matches, coalesce(sum(length(ordinals) + length(scores)), 0) AS bytes FROM search_word_postings').get() as { words: number; matches: number; bytes: number };
+    const lists = database
+      .prepare(
+        'SELECT count(*) AS words, coalesce(sum(matches), 0) AS matches, coalesce(sum(length(ordinals) + length(scores)), 0) AS bytes FROM search_word_postings',
+      )
+      .get() as { words: number; matches: number; bytes: number };
     return `word lists: ${lists.words} words, ${lists.matches} matches, ${fixed(lists.bytes / 1024 / 1024, 0)} MB; database file ${fixed(statSync(file).size / 1024 / 1024, 0)} MB`;
   } finally {
     database.close();
@@ -362,7 +387,11 @@ async function buildIndex(loupe: Loupe, projectId: string) {
   for (;;) {
     const state = await loupeApi(loupe, 'GET', `/api/v1/projects/${projectId}/search-index`);
     if (state.state === 'ready' && state.building === null) {
-      return { seconds: (performance.now() - t0) / 1000, serverSeconds: (Date.parse(state.builtAt) - Date.parse(started.building.startedAt)) / 1000, pages: state.pages as number };
+      return {
+        seconds: (performance.now() - t0) / 1000,
+        serverSeconds: (Date.parse(state.builtAt) - Date.parse(started.building.startedAt)) / 1000,
+        pages: state.pages as number,
+      };
     }
     if (state.state === 'failed') throw new Error(`the build failed: ${JSON.stringify(state)}`);
     await sleep(100);
@@ -409,7 +438,11 @@ async function load(
         else sent.add(query.q);
       }
       const started = performance.now();
-      const answer = await get(pool, path ?? `/api/v1/projects/${projectId}/search?q=${encodeURIComponent(query.q)}&limit=${SETTINGS.limit}`, headers);
+      const answer = await get(
+        pool,
+        path ?? `/api/v1/projects/${projectId}/search?q=${encodeURIComponent(query.q)}&limit=${SETTINGS.limit}`,
+        headers,
+      );
       spans.push({ started, ended: performance.now(), band: query.band });
       if (answer.status === 200) hits += path ? 0 : hitsIn(answer.body);
       else errors++;
@@ -420,18 +453,33 @@ async function load(
   const paused = (span: { started: number; ended: number }) => pauses.some(([from, to]) => from < span.ended && to > span.started);
   for (const span of spans) samples.push({ ms: span.ended - span.started, band: span.band, clientPaused: paused(span) });
   // A profile's timestamps are this machine's monotonic clock in µs, as hrtime's: the run's part of it.
-  if (SETTINGS.nodeFlags.length > 0) console.log(`  ${run.mix}, ${clients} clients: monotonic µs ${monotonicStart}–${process.hrtime.bigint() / 1000n}`);
+  if (SETTINGS.nodeFlags.length > 0)
+    console.log(`  ${run.mix}, ${clients} clients: monotonic µs ${monotonicStart}–${process.hrtime.bigint() / 1000n}`);
   const elapsed = (performance.now() - t0) / 1000;
   const cpuMs = (await cpuOf(loupe.pid)) - cpuBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const eventLoop = await threadOf(loupe.pid);
   const postgresCpuMs = await cpuUsedSince('postgres', postgresCpuBefore);
   return {
-    mix: run.mix, clients, samples, errors, hits, seconds: elapsed, serverCpu: cpuMs / 1000 / elapsed,
-    clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / elapsed, repeats,
-    eventLoop: { cpu: (eventLoop.cpuMs - eventLoopBefore.cpuMs) / 1000 / elapsed, preemptedPerQuery: (eventLoop.preempted - eventLoopBefore.preempted) / Math.max(1, samples.length) },
+    mix: run.mix,
+    clients,
+    samples,
+    errors,
+    hits,
+    seconds: elapsed,
+    serverCpu: cpuMs / 1000 / elapsed,
+    clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / elapsed,
+    repeats,
+    eventLoop: {
+      cpu: (eventLoop.cpuMs - eventLoopBefore.cpuMs) / 1000 / elapsed,
+      preemptedPerQuery: (eventLoop.preempted - eventLoopBefore.preempted) / Math.max(1, samples.length),
+    },
     postgresCpu: postgresCpuMs / 1000 / elapsed,
-    clientPauses: { count: pauses.length, ms: pauses.reduce((sum, [from, to]) => sum + to - from, 0), longestMs: Math.max(0, ...pauses.map(([from, to]) => to - from)) },
+    clientPauses: {
+      count: pauses.length,
+      ms: pauses.reduce((sum, [from, to]) => sum + to - from, 0),
+      longestMs: Math.max(0, ...pauses.map(([from, to]) => to - from)),
+    },
   };
 }
 
@@ -449,11 +497,15 @@ async function seedAndBuild(loupe: Loupe): Promise<KeptIndex> {
     if (projects.length > 0) throw new Error(`${loupe.dataDir} holds the data of a bench stopped before its index was built: remove it`);
     console.log(`  keeping the data in ${loupe.dataDir}`);
   }
-  const project = (await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' })) as { id: string };
+  const project = (await loupeApi(loupe, 'POST', '/api/v1/projects', { name: 'Bench', siteUrl: 'https://shop.example/' })) as {
+    id: string;
+  };
   const generate = pageGenerator(42);
   const t0 = performance.now();
   const textBytes = await writeCrawl(loupe, project.id, SETTINGS.pages, generate);
-  console.log(`  crawl written in ${fixed((performance.now() - t0) / 1000, 1)} s (${fixed(textBytes / 1024 / 1024, 0)} MB of text, ${fixed(textBytes / SETTINGS.pages / 1024, 1)} KB a page)`);
+  console.log(
+    `  crawl written in ${fixed((performance.now() - t0) / 1000, 1)} s (${fixed(textBytes / 1024 / 1024, 0)} MB of text, ${fixed(textBytes / SETTINGS.pages / 1024, 1)} KB a page)`,
+  );
   const built = await buildIndex(loupe, project.id);
   console.log(`  index built: ${fixed(built.seconds, 1)} s (server: ${fixed(built.serverSeconds, 1)} s), ${built.pages} pages`);
   return { project: { id: project.id }, built };
@@ -463,12 +515,18 @@ async function benchDialect(dialect: string): Promise<Figures> {
   console.log(`\n== ${dialect}: ${SETTINGS.pages} pages`);
   const env = SETTINGS.serverEnv;
   const loupe = await startLoupe({
-    label: 'search', dialect: dialect as 'sqlite' | 'postgres', databaseUrl: SETTINGS.databaseUrl, env, nodeFlags: SETTINGS.nodeFlags, logFile: SETTINGS.serverLog,
+    label: 'search',
+    dialect: dialect as 'sqlite' | 'postgres',
+    databaseUrl: SETTINGS.databaseUrl,
+    env,
+    nodeFlags: SETTINGS.nodeFlags,
+    logFile: SETTINGS.serverLog,
     keepDir: SETTINGS.keepDir && join(SETTINGS.keepDir, dialect),
   });
   const { project, built } = (loupe.kept?.bench as KeptIndex | undefined) ?? (await seedAndBuild(loupe));
   if (loupe.kept?.bench) {
-    if (built.pages !== SETTINGS.pages) throw new Error(`${loupe.dataDir} keeps ${built.pages} pages, not BENCH_PAGES=${SETTINGS.pages}: use another BENCH_KEEP_DIR`);
+    if (built.pages !== SETTINGS.pages)
+      throw new Error(`${loupe.dataDir} keeps ${built.pages} pages, not BENCH_PAGES=${SETTINGS.pages}: use another BENCH_KEEP_DIR`);
     console.log(`  querying the index kept in ${loupe.dataDir} (built in ${fixed(built.seconds, 1)} s when made)`);
   } else if (loupe.kept) recordKept(loupe, { project, built } satisfies KeptIndex);
   if (dialect === 'sqlite') console.log(`  ${wordListsOf(loupe)}`);
@@ -490,13 +548,23 @@ async function benchDialect(dialect: string): Promise<Figures> {
   const warmAlone = await load(loupe, id, { mix: 'warm', next: warm, sent, clients: 1, seconds: short });
   const warmLoaded = await load(loupe, id, { mix: 'warm', next: warm, sent, clients: SETTINGS.clients, seconds: SETTINGS.seconds });
   const floor = await load(loupe, id, {
-    mix: 'floor', next: () => ({ q: '', band: 'floor' }), sent, clients: SETTINGS.clients, seconds: short, path: `/api/v1/projects/${id}/search-index`,
+    mix: 'floor',
+    next: () => ({ q: '', band: 'floor' }),
+    sent,
+    clients: SETTINGS.clients,
+    seconds: short,
+    path: `/api/v1/projects/${id}/search-index`,
   });
   const memory = await memoryOf(loupe.pid);
   await loupe.stop();
   return {
-    dialect, buildSeconds: built.seconds, serverBuildSeconds: built.serverSeconds, pages: built.pages,
-    runs: [coldAlone, coldLoaded, warmAlone, warmLoaded], floor, rss: memory?.hwm,
+    dialect,
+    buildSeconds: built.seconds,
+    serverBuildSeconds: built.serverSeconds,
+    pages: built.pages,
+    runs: [coldAlone, coldLoaded, warmAlone, warmLoaded],
+    floor,
+    rss: memory?.hwm,
   };
 }
 
@@ -505,20 +573,44 @@ function clientPausesNote(run: Run): string {
   const { count, ms, longestMs } = run.clientPauses;
   if (count === 0) return 'clients never paused for their collector';
   const unpaused = run.samples.filter((sample) => !sample.clientPaused);
-  return `clients paused ${count} times for their collector (${fixed(ms, 0)} ms, longest ${fixed(longestMs, 1)}): p99 ${fixed(quantile(unpaused.map((sample) => sample.ms), 0.99), 1)} ms over the ${fixed((unpaused.length / Math.max(1, run.samples.length)) * 100, 1)}% of queries out during none`;
+  return `clients paused ${count} times for their collector (${fixed(ms, 0)} ms, longest ${fixed(longestMs, 1)}): p99 ${fixed(
+    quantile(
+      unpaused.map((sample) => sample.ms),
+      0.99,
+    ),
+    1,
+  )} ms over the ${fixed((unpaused.length / Math.max(1, run.samples.length)) * 100, 1)}% of queries out during none`;
 }
 
 function latencyRow(label: string, band: string, run: Run, samples: Sample[]): string[] {
   const ms = samples.map((sample) => sample.ms);
   const p99 = quantile(ms, 0.99);
   return [
-    label, band === 'all' || run.mix === 'floor' ? run.mix : '', String(run.clients), band, String(ms.length), fixed(ms.length / run.seconds, 0), fixed(quantile(ms, 0.5), 1), fixed(quantile(ms, 0.95), 1),
-    fixed(p99, 1), fixed(ms.reduce((most, each) => Math.max(most, each), 0), 1), p99 < AIM_P99_MS ? 'yes' : 'no',
+    label,
+    band === 'all' || run.mix === 'floor' ? run.mix : '',
+    String(run.clients),
+    band,
+    String(ms.length),
+    fixed(ms.length / run.seconds, 0),
+    fixed(quantile(ms, 0.5), 1),
+    fixed(quantile(ms, 0.95), 1),
+    fixed(p99, 1),
+    fixed(
+      ms.reduce((most, each) => Math.max(most, each), 0),
+      1,
+    ),
+    p99 < AIM_P99_MS ? 'yes' : 'no',
   ];
 }
 
 async function main(): Promise<void> {
-  console.log(`search bench: ${SETTINGS.pages} pages, ${SETTINGS.clients} clients for ${SETTINGS.seconds} s, limit=${SETTINGS.limit}${Object.entries(SETTINGS.serverEnv).map(([name, value]) => `, ${name}=${value}`).join('')}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`);
+  console.log(
+    `search bench: ${SETTINGS.pages} pages, ${SETTINGS.clients} clients for ${SETTINGS.seconds} s, limit=${SETTINGS.limit}${Object.entries(
+      SETTINGS.serverEnv,
+    )
+      .map(([name, value]) => `, ${name}=${value}`)
+      .join('')}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadAverage()}`,
+  );
   const results: Figures[] = [];
   for (const dialect of SETTINGS.dialects) {
     if (dialect !== 'sqlite' && dialect !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown "${dialect}"`);
@@ -531,23 +623,42 @@ async function main(): Promise<void> {
   console.log('');
   printTable(
     ['dialect', 'pages', 'build s (server)', 'pages/s', 'peak RSS MB'],
-    results.map((r) => [r.dialect, String(r.pages), `${fixed(r.buildSeconds, 1)} (${fixed(r.serverBuildSeconds, 1)})`, fixed(r.pages / r.serverBuildSeconds, 0), mb(r.rss)]),
+    results.map((r) => [
+      r.dialect,
+      String(r.pages),
+      `${fixed(r.buildSeconds, 1)} (${fixed(r.serverBuildSeconds, 1)})`,
+      fixed(r.pages / r.serverBuildSeconds, 0),
+      mb(r.rss),
+    ]),
   );
   console.log('');
   const rows: string[][] = [];
   for (const r of results) {
     for (const run of r.runs) {
       rows.push(latencyRow(r.dialect, 'all', run, run.samples));
-      for (const band of BANDS) rows.push(latencyRow('', band.name, run, run.samples.filter((sample) => sample.band === band.name)));
+      for (const band of BANDS)
+        rows.push(
+          latencyRow(
+            '',
+            band.name,
+            run,
+            run.samples.filter((sample) => sample.band === band.name),
+          ),
+        );
     }
     rows.push(latencyRow('', 'floor: GET …/search-index', r.floor, r.floor.samples));
   }
-  printTable(['dialect', 'mix', 'clients', 'queries by word frequency', 'n', 'q/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', `p99 < ${AIM_P99_MS}`], rows);
+  printTable(
+    ['dialect', 'mix', 'clients', 'queries by word frequency', 'n', 'q/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', `p99 < ${AIM_P99_MS}`],
+    rows,
+  );
   for (const r of results) {
     for (const run of [...r.runs, r.floor]) {
       const answered = run.samples.length - run.errors;
       const seen = `${fixed((run.repeats / Math.max(1, run.samples.length)) * 100, 0)}% sent before`;
-      console.log(`${r.dialect}, ${run.mix}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, ${seen}, server CPU ${fixed(run.serverCpu * 100, 0)}% (event loop ${fixed(run.eventLoop.cpu * 100, 0)}%, preempted ${fixed(run.eventLoop.preemptedPerQuery, 2)} times a query)${r.dialect === 'postgres' ? `, postgres processes' CPU ${fixed(run.postgresCpu * 100, 0)}%` : ''}, clients' CPU ${fixed(run.clientCpu * 100, 0)}%, ${clientPausesNote(run)}`);
+      console.log(
+        `${r.dialect}, ${run.mix}, ${run.clients} client(s): ${run.errors} errors, ${fixed(run.hits / Math.max(1, answered), 1)} hits a query, ${seen}, server CPU ${fixed(run.serverCpu * 100, 0)}% (event loop ${fixed(run.eventLoop.cpu * 100, 0)}%, preempted ${fixed(run.eventLoop.preemptedPerQuery, 2)} times a query)${r.dialect === 'postgres' ? `, postgres processes' CPU ${fixed(run.postgresCpu * 100, 0)}%` : ''}, clients' CPU ${fixed(run.clientCpu * 100, 0)}%, ${clientPausesNote(run)}`,
+      );
     }
   }
   console.log(`load average at the end: ${loadAverage()} (1, 5, 15 min)`);

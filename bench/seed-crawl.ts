@@ -57,7 +57,10 @@ export interface SeedCrawlOptions {
   report: 'stub' | 'built';
 }
 
-export async function seedCrawl(loupe: Pick<Loupe, 'env' | 'dataDir' | 'workspaceId'>, options: SeedCrawlOptions): Promise<{ crawlId: string; reportId: string }> {
+export async function seedCrawl(
+  loupe: Pick<Loupe, 'env' | 'dataDir' | 'workspaceId'>,
+  options: SeedCrawlOptions,
+): Promise<{ crawlId: string; reportId: string }> {
   const { projectId, site, pages } = options;
   const database = openDatabase({ databaseUrl: loupe.env.DATABASE_URL, dataDir: loupe.dataDir });
   try {
@@ -67,9 +70,23 @@ export async function seedCrawl(loupe: Pick<Loupe, 'env' | 'dataDir' | 'workspac
     await db
       .insertInto('crawls')
       .values({
-        id: crawlId, workspace_id: loupe.workspaceId, project_id: projectId, status: 'completed', url: `${site}/`, mode: 'site',
-        options: '{}', max_pages: pages, capped: 0, credits_reserved: 0, credits_charged: pages, report_id: null, error: null,
-        created_at: at, started_at: at, finished_at: at, site_facts: null,
+        id: crawlId,
+        workspace_id: loupe.workspaceId,
+        project_id: projectId,
+        status: 'completed',
+        url: `${site}/`,
+        mode: 'site',
+        options: '{}',
+        max_pages: pages,
+        capped: 0,
+        credits_reserved: 0,
+        credits_charged: pages,
+        report_id: null,
+        error: null,
+        created_at: at,
+        started_at: at,
+        finished_at: at,
+        site_facts: null,
       })
       .execute();
     const html = zstdCompressSync(Buffer.from('<!doctype html><title>x</title>'));
@@ -82,15 +99,36 @@ export async function seedCrawl(loupe: Pick<Loupe, 'env' | 'dataDir' | 'workspac
         const id = newId();
         const url = `${site}${page.path}`;
         urls.push({
-          id, crawl_id: crawlId, url, url_key: url, depth: page.depth ?? 1, state: 'done', kind: 'page', source: 'link', status_code: page.status ?? 200,
-          content_type: 'text/html; charset=utf-8', fetched_at: at, indexable: 1, word_count: page.words ?? page.text?.split(' ').length ?? null,
-          response_ms: page.responseMs ?? null, bytes: page.bytes ?? null, summary: JSON.stringify(page.summary ?? { title: page.title }),
+          id,
+          crawl_id: crawlId,
+          url,
+          url_key: url,
+          depth: page.depth ?? 1,
+          state: 'done',
+          kind: 'page',
+          source: 'link',
+          status_code: page.status ?? 200,
+          content_type: 'text/html; charset=utf-8',
+          fetched_at: at,
+          indexable: 1,
+          word_count: page.words ?? page.text?.split(' ').length ?? null,
+          response_ms: page.responseMs ?? null,
+          bytes: page.bytes ?? null,
+          summary: JSON.stringify(page.summary ?? { title: page.title }),
         });
         if (page.text !== undefined) bodies.push({ crawl_id: crawlId, url_id: id, html, text: zstdCompressSync(Buffer.from(page.text)) });
         for (const finding of page.findings ?? []) {
           findings.push({
-            id: newId(), crawl_id: crawlId, url_id: id, rule_id: finding.ruleId, severity: finding.severity, count: finding.count ?? 1,
-            samples: '[]', detail: finding.detail ?? null, stage: 'page', share: null,
+            id: newId(),
+            crawl_id: crawlId,
+            url_id: id,
+            rule_id: finding.ruleId,
+            severity: finding.severity,
+            count: finding.count ?? 1,
+            samples: '[]',
+            detail: finding.detail ?? null,
+            stage: 'page',
+            share: null,
           });
         }
       }
@@ -108,8 +146,21 @@ export async function seedCrawl(loupe: Pick<Loupe, 'env' | 'dataDir' | 'workspac
       await db
         .insertInto('reports')
         .values({
-          id: reportId, workspace_id: loupe.workspaceId, crawl_id: crawlId, project_id: projectId, url: `${site}/`, mode: 'site',
-          completeness: 'complete', score: 90, grade: 'A', pages, errors: 0, warnings: 0, notices: 0, body: '{}', created_at: at,
+          id: reportId,
+          workspace_id: loupe.workspaceId,
+          crawl_id: crawlId,
+          project_id: projectId,
+          url: `${site}/`,
+          mode: 'site',
+          completeness: 'complete',
+          score: 90,
+          grade: 'A',
+          pages,
+          errors: 0,
+          warnings: 0,
+          notices: 0,
+          body: '{}',
+          created_at: at,
         })
         .execute();
     }

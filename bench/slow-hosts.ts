@@ -23,7 +23,11 @@ export interface SlowHosts {
 function listen(server: Server | HttpServer, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EACCES' ? new Error(`BENCH_EXTERNAL=slow listens on ${SLOW_HOSTS_ADDRESS}:${port}, which needs root: ${error.message}`) : error),
+      reject(
+        error.code === 'EACCES'
+          ? new Error(`BENCH_EXTERNAL=slow listens on ${SLOW_HOSTS_ADDRESS}:${port}, which needs root: ${error.message}`)
+          : error,
+      ),
     );
     server.listen(port, SLOW_HOSTS_ADDRESS, () => resolve());
   });

@@ -15,7 +15,7 @@
 import { request } from 'node:http';
 import { cpus } from 'node:os';
 import { loadAverage, memoryOf, printTable, runBench, sleep, wholeNumberSetting } from './bench-kit.ts';
-import { startLoupe, type Loupe } from './loupe-server.ts';
+import { type Loupe, startLoupe } from './loupe-server.ts';
 
 const BODIES = wholeNumberSetting('BENCH_BODIES', 6, 1, 100);
 const BODY_MB = wholeNumberSetting('BENCH_BODY_MB', 45, 1, 1024);
@@ -58,7 +58,8 @@ function sendBody(url: string, method: string, headers: Record<string, string>, 
       while (written < total) {
         let piece: Buffer = CHUNK;
         if (written === 0) piece = Buffer.concat([Buffer.from(prefix), CHUNK.subarray(prefix.length)]);
-        else if (written + CHUNK.length >= total) piece = Buffer.concat([CHUNK.subarray(0, CHUNK.length - suffix.length), Buffer.from(suffix)]);
+        else if (written + CHUNK.length >= total)
+          piece = Buffer.concat([CHUNK.subarray(0, CHUNK.length - suffix.length), Buffer.from(suffix)]);
         written += piece.length;
         if (!req.write(piece)) return void req.once('drain', write);
       }
@@ -89,7 +90,8 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 async function measure(label: string, send: (loupe: Loupe) => Promise<Sent>): Promise<string[]> {
   const loupe = await startLoupe({ label: 'unauthenticated-bodies' });
   // A few authenticated requests first, so the baseline is a server that has served something.
-  for (let i = 0; i < 5; i++) await fetch(`${loupe.url}/api/v1/teams`, { headers: { authorization: `Bearer ${loupe.key}` } }).then((r) => r.text());
+  for (let i = 0; i < 5; i++)
+    await fetch(`${loupe.url}/api/v1/teams`, { headers: { authorization: `Bearer ${loupe.key}` } }).then((r) => r.text());
   await sleep(500);
   const before = (await memoryOf(loupe.pid))!;
   const started = performance.now();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildOpenApiDocument } from './openapi.ts';
-import { successStatus, type OperationDefinition } from './operation.ts';
+import { type OperationDefinition, successStatus } from './operation.ts';
 import { operations } from './registry.ts';
 
 type Document = {

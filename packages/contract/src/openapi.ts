@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorCatalogue, type ErrorCode } from './common/errors.ts';
+import { type ErrorCode, errorCatalogue } from './common/errors.ts';
 import { ErrorBodySchema } from './common/resource.ts';
-import { querySchema, responseSchema, successStatus, type OperationDefinition } from './operation.ts';
+import { type OperationDefinition, querySchema, responseSchema, successStatus } from './operation.ts';
 import { operations } from './registry.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -144,10 +144,7 @@ function successContent(operation: OperationDefinition, schema: JsonSchema): Rec
   return { 'application/json': { schema } };
 }
 
-function requestBody(
-  operation: OperationDefinition,
-  convert: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
-): JsonSchema {
+function requestBody(operation: OperationDefinition, convert: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema): JsonSchema {
   const content: Record<string, unknown> = { 'application/json': { schema: convert(operation.body as z.ZodType, 'input') } };
   if (operation.upload) {
     const fields = convert(operation.upload.fields, 'input') as { properties?: JsonSchema };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PageQuery, type Page } from './common/paging.ts';
 import type { ErrorCode } from './common/errors.ts';
+import { type Page, PageQuery } from './common/paging.ts';
 import type { Scope } from './identity/roles.ts';
 
 /**
@@ -83,9 +83,7 @@ export interface OperationInput<O extends OperationDefinition> {
   params: Out<O['params']>;
   query: O['paged'] extends true ? Out<O['query']> & PageQuery : Out<O['query']>;
   /** For an operation with `upload`, exactly one of `body` and `upload` is set. */
-  body: O['body'] extends z.ZodType
-    ? z.output<O['body']> | (O['upload'] extends object ? undefined : never)
-    : undefined;
+  body: O['body'] extends z.ZodType ? z.output<O['body']> | (O['upload'] extends object ? undefined : never) : undefined;
   upload: Upload<O> | undefined;
 }
 
@@ -107,9 +105,7 @@ export type OperationResult<O extends OperationDefinition> = O['paged'] extends 
       : z.output<O['output']>;
 
 /** The input a client sends (before defaults and coercion). */
-export type OperationRequest<O extends OperationDefinition> = (O['params'] extends z.ZodType
-  ? z.input<O['params']>
-  : unknown) &
+export type OperationRequest<O extends OperationDefinition> = (O['params'] extends z.ZodType ? z.input<O['params']> : unknown) &
   (O['paged'] extends true ? Partial<z.input<typeof PageQuery>> : unknown) &
   (O['query'] extends z.ZodType ? z.input<O['query']> : unknown) &
   (O['body'] extends z.ZodType ? { body: z.input<O['body']> } : unknown);

@@ -173,9 +173,6 @@ describe('cdnUrl', () => {
       transforms: { width: 300, format: 'webp' },
       sign: { secret: process.env.LOUPE_SIGNING_SECRET!, expiresIn: 3600 },
     });
-    assert.match(
-      url,
-      /^https:\/\/img\.example\.com\/cdn\/blog\/covers\/spring\.jpg\?exp=\d+&f=webp&t=thumb&w=300&s=[0-9a-f]{64}$/,
-    );
+    assert.match(url, /^https:\/\/img\.example\.com\/cdn\/blog\/covers\/spring\.jpg\?exp=\d+&f=webp&t=thumb&w=300&s=[0-9a-f]{64}$/);
   });
 });

@@ -1,15 +1,15 @@
 import {
+  canonicalQuery,
+  encodeImagePath,
   ImagePath,
   LoupeError,
   PresetName,
-  canonicalQuery,
-  encodeImagePath,
   rfc3986Encode,
   signCdnPath,
-  transformFields,
-  transformShortNames,
   type TransformName,
   type Transforms,
+  transformFields,
+  transformShortNames,
   type ValidationDetails,
 } from '@loupe/contract';
 

@@ -89,6 +89,5 @@ export type LoupeClient = { [I in OperationId]: ClientMethod<OperationById<I>> }
 export type RequestOf<I extends OperationId> = ClientRequest<OperationById<I>>;
 
 /** What a method resolves to by operation id, e.g. `AnswerOf<'getImage'>` (an event of a stream operation). */
-export type AnswerOf<I extends OperationId> = OperationById<I> extends { stream: true }
-  ? Item<OperationById<I>>
-  : ClientAnswer<OperationById<I>>;
+export type AnswerOf<I extends OperationId> =
+  OperationById<I> extends { stream: true } ? Item<OperationById<I>> : ClientAnswer<OperationById<I>>;

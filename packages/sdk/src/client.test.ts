@@ -43,7 +43,10 @@ describe('SDK client against the real server', () => {
   let ended: Promise<{ crawlId: string; reportId: string }> | undefined;
   /** One ended crawl and its report, shared by the tests that only read them. */
   function endedCrawl() {
-    ended ??= crawlToEnd().then(async ({ crawl }) => ({ crawlId: crawl.id, reportId: (await loupe.getCrawl({ crawlId: crawl.id })).reportId! }));
+    ended ??= crawlToEnd().then(async ({ crawl }) => ({
+      crawlId: crawl.id,
+      reportId: (await loupe.getCrawl({ crawlId: crawl.id })).reportId!,
+    }));
     return ended;
   }
 
@@ -62,7 +65,10 @@ describe('SDK client against the real server', () => {
     it('answers the first page from the plain method, and every page from client.all', async () => {
       const project = await loupe.createImageProject({ body: { name: 'Paged' } });
       for (const name of ['a', 'b', 'c']) await loupe.createPreset({ projectId: project.id, body: { name, transforms: { width: 10 } } });
-      assert.deepEqual((await loupe.listPresets({ projectId: project.id, limit: 2 })).map((preset) => preset.name), ['a', 'b']);
+      assert.deepEqual(
+        (await loupe.listPresets({ projectId: project.id, limit: 2 })).map((preset) => preset.name),
+        ['a', 'b'],
+      );
       const names: string[] = [];
       for await (const preset of loupe.all.listPresets({ projectId: project.id, limit: 1 })) names.push(preset.name);
       assert.deepEqual(names, ['a', 'b', 'c']);
@@ -72,10 +78,16 @@ describe('SDK client against the real server', () => {
       const project = await loupe.createImageProject({ body: { name: 'Paged by hand' } });
       for (const name of ['a', 'b', 'c']) await loupe.createPreset({ projectId: project.id, body: { name, transforms: { width: 10 } } });
       const first = await loupe.page.listPresets({ projectId: project.id, limit: 2 });
-      assert.deepEqual(first.items.map((preset) => preset.name), ['a', 'b']);
+      assert.deepEqual(
+        first.items.map((preset) => preset.name),
+        ['a', 'b'],
+      );
       assert.ok(first.nextCursor);
       const second = await loupe.page.listPresets({ projectId: project.id, limit: 2, cursor: first.nextCursor });
-      assert.deepEqual(second.items.map((preset) => preset.name), ['c']);
+      assert.deepEqual(
+        second.items.map((preset) => preset.name),
+        ['c'],
+      );
       assert.equal(second.nextCursor, null);
     });
 
@@ -150,7 +162,10 @@ describe('SDK client against the real server', () => {
       const events = await loupe.streamCrawlEvents({ crawlId: (await endedCrawl()).crawlId });
       const seen = [];
       for await (const event of events) seen.push(event);
-      assert.deepEqual(seen.map((event) => event.type), ['status']);
+      assert.deepEqual(
+        seen.map((event) => event.type),
+        ['status'],
+      );
     });
 
     it('downloads an export as text for CSV and parsed for JSON', async () => {

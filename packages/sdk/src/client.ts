@@ -1,4 +1,4 @@
-import { LoupeError, operations, type OperationDefinition } from '@loupe/contract';
+import { LoupeError, type OperationDefinition, operations } from '@loupe/contract';
 import type { CallOptions, LoupeClient } from './client-types.ts';
 import { nextLink } from './link-header.ts';
 import { readServerSentEvents } from './server-sent-events.ts';
@@ -82,7 +82,12 @@ async function readAnswer(operation: OperationDefinition, response: Response): P
   }
 }
 
-async function* allPages(transport: Transport, operation: OperationDefinition, request: Request, call?: CallOptions): AsyncGenerator<unknown> {
+async function* allPages(
+  transport: Transport,
+  operation: OperationDefinition,
+  request: Request,
+  call?: CallOptions,
+): AsyncGenerator<unknown> {
   let search: string | undefined;
   do {
     const response = await transport.send(operation, request, call, search);

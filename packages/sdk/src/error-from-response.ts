@@ -1,4 +1,4 @@
-import { LoupeError, errorCodes, type ErrorCode, type ValidationDetails } from '@loupe/contract';
+import { type ErrorCode, errorCodes, LoupeError, type ValidationDetails } from '@loupe/contract';
 import { retryAfterMs } from './retry-delay.ts';
 
 /**
@@ -59,6 +59,10 @@ function parseJson(text: string): unknown {
 }
 
 function isErrorBody(body: unknown): body is { error: string; code: string; details?: unknown; [extra: string]: unknown } {
-  return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string'
-    && typeof (body as { code?: unknown }).code === 'string';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { error?: unknown }).error === 'string' &&
+    typeof (body as { code?: unknown }).code === 'string'
+  );
 }

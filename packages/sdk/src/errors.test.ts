@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
-import { createClient, isLoupeError, LoupeError, type LoupeClient } from './index.ts';
-import { startScriptedServer, type ScriptedAnswer } from './testing/scripted-server.ts';
+import { createClient, isLoupeError, type LoupeClient, LoupeError } from './index.ts';
+import { type ScriptedAnswer, startScriptedServer } from './testing/scripted-server.ts';
 
 const MISSING_ID = '0190b8a4-7c1e-7000-8000-000000000000';
 
@@ -33,7 +33,10 @@ describe('SDK errors from the real server', () => {
   });
 
   it('throws not_found with status 404 for an unknown id', async () => {
-    await assert.rejects(loupe.getImageProject({ projectId: MISSING_ID }), (error) => isLoupeError(error, 'not_found') && error.status === 404);
+    await assert.rejects(
+      loupe.getImageProject({ projectId: MISSING_ID }),
+      (error) => isLoupeError(error, 'not_found') && error.status === 404,
+    );
   });
 
   it('throws team_header_required when a workspace call has no workspace', async () => {
@@ -73,7 +76,10 @@ describe('SDK errors from answers that are not Loupe error bodies', () => {
     const server = await startScriptedServer([answer]);
     try {
       const client = createClient({ baseUrl: server.url, retries: 0 });
-      const error = await client.listImageProjects().then(() => assert.fail('it answered'), (error: unknown) => error);
+      const error = await client.listImageProjects().then(
+        () => assert.fail('it answered'),
+        (error: unknown) => error,
+      );
       assert.ok(error instanceof LoupeError);
       return error;
     } finally {

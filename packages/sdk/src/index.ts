@@ -1,4 +1,6 @@
-export { createClient, type ClientOptions } from './client.ts';
+export { type ErrorCode, LoupeError, type ValidationDetails } from '@loupe/contract';
+export { type CdnUrlOptions, cdnUrl } from './cdn-url.ts';
+export { type ClientOptions, createClient } from './client.ts';
 export type {
   AllPagesMethod,
   AnswerOf,
@@ -10,13 +12,11 @@ export type {
   FileUpload,
   LoupeClient,
   Page,
-  PageMethod,
   PagedOperationId,
+  PageMethod,
   RequestOf,
 } from './client-types.ts';
-export type { RetryNotice } from './transport.ts';
-export { MAX_RETRY_DELAY_MS, BACKOFF_BASE_MS } from './retry-delay.ts';
-export { isLoupeError } from './is-loupe-error.ts';
 export { errorFromResponse } from './error-from-response.ts';
-export { cdnUrl, type CdnUrlOptions } from './cdn-url.ts';
-export { LoupeError, type ErrorCode, type ValidationDetails } from '@loupe/contract';
+export { isLoupeError } from './is-loupe-error.ts';
+export { BACKOFF_BASE_MS, MAX_RETRY_DELAY_MS } from './retry-delay.ts';
+export type { RetryNotice } from './transport.ts';

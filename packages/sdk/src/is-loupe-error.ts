@@ -1,4 +1,4 @@
-import { LoupeError, type ErrorCode } from '@loupe/contract';
+import { type ErrorCode, LoupeError } from '@loupe/contract';
 
 /**
  * Whether `error` is a LoupeError, and with one of `codes` when given; narrows `code` for

@@ -71,10 +71,29 @@ describe('README examples', () => {
 
   it('has an example for every area', async () => {
     const readme = await readFile(readmePath, 'utf8');
-    const areas = readme.split(/^## /m).slice(1).filter((section) => /^```ts$/m.test(section)).map((section) => section.split('\n')[0]);
+    const areas = readme
+      .split(/^## /m)
+      .slice(1)
+      .filter((section) => /^```ts$/m.test(section))
+      .map((section) => section.split('\n')[0]);
     assert.deepEqual(areas, [
-      'Client', 'Team, plan and keys', 'Image projects and presets', 'Images', 'CDN URLs', 'Crawls', 'Reports and paging', 'Diff',
-      'Rule packs', 'Audit projects', 'Schedules', 'Alerts', 'Search', 'Errors', 'Retries', 'In a browser', 'Types',
+      'Client',
+      'Team, plan and keys',
+      'Image projects and presets',
+      'Images',
+      'CDN URLs',
+      'Crawls',
+      'Reports and paging',
+      'Diff',
+      'Rule packs',
+      'Audit projects',
+      'Schedules',
+      'Alerts',
+      'Search',
+      'Errors',
+      'Retries',
+      'In a browser',
+      'Types',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { operations, type OperationId } from '@loupe/contract';
+import { type OperationId, operations } from '@loupe/contract';
 import { createClient, type LoupeClient, type PagedOperationId } from './index.ts';
 
 /** Fails to compile unless A and B are the same set of names. */

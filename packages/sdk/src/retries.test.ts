@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createClient, isLoupeError, MAX_RETRY_DELAY_MS, type ClientOptions, type RetryNotice } from './index.ts';
-import { startScriptedServer, type ScriptedAnswer, type ScriptedServer } from './testing/scripted-server.ts';
+import { type ClientOptions, createClient, isLoupeError, MAX_RETRY_DELAY_MS, type RetryNotice } from './index.ts';
+import { type ScriptedAnswer, type ScriptedServer, startScriptedServer } from './testing/scripted-server.ts';
 
 /**
  * The Loupe server answers 429 and 503 only under load it cannot be made to produce on demand
@@ -38,7 +38,10 @@ describe('retries on 429 and 503', () => {
   it('waits as long as Retry-After says', async () => {
     const { loupe, notices } = await scripted([notNow(503, '1'), ok]);
     assert.deepEqual(await loupe.listImageProjects(), [project]);
-    assert.deepEqual(notices.map((notice) => [notice.status, notice.delayMs]), [[503, 1000]]);
+    assert.deepEqual(
+      notices.map((notice) => [notice.status, notice.delayMs]),
+      [[503, 1000]],
+    );
   });
 
   it('reads Retry-After as an HTTP date', async () => {
@@ -69,10 +72,7 @@ describe('retries on 429 and 503', () => {
 
   it(`does not wait beyond ${MAX_RETRY_DELAY_MS / 1000} s: a longer Retry-After is thrown at once, with retryAfter`, async () => {
     const { server, loupe, notices } = await scripted([notNow(429, '3600'), ok]);
-    await assert.rejects(
-      loupe.listImageProjects(),
-      (error) => isLoupeError(error, 'rate_limited') && error.extra.retryAfter === 3600,
-    );
+    await assert.rejects(loupe.listImageProjects(), (error) => isLoupeError(error, 'rate_limited') && error.extra.retryAfter === 3600);
     assert.equal(server.received.length, 1);
     assert.deepEqual(notices, []);
   });
@@ -86,13 +86,19 @@ describe('retries on 429 and 503', () => {
   it('sends a JSON body again on the retry', async () => {
     const { server, loupe } = await scripted([notNow(429, '0'), { status: 201, body: project }]);
     assert.deepEqual(await loupe.createImageProject({ body: { name: 'Blog' } }), project);
-    assert.deepEqual(server.received.map((request) => JSON.parse(request.body.toString())), [{ name: 'Blog' }, { name: 'Blog' }]);
+    assert.deepEqual(
+      server.received.map((request) => JSON.parse(request.body.toString())),
+      [{ name: 'Blog' }, { name: 'Blog' }],
+    );
   });
 
   it('sends an upload again on the retry', async () => {
     const { server, loupe } = await scripted([notNow(503, '0'), { status: 201, body: project }]);
     const file = new TextEncoder().encode('not really a png');
-    await loupe.uploadImage({ projectId: project.id, upload: { file, filename: 'a.png', contentType: 'image/png', fields: { path: 'x/a.png' } } });
+    await loupe.uploadImage({
+      projectId: project.id,
+      upload: { file, filename: 'a.png', contentType: 'image/png', fields: { path: 'x/a.png' } },
+    });
     assert.equal(server.received.length, 2);
     for (const request of server.received) {
       assert.match(String(request.headers['content-type']), /^multipart\/form-data; boundary=/);
@@ -112,15 +118,18 @@ describe('retries on 429 and 503', () => {
   });
 
   it('retries each page of client.all', async () => {
-    const first: ScriptedAnswer = { status: 200, headers: { link: '</api/images/projects?limit=1&cursor=c2>; rel="next"' }, body: [project] };
+    const first: ScriptedAnswer = {
+      status: 200,
+      headers: { link: '</api/images/projects?limit=1&cursor=c2>; rel="next"' },
+      body: [project],
+    };
     const { server, loupe } = await scripted([first, notNow(429, '0'), { status: 200, body: [{ ...project, name: 'Docs' }] }]);
     const names: string[] = [];
     for await (const item of loupe.all.listImageProjects({ limit: 1 })) names.push(item.name);
     assert.deepEqual(names, ['Blog', 'Docs']);
-    assert.deepEqual(server.received.map((request) => request.url), [
-      '/api/images/projects?limit=1',
-      '/api/images/projects?limit=1&cursor=c2',
-      '/api/images/projects?limit=1&cursor=c2',
-    ]);
+    assert.deepEqual(
+      server.received.map((request) => request.url),
+      ['/api/images/projects?limit=1', '/api/images/projects?limit=1&cursor=c2', '/api/images/projects?limit=1&cursor=c2'],
+    );
   });
 });

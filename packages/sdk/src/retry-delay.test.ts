@@ -23,15 +23,33 @@ describe('retryDelay', () => {
 
   it('backs off exponentially with jitter without a usable Retry-After', () => {
     for (const header of [null, '', 'soon', '-1', '1.5']) {
-      assert.equal(retryDelay(header, 0, now, () => 0), BACKOFF_BASE_MS / 2);
-      assert.equal(retryDelay(header, 0, now, () => 1), BACKOFF_BASE_MS);
+      assert.equal(
+        retryDelay(header, 0, now, () => 0),
+        BACKOFF_BASE_MS / 2,
+      );
+      assert.equal(
+        retryDelay(header, 0, now, () => 1),
+        BACKOFF_BASE_MS,
+      );
     }
-    assert.equal(retryDelay(null, 3, now, () => 1), BACKOFF_BASE_MS * 8);
-    assert.equal(retryDelay(null, 3, now, () => 0.5), BACKOFF_BASE_MS * 6);
+    assert.equal(
+      retryDelay(null, 3, now, () => 1),
+      BACKOFF_BASE_MS * 8,
+    );
+    assert.equal(
+      retryDelay(null, 3, now, () => 0.5),
+      BACKOFF_BASE_MS * 6,
+    );
   });
 
   it(`caps the backoff at ${MAX_RETRY_DELAY_MS} ms`, () => {
-    assert.equal(retryDelay(null, 20, now, () => 1), MAX_RETRY_DELAY_MS);
-    assert.equal(retryDelay(null, 20, now, () => 0), MAX_RETRY_DELAY_MS / 2);
+    assert.equal(
+      retryDelay(null, 20, now, () => 1),
+      MAX_RETRY_DELAY_MS,
+    );
+    assert.equal(
+      retryDelay(null, 20, now, () => 0),
+      MAX_RETRY_DELAY_MS / 2,
+    );
   });
 });

@@ -54,9 +54,10 @@ export function createTransport(options: TransportOptions): Transport {
         const body = upload ? multipartBody(upload) : json ? JSON.stringify(request.body) : undefined;
         const response = await options.fetch(url, { method: operation.method, headers, body, signal: call.signal });
         if (response.ok) return response;
-        const delayMs = RETRYABLE_STATUSES.has(response.status) && attempt < options.retries
-          ? retryDelay(response.headers.get('retry-after'), attempt)
-          : undefined;
+        const delayMs =
+          RETRYABLE_STATUSES.has(response.status) && attempt < options.retries
+            ? retryDelay(response.headers.get('retry-after'), attempt)
+            : undefined;
         if (delayMs === undefined) throw await errorFromResponse(response);
         await response.body?.cancel();
         options.onRetry?.({ operationId: operation.id, status: response.status, attempt: attempt + 1, delayMs });

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import multipart from '@fastify/multipart';
 import { buildOpenApiDocument } from '@loupe/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
 import { registerCdnRoutes } from './cdn/cdn-routes.ts';
-import { registerDashboard } from './dashboard/dashboard-routes.ts';
 import { composeServices } from './composition.ts';
-import type { Infrastructure } from './infrastructure.ts';
+import { registerDashboard } from './dashboard/dashboard-routes.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
 import { registerUploadTarget } from './images/upload-target-route.ts';
+import type { Infrastructure } from './infrastructure.ts';
 import { registerMcpRoutes } from './mcp/mcp-routes.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { registerMetricsRoutes } from './metrics/metrics-routes.ts';
@@ -61,7 +61,12 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
   registerSharePageRoutes(app, services.reports);
   registerCdnRoutes(app, { delivery: services.delivery, store: services.deliveryStore, publicHost: new URL(config.publicUrl).hostname });
   registerMcpRoutes(app, { authenticator: services.authenticator, maxUploadBytes: config.maxUploadBytes });
-  registerSessionRoutes(app, { sessions: services.sessions, setup: services.setup, passwordResets: services.passwordResets, publicUrl: config.publicUrl });
+  registerSessionRoutes(app, {
+    sessions: services.sessions,
+    setup: services.setup,
+    passwordResets: services.passwordResets,
+    publicUrl: config.publicUrl,
+  });
   await registerDashboard(app);
   return app;
 }

@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import { alertHandlers } from './alerts/alert-handlers.ts';
 import { AlertService } from './alerts/alert-service.ts';
 import { AlertTrigger } from './alerts/alert-trigger.ts';
-import { DeliveryService, variantKeyPrefix } from './cdn/delivery-service.ts';
+import { EmailSender } from './alerts/email-sender.ts';
+import { auditProjectHandlers } from './audit-projects/audit-project-handlers.ts';
+import { AuditProjectService } from './audit-projects/audit-project-service.ts';
 import { deliveryHandlers } from './cdn/delivery-handlers.ts';
+import { DeliveryService, variantKeyPrefix } from './cdn/delivery-service.ts';
 import { DeliveryStore } from './cdn/delivery-store.ts';
 import { QualityChooser } from './cdn/quality-chooser.ts';
 import { SigningService } from './cdn/signing-service.ts';
@@ -17,45 +20,42 @@ import { crawlServiceFor } from './crawl/crawl-service.ts';
 import { CrawlStore } from './crawl/crawl-store.ts';
 import { creditHandlers } from './credits/credit-handlers.ts';
 import { CreditService } from './credits/credit-service.ts';
+import { diffHandlers } from './diff/diff-handlers.ts';
+import { DiffService } from './diff/diff-service.ts';
 import type { Handlers } from './http/handlers.ts';
-import type { Infrastructure } from './infrastructure.ts';
 import { ApiKeyService } from './identity/api-key-service.ts';
 import { ApiKeyStore } from './identity/api-key-store.ts';
-import { KeyCache } from './identity/key-cache.ts';
 import { Authenticator } from './identity/authenticator.ts';
+import { KeyCache } from './identity/key-cache.ts';
 import { keyHandlers } from './identity/key-handlers.ts';
 import { WorkspaceStore } from './identity/workspace-store.ts';
 import { imageHandlers } from './images/image-handlers.ts';
 import { ImageImporter } from './images/image-importer.ts';
 import { inspectUpload } from './images/image-inspector.ts';
 import { ImageService } from './images/image-service.ts';
-import { UploadSlotService } from './images/upload-slot-service.ts';
 import { presetHandlers } from './images/preset-handlers.ts';
 import { PresetService } from './images/preset-service.ts';
 import { projectHandlers } from './images/project-handlers.ts';
 import { ProjectService } from './images/project-service.ts';
+import { UploadSlotService } from './images/upload-slot-service.ts';
+import type { Infrastructure } from './infrastructure.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { planHandlers } from './plans/plan-handlers.ts';
-import { auditProjectHandlers } from './audit-projects/audit-project-handlers.ts';
-import { AuditProjectService } from './audit-projects/audit-project-service.ts';
-import { scheduleHandlers } from './schedules/schedule-handlers.ts';
-import { ScheduleService } from './schedules/schedule-service.ts';
-import { diffHandlers } from './diff/diff-handlers.ts';
-import { DiffService } from './diff/diff-service.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
 import { ReportStore } from './reports/report-store.ts';
 import { crawlProjects } from './rule-packs/crawl-projects.ts';
 import { rulePackHandlers } from './rule-packs/rule-pack-handlers.ts';
+import { RulePackPreviewService } from './rule-packs/rule-pack-preview.ts';
+import { RulePackService } from './rule-packs/rule-pack-service.ts';
+import { scheduleHandlers } from './schedules/schedule-handlers.ts';
+import { ScheduleService } from './schedules/schedule-service.ts';
 import { readyBuildsOf } from './search/ready-builds.ts';
 import { searchHandlers } from './search/search-handlers.ts';
-import { EmailSender } from './alerts/email-sender.ts';
+import { SearchService } from './search/search-service.ts';
 import { PasswordResetService } from './sessions/password-reset-service.ts';
 import { SessionService } from './sessions/session-service.ts';
 import { SetupService } from './sessions/setup-service.ts';
-import { SearchService } from './search/search-service.ts';
-import { RulePackPreviewService } from './rule-packs/rule-pack-preview.ts';
-import { RulePackService } from './rule-packs/rule-pack-service.ts';
 import { InviteService } from './team/invite-service.ts';
 import { MemberService } from './team/member-service.ts';
 import { teamHandlers } from './team/team-handlers.ts';
@@ -137,7 +137,8 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
   });
 
   // A preview runs over the pages of a project's newest report: rule-packs ask reports for its crawl.
-  const crawlOfReport = async (workspaceId: string, reportId: string) => (await new ReportStore(database).find(workspaceId, reportId))?.crawl_id;
+  const crawlOfReport = async (workspaceId: string, reportId: string) =>
+    (await new ReportStore(database).find(workspaceId, reportId))?.crawl_id;
   const handlers: Handlers = {
     ...projectHandlers(projects),
     ...presetHandlers(presets),
@@ -150,7 +151,11 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     ...reportHandlers(reports),
     ...diffHandlers(new DiffService(database)),
     ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks, config.ruleBudgets, crawlOfReport)),
-    ...teamHandlers(new TeamService(database, plans), new MemberService(database, keyCache.forgetAll), new InviteService(database, config.publicUrl)),
+    ...teamHandlers(
+      new TeamService(database, plans),
+      new MemberService(database, keyCache.forgetAll),
+      new InviteService(database, config.publicUrl),
+    ),
     ...auditProjectHandlers(auditProjects),
     ...scheduleHandlers(new ScheduleService(database, plans, auditProjects)),
     ...searchHandlers(
@@ -162,11 +167,20 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
         async (buildId) => {
           await jobs.send('search-index.build', { buildId }, { singletonKey: `search-index:${buildId}` });
         },
-        { cacheBytes: config.searchCacheBytes, listCacheBytes: config.searchListCacheBytes, observe: (source) => metrics.searchAnswered(source) },
+        {
+          cacheBytes: config.searchCacheBytes,
+          listCacheBytes: config.searchListCacheBytes,
+          observe: (source) => metrics.searchAnswered(source),
+        },
       ),
     ),
     ...alertHandlers(
-      new AlertService({ database, projects: auditProjects, trigger: new AlertTrigger(database, jobs), allowPrivate: config.crawlAllowPrivate }),
+      new AlertService({
+        database,
+        projects: auditProjects,
+        trigger: new AlertTrigger(database, jobs),
+        allowPrivate: config.crawlAllowPrivate,
+      }),
     ),
   };
   return {

@@ -32,17 +32,29 @@ const Env = z
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
     LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     LOUPE_LINK_CHECK_CAP: z.coerce.number().int().min(0).default(DEFAULT_LINK_CHECKS.cap),
-    LOUPE_LINK_CHECK_BUDGET_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_LINK_CHECKS.budgetMs / 1000),
+    LOUPE_LINK_CHECK_BUDGET_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(DEFAULT_LINK_CHECKS.budgetMs / 1000),
     LOUPE_SERVE_JOBS: flagWithDefault('true'),
     LOUPE_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
     LOUPE_PLANS_FILE: z.string().optional(),
-    LOUPE_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+    LOUPE_MAX_UPLOAD_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(50 * 1024 * 1024),
     LOUPE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(100_000_000),
     // 8K UHD (33 Mpx) and then some; at 40 Mpx every output format encodes within half the
     // default 20 s transform timeout here (AVIF ~10 s, WebP ~7 s, JPEG ~3 s on 2 cores).
     LOUPE_MAX_OUTPUT_PIXELS: z.coerce.number().int().min(1).default(40_000_000),
-    LOUPE_MEMORY_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
+    LOUPE_MEMORY_CACHE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(32 * 1024 * 1024),
     LOUPE_TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).default(availableParallelism()),
     LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
     LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
@@ -53,15 +65,31 @@ const Env = z
     LOUPE_SMTP_FROM: z.string().min(3).default('Loupe <loupe@localhost>'),
     LOUPE_ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
     LOUPE_SEARCH_LIST_MIN_PAGES: z.coerce.number().int().min(1).default(LIST_THRESHOLD),
-    LOUPE_SEARCH_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
-    LOUPE_SEARCH_LIST_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(LIST_CACHE_BYTES),
+    LOUPE_SEARCH_CACHE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(64 * 1024 * 1024),
+    LOUPE_SEARCH_LIST_CACHE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(LIST_CACHE_BYTES),
     LOUPE_RULE_PAGE_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.pageMs),
     LOUPE_RULE_PREVIEW_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.previewMs),
     LOUPE_RULE_PREVIEW_DEADLINE_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.previewDeadlineMs),
     LOUPE_RULE_REPORT_BUDGET_MS: z.coerce.number().int().min(1).default(DEFAULT_RULE_BUDGETS.reportMs),
     LOUPE_DISK_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(5),
-    LOUPE_DISK_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
-    LOUPE_DISK_RESERVE_BYTES: z.coerce.number().int().min(0).default(16 * 1024 * 1024),
+    LOUPE_DISK_MIN_FREE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(1024 * 1024 * 1024),
+    LOUPE_DISK_RESERVE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(16 * 1024 * 1024),
     LOUPE_METRICS_TOKEN: z.string().min(16, 'LOUPE_METRICS_TOKEN must be 16 characters or more').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     S3_ENDPOINT: z.url().optional(),

@@ -2,7 +2,7 @@ import { alertJobHandlers } from './alerts/alert-job-handlers.ts';
 import { AlertTrigger } from './alerts/alert-trigger.ts';
 import { auditPage } from './audit/page-audit.ts';
 import { crawlJobHandlers } from './crawl/crawl-job-handlers.ts';
-import { combineJobHandlers, type CreateJobHandlers, type JobServices } from './jobs/job-handlers.ts';
+import { type CreateJobHandlers, combineJobHandlers, type JobServices } from './jobs/job-handlers.ts';
 import type { JobHandlers } from './jobs/job-queue.ts';
 import { buildReport } from './reports/report-builder.ts';
 import { searchJobHandlers } from './search/search-job-handlers.ts';

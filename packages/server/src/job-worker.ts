@@ -1,13 +1,13 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
+import { MonthlyAllowance } from './credits/monthly-allowance.ts';
+import { openInfrastructure } from './infrastructure.ts';
 import type { CreateJobHandlers } from './jobs/job-handlers.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
-import { openInfrastructure } from './infrastructure.ts';
-import { MonthlyAllowance } from './credits/monthly-allowance.ts';
-import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
-import { schedulerFor, type Scheduler } from './schedules/scheduler.ts';
 import { jobsRunIn } from './jobs/open-job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
+import { type Scheduler, schedulerFor } from './schedules/scheduler.ts';
+import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
 
 export interface RunningWorker {
   jobs: JobQueue;

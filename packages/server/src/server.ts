@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { MonthlyAllowance } from './credits/monthly-allowance.ts';
 import type { Database } from './database/database.ts';
 import type { DiskGuard } from './disk/disk-guard.ts';
-import { bootstrapInstance, type Bootstrapped } from './provisioning/bootstrap.ts';
+import { UploadSlotSweeper } from './images/upload-slot-sweeper.ts';
+import { openInfrastructure } from './infrastructure.ts';
 import { createJobHandlers } from './job-wiring.ts';
 import type { CreateJobHandlers } from './jobs/job-handlers.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
-import { openInfrastructure } from './infrastructure.ts';
 import type { Plans } from './plans/plans.ts';
-import { MonthlyAllowance } from './credits/monthly-allowance.ts';
-import { UploadSlotSweeper } from './images/upload-slot-sweeper.ts';
+import { type Bootstrapped, bootstrapInstance } from './provisioning/bootstrap.ts';
+import { type Scheduler, schedulerFor } from './schedules/scheduler.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
-import { schedulerFor, type Scheduler } from './schedules/scheduler.ts';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../operation.ts';
 import { ProjectParams } from '../audit-projects/audit-project-operations.ts';
+import { defineOperation } from '../operation.ts';
 import { AlertDelivery, ListAlertDeliveriesQuery } from './alert-delivery.ts';
 import { AlertSettings, UpdateAlertSettings } from './alert-settings.ts';
 
@@ -12,7 +12,7 @@ export const alertOperations = [
     path: '/api/v1/projects/{projectId}/alerts',
     summary: "Get a project's alert settings",
     description:
-      "When the project alerts (crawl failed, score below, score drop, new errors) and where (signed webhooks, email). Never saved: disabled with no channels. Webhook secrets show as a preview only. Free. Next: updateAlertSettings.",
+      'When the project alerts (crawl failed, score below, score drop, new errors) and where (signed webhooks, email). Never saved: disabled with no channels. Webhook secrets show as a preview only. Free. Next: updateAlertSettings.',
     tag: 'Alerts',
     scopes: ['reports:read'],
     params: ProjectParams,

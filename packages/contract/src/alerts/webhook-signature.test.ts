@@ -56,7 +56,16 @@ describe('verifying a webhook', () => {
   });
 
   it('calls a header without t or v1, or with malformed parts, malformed', async () => {
-    for (const header of [undefined, null, '', `t=${t}`, `v1=${'a'.repeat(64)}`, `t=x,v1=${'a'.repeat(64)}`, `t=${t},v1=ABC`, `t=${t},v0=${'a'.repeat(64)}`]) {
+    for (const header of [
+      undefined,
+      null,
+      '',
+      `t=${t}`,
+      `v1=${'a'.repeat(64)}`,
+      `t=x,v1=${'a'.repeat(64)}`,
+      `t=${t},v1=ABC`,
+      `t=${t},v0=${'a'.repeat(64)}`,
+    ]) {
       assert.equal(await verifyWebhookSignature(secret, header, body, { nowSeconds: t }), 'malformed', String(header));
     }
   });

@@ -22,7 +22,8 @@ export const auditProjectOperations = [
     method: 'GET',
     path: '/api/v1/projects',
     summary: 'List audit projects',
-    description: "The workspace's audit projects, oldest first, each with its newest report's score. Free. Next: getAuditProject or startProjectCrawl.",
+    description:
+      "The workspace's audit projects, oldest first, each with its newest report's score. Free. Next: getAuditProject or startProjectCrawl.",
     tag: 'Projects',
     scopes: ['reports:read'],
     paged: true,
@@ -74,7 +75,7 @@ export const auditProjectOperations = [
     path: '/api/v1/projects/{projectId}',
     summary: 'Delete an audit project',
     description:
-      "Deletes the project with its schedules, alert settings and search index. Its reports and crawls stay in the workspace, no longer filed under a project; a running crawl goes on. Free.",
+      'Deletes the project with its schedules, alert settings and search index. Its reports and crawls stay in the workspace, no longer filed under a project; a running crawl goes on. Free.',
     tag: 'Projects',
     scopes: ['projects:write'],
     params: ProjectParams,

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../common/resource.ts';
 import { freeText } from '../common/free-text.ts';
+import { Id, Timestamp } from '../common/resource.ts';
 import { CrawlStatus, StartCrawl } from '../crawls/crawl.ts';
 import { Grade } from '../reports/report.ts';
 
-const SiteUrl = z.url({ protocol: /^https?$/ }).max(2048).describe('The site this project audits; crawls start here unless told otherwise.');
+const SiteUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .describe('The site this project audits; crawls start here unless told otherwise.');
 
 /**
  * StartCrawl's fields, every one optional and without its default: a project's defaults and a
@@ -27,7 +30,7 @@ const RulePackIds = z
   .array(Id)
   .max(20)
   .refine((ids) => new Set(ids).size === ids.length, 'Rule packs must not repeat.')
-  .describe("Custom rule packs run in every crawl of the project, after the built-in checks.");
+  .describe('Custom rule packs run in every crawl of the project, after the built-in checks.');
 
 export const LatestReport = z.object({
   id: Id,
@@ -72,7 +75,9 @@ export const UpdateAuditProject = z
 export type UpdateAuditProject = z.input<typeof UpdateAuditProject>;
 
 /** A project crawl: the project's defaults, overridden field by field by what is sent. */
-export const StartProjectCrawl = CrawlFields.omit({ projectId: true }).describe("Any crawl option; the URL defaults to the project's site and the rest to its crawl defaults.");
+export const StartProjectCrawl = CrawlFields.omit({ projectId: true }).describe(
+  "Any crawl option; the URL defaults to the project's site and the rest to its crawl defaults.",
+);
 export type StartProjectCrawl = z.input<typeof StartProjectCrawl>;
 
 export const TrendPoint = z.object({

@@ -12,7 +12,10 @@ export const errorCatalogue = {
     status: 400,
     message: 'The workspace API needs the x-service-team header with a workspace id.',
   },
-  reports_not_comparable: { status: 400, message: 'These reports are of two different sites; pass allowCrossSite=true to compare them anyway.' },
+  reports_not_comparable: {
+    status: 400,
+    message: 'These reports are of two different sites; pass allowCrossSite=true to compare them anyway.',
+  },
   unauthorized: { status: 401, message: 'A valid API key is required.' },
   sign_in_required: {
     status: 401,
@@ -59,7 +62,8 @@ export const errorCatalogue = {
   // 501: the server lacks what the request needs (RFC 9110 §15.6.2); no retry helps until its operator sets SMTP up.
   smtp_not_configured: {
     status: 501,
-    message: 'This server sends no email (LOUPE_SMTP_URL is not set): ask its operator for a reset link (`loupe admin reset-password <email>`).',
+    message:
+      'This server sends no email (LOUPE_SMTP_URL is not set): ask its operator for a reset link (`loupe admin reset-password <email>`).',
   },
   not_ready: { status: 503, message: 'The service is not ready.' },
   overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },
@@ -87,10 +91,7 @@ export class LoupeError extends Error {
   readonly details?: ValidationDetails;
   readonly extra: Record<string, unknown>;
 
-  constructor(
-    code: ErrorCode,
-    options: { message?: string; details?: ValidationDetails; extra?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: ErrorCode, options: { message?: string; details?: ValidationDetails; extra?: Record<string, unknown> } = {}) {
     super(options.message ?? errorCatalogue[code].message);
     this.name = 'LoupeError';
     this.code = code;

@@ -30,7 +30,9 @@ const defOf = (schema: unknown): Def => (schema as z.ZodType)._zod.def as unknow
 function findFreeText(root: z.ZodType): Found[] {
   const found: Found[] = [];
   const seen = new Set<unknown>();
-  const queue: { schema: z.ZodType; path: string[]; place: (value: unknown) => unknown }[] = [{ schema: root, path: [], place: (value) => value }];
+  const queue: { schema: z.ZodType; path: string[]; place: (value: unknown) => unknown }[] = [
+    { schema: root, path: [], place: (value) => value },
+  ];
   while (queue.length > 0) {
     const { schema, path, place } = queue.shift()!;
     if (seen.has(schema)) continue;

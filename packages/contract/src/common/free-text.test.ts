@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { operations, type OperationDefinition } from '../index.ts';
 import { ImagePath } from '../images/image.ts';
+import { type OperationDefinition, operations } from '../index.ts';
 import { Setup } from '../sessions/session.ts';
 import { freeText } from './free-text.ts';
 import { freeTextFields } from './free-text-fields.ts';
@@ -47,7 +47,16 @@ function messagesAt(schema: { safeParse(value: unknown): { success: boolean; err
 describe('free-text names and labels', () => {
   it('are found in the operations that take them, from the registry', () => {
     const ids = named.map((operation) => operation.id);
-    for (const id of ['createImageProject', 'updateImage', 'listImages', 'createRulePack', 'createAuditProject', 'createApiKey', 'updateTeam', 'acceptInvite']) {
+    for (const id of [
+      'createImageProject',
+      'updateImage',
+      'listImages',
+      'createRulePack',
+      'createAuditProject',
+      'createApiKey',
+      'updateTeam',
+      'acceptInvite',
+    ]) {
       assert.ok(ids.includes(id), `${id} has a name field`);
     }
   });
@@ -60,7 +69,10 @@ describe('free-text names and labels', () => {
         const kinds = field.multiline ? refused : [...refused, ...lineBreaks];
         for (const [kind, character] of kinds) {
           const messages = messagesAt(schema, field.place(`ab${character}cd`), field.path);
-          assert.ok(messages.some((message) => UNSAFE.test(message)), `${operation.id} ${field.path} takes a ${kind}: ${JSON.stringify(messages)}`);
+          assert.ok(
+            messages.some((message) => UNSAFE.test(message)),
+            `${operation.id} ${field.path} takes a ${kind}: ${JSON.stringify(messages)}`,
+          );
         }
       }
     });

@@ -28,14 +28,21 @@ export function codePointName(character: string): string {
  * Calls `found` for each character of `text` no name may hold (tab and newline are allowed
  * when `multiline`), with its index, and returns the text with each replaced by what it returns.
  */
-export function replaceUnsafeCharacters(text: string, found: (character: string, index: number) => string, options: { multiline?: boolean } = {}): string {
+export function replaceUnsafeCharacters(
+  text: string,
+  found: (character: string, index: number) => string,
+  options: { multiline?: boolean } = {},
+): string {
   return text.replace(unsafe, (character, index: number) =>
     needed.test(character) || (options.multiline && lineBreaks.test(character)) ? character : found(character, index),
   );
 }
 
 /** The first character of `text` no name may hold, with its index, or undefined. */
-export function firstUnsafeCharacter(text: string, options: { multiline?: boolean } = {}): { character: string; index: number } | undefined {
+export function firstUnsafeCharacter(
+  text: string,
+  options: { multiline?: boolean } = {},
+): { character: string; index: number } | undefined {
   let first: { character: string; index: number } | undefined;
   replaceUnsafeCharacters(
     text,

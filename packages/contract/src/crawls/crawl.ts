@@ -10,7 +10,10 @@ const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Not 
 
 /** The crawl request of DESIGN.md §8. */
 export const StartCrawl = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2048).describe('The site (mode site) or page (mode page) to audit.'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe('The site (mode site) or page (mode page) to audit.'),
   mode: z.enum(['site', 'page']).default('site').describe('`page` audits one URL: a one-page crawl.'),
   projectId: Id.optional().describe('File the report under this audit project.'),
   maxPages: z
@@ -30,7 +33,7 @@ export const StartCrawl = z.strictObject({
   checkExternalLinks: z
     .boolean()
     .default(true)
-    .describe("Check that links to other sites answer (never crawled, no credit); false reports them as not checked."),
+    .describe('Check that links to other sites answer (never crawled, no credit); false reports them as not checked.'),
   userAgent: z.string().min(1).max(256).optional(),
   headers: z
     .record(HeaderName, z.string().max(4096))

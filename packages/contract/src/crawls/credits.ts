@@ -6,7 +6,9 @@ export const creditEntryKinds = ['grant', 'reserve', 'release', 'charge'] as con
 export const CreditEntry = z
   .object({
     id: Id,
-    kind: z.enum(creditEntryKinds).describe('grant adds credits; reserve holds them for a crawl; release returns the hold; charge spends one per crawled page.'),
+    kind: z
+      .enum(creditEntryKinds)
+      .describe('grant adds credits; reserve holds them for a crawl; release returns the hold; charge spends one per crawled page.'),
     amount: z.number().int().describe('Signed change of the balance.'),
     balanceAfter: z.number().int(),
     crawlId: Id.nullable(),

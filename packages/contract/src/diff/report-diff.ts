@@ -14,7 +14,13 @@ export const DiffQuery = z.strictObject({
   allowCrossSite: QueryFlag.default(false).describe(
     'Compare reports of two different sites (their pages are then matched by path and query). Without it such a pair is refused with 400 reports_not_comparable.',
   ),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Most entries in each list of the answer, 1–1000; every list keeps its true total.'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('Most entries in each list of the answer, 1–1000; every list keeps its true total.'),
 });
 
 const DiffedReport = z.object({
@@ -70,7 +76,9 @@ export const ReportDiff = z
     new: DiffedReport,
     matchedBy: z
       .enum(['url', 'path'])
-      .describe('url: pages are the same when their normalized URLs are equal (both reports start on the same origin); path: when their path and query are (the origin changed: http → https, www, or another site).'),
+      .describe(
+        'url: pages are the same when their normalized URLs are equal (both reports start on the same origin); path: when their path and query are (the origin changed: http → https, www, or another site).',
+      ),
     score: Change.describe('The health score.'),
     severities: z.object({ errors: Count, warnings: Count, notices: Count }).describe('Findings (one per rule and URL) by severity.'),
     pages: z.object({
@@ -81,7 +89,9 @@ export const ReportDiff = z
     }),
     issues: z.object({
       new: IssueChanges.describe('Findings of the new report whose rule and URL the old report did not have.'),
-      resolved: IssueChanges.describe('Findings of the old report whose rule and URL the new report does not have (URLs of the old report).'),
+      resolved: IssueChanges.describe(
+        'Findings of the old report whose rule and URL the new report does not have (URLs of the old report).',
+      ),
     }),
     changed: z.object({
       status: z.object({ total: z.number().int(), pages: z.array(StatusChange).describe('Sorted by URL; at most `limit`.') }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../common/resource.ts';
 import { freeText } from '../common/free-text.ts';
+import { Id, Timestamp } from '../common/resource.ts';
 import { Scope } from './roles.ts';
 
 export const ApiKey = z
@@ -30,9 +30,6 @@ export const CreateApiKey = z.strictObject({
     .refine((list) => new Set(list).size === list.length, 'Scopes must not repeat.')
     .optional()
     .describe("Defaults to every scope the caller's key holds."),
-  expiresAt: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .describe('When the key stops working; omit for a key that does not expire.'),
+  expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working; omit for a key that does not expire.'),
 });
 export type CreateApiKey = z.infer<typeof CreateApiKey>;

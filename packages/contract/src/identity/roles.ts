@@ -35,7 +35,10 @@ export const roleScopes: Record<Role, readonly Scope[]> = {
  * (an invite, a role change): a role ranked above their own (owners rank above admins, whose
  * scopes are the same), or rights of it that they do not hold themselves. Neither: they may.
  */
-export function grantBlockers(grantor: { role: Role; scopes: readonly Scope[] }, granted: Role): { aboveRole: boolean; missingScopes: Scope[] } {
+export function grantBlockers(
+  grantor: { role: Role; scopes: readonly Scope[] },
+  granted: Role,
+): { aboveRole: boolean; missingScopes: Scope[] } {
   // `roles` is ordered from the most to the least rights.
   const aboveRole = roles.indexOf(granted) < roles.indexOf(grantor.role);
   const missingScopes = roleScopes[granted].filter((scope) => !grantor.scopes.includes(scope));

@@ -1,16 +1,7 @@
 import { z } from 'zod';
 import { Deleted, Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import {
-  ConfirmUpload,
-  CreateUpload,
-  Image,
-  ImportImage,
-  ListImagesQuery,
-  PendingUpload,
-  UpdateImage,
-  UploadFields,
-} from './image.ts';
+import { ConfirmUpload, CreateUpload, Image, ImportImage, ListImagesQuery, PendingUpload, UpdateImage, UploadFields } from './image.ts';
 import { ProjectParams } from './project-operations.ts';
 
 const ImageParams = z.strictObject({ projectId: Id, imageId: Id });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../common/resource.ts';
 import { firstUnsafeCharacter, freeText } from '../common/free-text.ts';
+import { Id, Timestamp } from '../common/resource.ts';
 
 /**
  * The `<image_path>` of a CDN URL: slash-separated segments, no empty, `.` or `..` segment,

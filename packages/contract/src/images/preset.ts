@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
 import { Transforms } from './transforms.ts';
 
-export const PresetName = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, hyphens or underscores.');
+export const PresetName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, hyphens or underscores.');
 
 export const Preset = z
   .object({

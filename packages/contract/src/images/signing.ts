@@ -28,7 +28,14 @@ export const SignUrlRequest = z.strictObject({
     .record(
       z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/),
       // A lone surrogate cannot be percent-encoded into the signed query.
-      z.union([z.string().max(200).refine((value) => !/\p{Cs}/u.test(value), 'Must be well-formed Unicode (no lone surrogate).'), z.number(), z.boolean()]),
+      z.union([
+        z
+          .string()
+          .max(200)
+          .refine((value) => !/\p{Cs}/u.test(value), 'Must be well-formed Unicode (no lone surrogate).'),
+        z.number(),
+        z.boolean(),
+      ]),
     )
     .refine((params) => !('s' in params) && !('exp' in params), 's and exp are set by the signer.')
     .default({})

@@ -31,9 +31,7 @@ export const transformFields = {
   blur: integer(1, 250).describe('Gaussian blur.'),
   sharpen: z.number().min(0).max(10).describe('Unsharp mask strength.'),
   gravity: z.enum(gravities).describe('Focal area when cropping.'),
-  radius: z
-    .union([integer(1, 9999), z.literal('max')])
-    .describe('Corner radius in output pixels, or `max` for a circle or ellipse.'),
+  radius: z.union([integer(1, 9999), z.literal('max')]).describe('Corner radius in output pixels, or `max` for a circle or ellipse.'),
   grayscale: z.boolean().describe('Convert to grayscale.'),
   brightness: integer(-100, 100).describe('Brightness adjustment; 0 leaves it unchanged.'),
   contrast: z.number().min(-100).max(100).describe('Contrast adjustment; 0 leaves it unchanged.'),

@@ -56,10 +56,7 @@ describe('canonical signing string', () => {
 
 describe('encodeImagePath', () => {
   it("encodes each segment per RFC 3986, including !'()*, and keeps the slashes", () => {
-    assert.equal(
-      encodeImagePath("summer 2026/café/it's (final)*!.jpg"),
-      'summer%202026/caf%C3%A9/it%27s%20%28final%29%2A%21.jpg',
-    );
+    assert.equal(encodeImagePath("summer 2026/café/it's (final)*!.jpg"), 'summer%202026/caf%C3%A9/it%27s%20%28final%29%2A%21.jpg');
   });
 
   it('leaves unreserved characters alone and encodes ? # % +', () => {
@@ -125,8 +122,7 @@ describe('verifyCdnSignature', () => {
 
   it('is invalid when a parameter is changed, added or removed', async () => {
     const params = await signed({ w: '300', exp: String(now + 60) });
-    const verify = (changed: Record<string, string>) =>
-      verifyCdnSignature([secret], 'blog', 'blog/cover.jpg', changed, now);
+    const verify = (changed: Record<string, string>) => verifyCdnSignature([secret], 'blog', 'blog/cover.jpg', changed, now);
     assert.equal(await verify({ ...params, w: '3000' }), 'invalid');
     assert.equal(await verify({ ...params, exp: String(now + 3600) }), 'invalid');
     assert.equal(await verify({ ...params, h: '10' }), 'invalid');

@@ -22,10 +22,7 @@ import { hmacSha256Hex, hmacSha256Matches } from '../common/hmac-sha256.ts';
 
 /** encodeURIComponent plus `!'()*`, which RFC 3986 reserves but encodeURIComponent keeps. */
 export function rfc3986Encode(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** An image path as it appears in a CDN URL: each segment RFC 3986-encoded, slashes kept. */
@@ -48,12 +45,7 @@ export function canonicalSigningString(slug: string, encodedPath: string, params
 }
 
 /** The lowercase hex HMAC-SHA256 of the canonical string with `secret`. */
-export async function signCdnPath(
-  secret: string,
-  slug: string,
-  encodedPath: string,
-  params: Record<string, string>,
-): Promise<string> {
+export async function signCdnPath(secret: string, slug: string, encodedPath: string, params: Record<string, string>): Promise<string> {
   if (secret === '') throw new TypeError('A signing secret must not be empty.');
   return hmacSha256Hex(secret, canonicalSigningString(slug, encodedPath, params));
 }

@@ -16,7 +16,13 @@ import {
 
 const ReportParams = z.strictObject({ reportId: Id });
 const PageParams = z.strictObject({ reportId: Id, pageId: Id });
-const ShareParams = z.strictObject({ token: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });
+const ShareParams = z.strictObject({
+  token: z
+    .string()
+    .min(16)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
 
 export const reportOperations = [
   defineOperation({
@@ -37,7 +43,8 @@ export const reportOperations = [
     method: 'GET',
     path: '/api/v1/reports',
     summary: 'List reports',
-    description: 'Summaries of the workspace\'s reports, newest first: score, grade, pages and findings by severity. Free. Next: getReport for one.',
+    description:
+      "Summaries of the workspace's reports, newest first: score, grade, pages and findings by severity. Free. Next: getReport for one.",
     tag: 'Reports',
     scopes: ['reports:read'],
     query: ListReportsQuery,
@@ -64,7 +71,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/pages',
     summary: 'List the pages of a report',
     description:
-      'The page index: every URL the crawl fetched with its status, title, score and findings by severity; sortable, and filterable by rule or status class. Free. Next: getReportPage for one page\'s findings.',
+      "The page index: every URL the crawl fetched with its status, title, score and findings by severity; sortable, and filterable by rule or status class. Free. Next: getReportPage for one page's findings.",
     tag: 'Reports',
     scopes: ['reports:read'],
     params: ReportParams,
@@ -78,7 +85,8 @@ export const reportOperations = [
     method: 'GET',
     path: '/api/v1/reports/{reportId}/pages/{pageId}',
     summary: 'Get one page of a report',
-    description: 'One crawled URL: its answer, redirects, headers, title and description, and every finding on it with how to fix it. Free.',
+    description:
+      'One crawled URL: its answer, redirects, headers, title and description, and every finding on it with how to fix it. Free.',
     tag: 'Reports',
     scopes: ['reports:read'],
     params: PageParams,
@@ -102,7 +110,7 @@ export const reportOperations = [
     api: 'workspace',
     method: 'GET',
     path: '/api/v1/reports/{reportId}/share',
-    summary: 'Get a report\'s share link',
+    summary: "Get a report's share link",
     description: 'The share link of a shared report; 404 when the report is not shared.',
     tag: 'Reports',
     scopes: ['reports:read'],

@@ -8,7 +8,13 @@ export const Grade = z.enum(['A', 'B', 'C', 'D', 'F']);
 
 export const Health = z
   .object({
-    score: z.number().int().min(0).max(100).nullable().describe('Loupe Health, 0–100; null when the crawl found no HTML page or was blocked.'),
+    score: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('Loupe Health, 0–100; null when the crawl found no HTML page or was blocked.'),
     grade: Grade.nullable().describe('A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below.'),
     colour: z.enum(['green', 'amber', 'red']).nullable(),
     exactScore: z.number().nullable(),
@@ -140,7 +146,19 @@ export const RuleId = z
   .max(100)
   .regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, 'Must be category/name in lower case, e.g. content/placeholder-copy.');
 
-export const pageSortKeys = ['url', 'score', 'status', 'depth', 'errors', 'warnings', 'notices', 'responseMs', 'bytes', 'inlinks', 'words'] as const;
+export const pageSortKeys = [
+  'url',
+  'score',
+  'status',
+  'depth',
+  'errors',
+  'warnings',
+  'notices',
+  'responseMs',
+  'bytes',
+  'inlinks',
+  'words',
+] as const;
 
 export const ListReportPagesQuery = z.strictObject({
   sort: z.enum(pageSortKeys).default('url').describe('Column to sort by.'),
@@ -206,7 +224,9 @@ export const AuditRule = z
     id: z.string().describe('category/name, as in findings.'),
     category: z.string(),
     severity: Severity.describe('The default severity; some findings escalate it.'),
-    weight: z.number().describe('What one finding of it takes off a page in the health score (error 0.5, warning 0.15, notice 0.02 unless overridden).'),
+    weight: z
+      .number()
+      .describe('What one finding of it takes off a page in the health score (error 0.5, warning 0.15, notice 0.02 unless overridden).'),
     scope: z.enum(['page', 'site']).describe('page: decided from one response; site: needs the whole crawl.'),
     title: z.string(),
     explanation: z.string(),

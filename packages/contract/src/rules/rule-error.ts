@@ -11,7 +11,9 @@ export const RuleError = z
     ruleId: z.string(),
     code: z
       .enum(['rule_timeout', 'rule_failed'])
-      .describe('rule_timeout: it ran past its time budget and was stopped. rule_failed: it could not be decided on a page (it ran out of memory, say).'),
+      .describe(
+        'rule_timeout: it ran past its time budget and was stopped. rule_failed: it could not be decided on a page (it ran out of memory, say).',
+      ),
     message: z.string().describe('What happened, for a person: the page, the budget or the failure, what to change.'),
     budget: z
       .enum(['page', 'preview', 'report', 'deadline'])
@@ -21,7 +23,10 @@ export const RuleError = z
       ),
     budgetMs: z.number().int().nullable(),
     url: z.string().describe('The page it was being decided on when it was stopped.'),
-    pagesEvaluated: z.number().int().describe('Pages it was run on before it was stopped, in its scope or not; it was not run on later ones.'),
+    pagesEvaluated: z
+      .number()
+      .int()
+      .describe('Pages it was run on before it was stopped, in its scope or not; it was not run on later ones.'),
   })
   .meta({ id: 'RuleError' });
 export type RuleError = z.infer<typeof RuleError>;

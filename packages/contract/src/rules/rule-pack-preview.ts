@@ -33,7 +33,9 @@ export const RulePackPreview = z
     pagesEvaluated: z
       .number()
       .int()
-      .describe("Pages of the report the rules were run over; fewer than the report's when the preview reached its deadline first (its rules' errors say so)."),
+      .describe(
+        "Pages of the report the rules were run over; fewer than the report's when the preview reached its deadline first (its rules' errors say so).",
+      ),
     rules: z.array(RulePreview).describe('In pack order.'),
   })
   .meta({ id: 'RulePackPreview' });

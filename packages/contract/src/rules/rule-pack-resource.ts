@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../common/resource.ts';
 import { freeText } from '../common/free-text.ts';
+import { Id, Timestamp } from '../common/resource.ts';
 import { RulePack } from './rule-pack.ts';
 
 const PackName = freeText({ max: 100 }).describe('Unique in the workspace.');

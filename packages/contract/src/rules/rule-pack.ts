@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RuleId, Severity } from '../reports/report.ts';
 import { freeText } from '../common/free-text.ts';
+import { RuleId, Severity } from '../reports/report.ts';
 
 /**
  * Custom rule packs (audit-checks.md §3.2): declarative JSON rules a crawl runs on every URL
@@ -64,7 +64,12 @@ export const StringTest = z
   .strictObject({
     equals: z.string().max(1000).optional().describe('The whole text equals this.'),
     contains: z.string().min(1).max(1000).optional().describe('The text contains this.'),
-    matches: z.string().min(1).max(512).optional().describe('An RE2 regular expression found anywhere in the text; anchor it with ^ and $.'),
+    matches: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe('An RE2 regular expression found anywhere in the text; anchor it with ^ and $.'),
     caseSensitive: z.boolean().default(false),
   })
   .refine((test) => [test.equals, test.contains, test.matches].filter((v) => v !== undefined).length === 1, {
@@ -249,15 +254,24 @@ export const RuleScope = z
       .array(Glob)
       .max(50)
       .default(['**'])
-      .describe('Globs on the decoded path: * stays in a segment, ** crosses them; a glob with ? is matched against path and query; one not starting with / matches at any depth.'),
+      .describe(
+        'Globs on the decoded path: * stays in a segment, ** crosses them; a glob with ? is matched against path and query; one not starting with / matches at any depth.',
+      ),
     exclude: z.array(Glob).max(50).default([]),
-    hosts: z.array(z.string().min(1).max(253)).max(50).optional().describe('Host names, `*.example.com` for subdomains. Default: every host the crawl visits.'),
+    hosts: z
+      .array(z.string().min(1).max(253))
+      .max(50)
+      .optional()
+      .describe('Host names, `*.example.com` for subdomains. Default: every host the crawl visits.'),
     contentTypes: z
       .array(z.string().min(1).max(100))
       .max(20)
       .default(['text/html'])
       .describe('Media types (`text/*` and `*/*` work); URLs answering without a Content-Type are not excluded by it.'),
-    statuses: z.array(z.enum(['2xx', '3xx', '4xx', '5xx', 'failed', 'any'])).min(1).default(['2xx']),
+    statuses: z
+      .array(z.enum(['2xx', '3xx', '4xx', '5xx', 'failed', 'any']))
+      .min(1)
+      .default(['2xx']),
     indexableOnly: z.boolean().default(false),
   })
   .meta({ id: 'RuleScope' });
@@ -273,9 +287,16 @@ export const CustomRule = z
     weight: z.number().min(0).max(0.9).optional().describe("Overrides the severity's weight in the health score."),
     scope: RuleScope.prefault({}),
     when: RuleCondition,
-    message: freeText({ max: 300 })
-      .describe('Template: {{url}} {{path}} {{status}} {{rule.id}} {{count}} {{match}} {{value}} {{metric.<name>}} {{labels}}.'),
-    help: z.strictObject({ why: freeText({ max: 1000, multiline: true }), fix: freeText({ max: 1000, multiline: true }), url: z.url().max(2048).optional() }).optional(),
+    message: freeText({ max: 300 }).describe(
+      'Template: {{url}} {{path}} {{status}} {{rule.id}} {{count}} {{match}} {{value}} {{metric.<name>}} {{labels}}.',
+    ),
+    help: z
+      .strictObject({
+        why: freeText({ max: 1000, multiline: true }),
+        fix: freeText({ max: 1000, multiline: true }),
+        url: z.url().max(2048).optional(),
+      })
+      .optional(),
     enabled: z.boolean().default(true),
   })
   .meta({ id: 'CustomRule' });

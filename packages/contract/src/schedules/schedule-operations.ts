@@ -1,6 +1,6 @@
+import { ProjectParams } from '../audit-projects/audit-project-operations.ts';
 import { Deleted } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { ProjectParams } from '../audit-projects/audit-project-operations.ts';
 import { CreateSchedule, maxSchedulesPerProject, Schedule, ScheduleParams, UpdateSchedule } from './schedule.ts';
 
 export const scheduleOperations = [

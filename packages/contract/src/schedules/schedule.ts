@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { TimeZone } from '../common/time-zone.ts';
-import { Id, Timestamp } from '../common/resource.ts';
 import { StartProjectCrawl } from '../audit-projects/audit-project.ts';
+import { Id, Timestamp } from '../common/resource.ts';
+import { TimeZone } from '../common/time-zone.ts';
 
 /** Schedules a project may have; more would only be one schedule written several ways. */
 export const maxSchedulesPerProject = 10;

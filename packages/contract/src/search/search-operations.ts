@@ -1,5 +1,5 @@
-import { defineOperation } from '../operation.ts';
 import { ProjectParams } from '../audit-projects/audit-project-operations.ts';
+import { defineOperation } from '../operation.ts';
 import { SearchHit, SearchIndexState, SearchProjectQuery } from './search-index.ts';
 
 export const searchOperations = [
@@ -25,7 +25,8 @@ export const searchOperations = [
     method: 'GET',
     path: '/api/v1/projects/{projectId}/search-index',
     summary: "A project's search index state",
-    description: 'Whether the index is none, building, ready or failed; which report it holds, how many pages, and the progress of a build under way. Free.',
+    description:
+      'Whether the index is none, building, ready or failed; which report it holds, how many pages, and the progress of a build under way. Free.',
     tag: 'Search',
     scopes: ['search:read'],
     params: ProjectParams,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseSearchQuery, SearchText, type SearchQuery } from './search-query.ts';
+import { parseSearchQuery, type SearchQuery, SearchText } from './search-query.ts';
 
 const word = (text: string) => ({ text, quoted: false });
 const phrase = (text: string) => ({ text, quoted: true });

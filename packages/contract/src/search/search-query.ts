@@ -80,7 +80,9 @@ export function parseSearchQuery(text: string): ParsedSearch {
   if (terms > MAX_SEARCH_TERMS) return { ok: false, message: `At most ${MAX_SEARCH_TERMS} words and phrases, not ${terms}.` };
   if (query.required.length === 0) {
     const message =
-      query.excluded.length > 0 ? 'Add a word or phrase to look for: exclusions alone match nothing.' : 'Search for at least one word or phrase.';
+      query.excluded.length > 0
+        ? 'Add a word or phrase to look for: exclusions alone match nothing.'
+        : 'Search for at least one word or phrase.';
     return { ok: false, message };
   }
   return { ok: true, query };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../common/resource.ts';
 import { freeText } from '../common/free-text.ts';
+import { Id, Timestamp } from '../common/resource.ts';
 import { TeamListing } from '../team/team.ts';
 
 /**
@@ -26,7 +26,10 @@ export const PASSWORD_RESET_PAGE = '/reset-password';
 /** Writes made with a session cookie carry the session's CSRF token in this header. */
 export const CSRF_HEADER = 'x-csrf-token';
 
-const Email = z.email().max(254).transform((email) => email.toLowerCase());
+const Email = z
+  .email()
+  .max(254)
+  .transform((email) => email.toLowerCase());
 /** The bounds of a new password, as an invite's (team/team.ts). */
 const NewPassword = z.string().min(8).max(200);
 

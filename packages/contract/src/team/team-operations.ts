@@ -17,7 +17,13 @@ import {
 
 const MemberParams = z.strictObject({ userId: Id });
 const InviteParams = z.strictObject({ inviteId: Id });
-const TokenParams = z.strictObject({ token: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });
+const TokenParams = z.strictObject({
+  token: z
+    .string()
+    .min(16)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
 
 export const teamOperations = [
   defineOperation({
@@ -41,7 +47,7 @@ export const teamOperations = [
     path: '/api/v1/plans',
     summary: 'List the plans',
     description:
-      "The plans of this instance (its plan table) with what each allows: pages per crawl, monthly credits, image projects and images, schedules, custom rule packs (null: unlimited). Needs no x-service-team header. Free. Next: updateTeam with one of the names, as an owner.",
+      'The plans of this instance (its plan table) with what each allows: pages per crawl, monthly credits, image projects and images, schedules, custom rule packs (null: unlimited). Needs no x-service-team header. Free. Next: updateTeam with one of the names, as an owner.',
     tag: 'Team',
     scopes: [],
     teamHeader: false,
@@ -106,7 +112,7 @@ export const teamOperations = [
     path: '/api/v1/team/members/{userId}',
     summary: 'Remove a member',
     description:
-      "Removes a member from the workspace and revokes their API keys of this workspace. Needs team:admin, except for removing yourself (leaving). Only an owner may remove an owner; the last owner cannot be removed (409 last_owner).",
+      'Removes a member from the workspace and revokes their API keys of this workspace. Needs team:admin, except for removing yourself (leaving). Only an owner may remove an owner; the last owner cannot be removed (409 last_owner).',
     tag: 'Team',
     scopes: [],
     params: MemberParams,
@@ -120,7 +126,7 @@ export const teamOperations = [
     path: '/api/v1/team/invites',
     summary: 'Invite someone',
     description:
-      'Invites an email address with a role. The answer carries the token and the link to send (`url`), in this answer only. A pending invite for the same email is replaced. The role may not rank above the caller\'s (only an owner invites an owner) nor carry rights the calling key lacks (403 forbidden, with `missingScopes`); a member already in the workspace answers 409 already_member. Next: send the link; the invitee calls acceptInvite.',
+      "Invites an email address with a role. The answer carries the token and the link to send (`url`), in this answer only. A pending invite for the same email is replaced. The role may not rank above the caller's (only an owner invites an owner) nor carry rights the calling key lacks (403 forbidden, with `missingScopes`); a member already in the workspace answers 409 already_member. Next: send the link; the invitee calls acceptInvite.",
     tag: 'Team',
     scopes: ['team:admin'],
     body: CreateInvite,

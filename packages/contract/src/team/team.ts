@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../common/resource.ts';
 import { freeText } from '../common/free-text.ts';
+import { Id, Timestamp } from '../common/resource.ts';
 import { TimeZone } from '../common/time-zone.ts';
 import { Role } from '../identity/roles.ts';
 
 const TeamName = freeText({ max: 100 });
-const Email = z.email().max(254).transform((email) => email.toLowerCase());
+const Email = z
+  .email()
+  .max(254)
+  .transform((email) => email.toLowerCase());
 
 /** One of the caller's workspaces, as `GET /teams` lists them. */
 export const TeamListing = z
@@ -50,7 +53,10 @@ export type PlanListing = z.infer<typeof PlanListing>;
 
 export const TeamUsage = z
   .object({
-    month: z.string().regex(/^\d{4}-\d{2}$/).describe('The calendar month in UTC, YYYY-MM.'),
+    month: z
+      .string()
+      .regex(/^\d{4}-\d{2}$/)
+      .describe('The calendar month in UTC, YYYY-MM.'),
     crawls: z.number().int().describe('Crawls started this month.'),
     pagesCrawled: z.number().int().describe('Pages crawled by the crawls started this month.'),
     creditsCharged: z.number().int().describe('Credits charged this month.'),
@@ -134,7 +140,9 @@ export const CreateInvite = z.strictObject({
 export type CreateInvite = z.infer<typeof CreateInvite>;
 
 export const AcceptInvite = z.strictObject({
-  name: freeText({ max: 100 }).optional().describe('For a new account; defaults to the part of the email before @. Refused for an existing one.'),
+  name: freeText({ max: 100 })
+    .optional()
+    .describe('For a new account; defaults to the part of the email before @. Refused for an existing one.'),
   password: z
     .string()
     .min(8)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LoupeError, type AlertSettings } from '@loupe/contract';
+import { type AlertSettings, LoupeError } from '@loupe/contract';
 import { bodyOf, draftOf, isFormField, newChannel, recipientsOf, withRecipientErrors } from './alert-form-state.ts';
 
 const saved: AlertSettings = {
@@ -27,7 +27,12 @@ describe('the alert form and the settings it saves', () => {
   });
 
   it('sends a new channel without an id, an empty threshold as off, and text that is not a number as typed', () => {
-    const draft = { ...draftOf(saved), scoreBelow: ' ', scoreDropBy: 'ten', channels: [{ ...newChannel('webhook'), url: ' https://x.example/ ', secret: 's'.repeat(16) }] };
+    const draft = {
+      ...draftOf(saved),
+      scoreBelow: ' ',
+      scoreDropBy: 'ten',
+      channels: [{ ...newChannel('webhook'), url: ' https://x.example/ ', secret: 's'.repeat(16) }],
+    };
     const body = bodyOf(draft);
     assert.equal(body.conditions.scoreBelow, null);
     assert.equal(body.conditions.scoreDropBy, 'ten' as unknown as number);
@@ -44,13 +49,17 @@ describe('the alert form and the settings it saves', () => {
       details: { fieldErrors: { 'channels.1.to.1': ['Invalid email address.'], 'channels.0.url': ['Not public.'] }, formErrors: [] },
     });
     const folded = withRecipientErrors(error, draft) as LoupeError;
-    assert.deepEqual(folded.details?.fieldErrors, { 'channels.1.to': ['“web@example.com”: Invalid email address.'], 'channels.0.url': ['Not public.'] });
+    assert.deepEqual(folded.details?.fieldErrors, {
+      'channels.1.to': ['“web@example.com”: Invalid email address.'],
+      'channels.0.url': ['Not public.'],
+    });
     assert.equal(folded.code, 'validation_failed');
     assert.equal(withRecipientErrors(null, draft), null);
   });
 
   it('knows which fields have a place in the form', () => {
-    for (const field of ['enabled', 'conditions.scoreBelow', 'channels', 'channels.3.url', 'channels.0.to']) assert.equal(isFormField(field), true, field);
+    for (const field of ['enabled', 'conditions.scoreBelow', 'channels', 'channels.3.url', 'channels.0.to'])
+      assert.equal(isFormField(field), true, field);
     for (const field of ['colour', 'conditions', 'channels.0.cc', 'channels.0.type']) assert.equal(isFormField(field), false, field);
   });
 });

@@ -1,4 +1,4 @@
-import { LoupeError, type AlertSettings, type UpdateAlertSettings } from '@loupe/contract';
+import { type AlertSettings, LoupeError, type UpdateAlertSettings } from '@loupe/contract';
 
 /** A channel as the form edits it: recipients as typed, a new secret only when one is typed. */
 export interface ChannelDraft {
@@ -38,7 +38,15 @@ export function draftOf(settings: AlertSettings): AlertDraft {
     newErrors: conditions.newErrors,
     channels: settings.channels.map((channel) =>
       channel.type === 'webhook'
-        ? { key: channel.id, id: channel.id, type: 'webhook', url: channel.url, secret: '', secretPreview: channel.secretPreview, recipients: '' }
+        ? {
+            key: channel.id,
+            id: channel.id,
+            type: 'webhook',
+            url: channel.url,
+            secret: '',
+            secretPreview: channel.secretPreview,
+            recipients: '',
+          }
         : { key: channel.id, id: channel.id, type: 'email', url: '', secret: '', recipients: channel.to.join(', ') },
     ),
   };

@@ -1,10 +1,10 @@
-import { MAX_ALERT_CHANNELS, type AlertSettings } from '@loupe/contract';
-import { useState, type FormEvent } from 'react';
+import { type AlertSettings, MAX_ALERT_CHANNELS } from '@loupe/contract';
+import { type FormEvent, useState } from 'react';
 import { fieldErrorsOf } from '../api/api-error.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
-import { bodyOf, draftOf, isFormField, newChannel, withRecipientErrors, type AlertDraft, type ChannelDraft } from './alert-form-state.ts';
+import { type AlertDraft, bodyOf, type ChannelDraft, draftOf, isFormField, newChannel, withRecipientErrors } from './alert-form-state.ts';
 import { ChannelFields } from './channel-fields.tsx';
 import { NewSecrets } from './new-secrets.tsx';
 
@@ -34,7 +34,8 @@ export function AlertSettingsForm({
     setSaved(null);
     onDirtyChange(true);
   };
-  const setChannel = (index: number, channel: ChannelDraft) => setDraft({ ...draft, channels: draft.channels.map((each, i) => (i === index ? channel : each)) });
+  const setChannel = (index: number, channel: ChannelDraft) =>
+    setDraft({ ...draft, channels: draft.channels.map((each, i) => (i === index ? channel : each)) });
   const shown = withRecipientErrors(error, draft);
   const channelsError = fieldErrorsOf(shown).channels;
   const onlyAtFields = Object.keys(fieldErrorsOf(shown)).length > 0 && Object.keys(fieldErrorsOf(shown)).every(isFormField);
@@ -60,14 +61,24 @@ export function AlertSettingsForm({
       <h2>Settings</h2>
       {error !== null && !onlyAtFields && <ErrorMessage error={shown} hideFieldErrors />}
       <label className="check-row">
-        <input type="checkbox" checked={draft.enabled} disabled={readOnly} onChange={(event) => setDraft({ ...draft, enabled: event.target.checked })} />
+        <input
+          type="checkbox"
+          checked={draft.enabled}
+          disabled={readOnly}
+          onChange={(event) => setDraft({ ...draft, enabled: event.target.checked })}
+        />
         Send alerts when a crawl of this project ends
       </label>
 
       <fieldset className="conditions">
         <legend>Alert when</legend>
         <label className="check-row">
-          <input type="checkbox" checked={draft.crawlFailed} disabled={readOnly} onChange={(event) => setDraft({ ...draft, crawlFailed: event.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.crawlFailed}
+            disabled={readOnly}
+            onChange={(event) => setDraft({ ...draft, crawlFailed: event.target.checked })}
+          />
           A crawl fails
         </label>
         <FormField
@@ -99,7 +110,12 @@ export function AlertSettingsForm({
           hint="Points since the previous report, 1–100; empty turns it off."
         />
         <label className="check-row">
-          <input type="checkbox" checked={draft.newErrors} disabled={readOnly} onChange={(event) => setDraft({ ...draft, newErrors: event.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.newErrors}
+            disabled={readOnly}
+            onChange={(event) => setDraft({ ...draft, newErrors: event.target.checked })}
+          />
           New errors appear that the previous report did not have
         </label>
       </fieldset>

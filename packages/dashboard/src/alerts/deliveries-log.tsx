@@ -1,4 +1,4 @@
-import { AlertDeliveryStatus, type AlertDelivery, type FiredCondition } from '@loupe/contract';
+import { type AlertDelivery, AlertDeliveryStatus, type FiredCondition } from '@loupe/contract';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
@@ -43,7 +43,11 @@ export function DeliveriesLog({ projectId, round }: { projectId: string; round: 
       <PagedTable
         list={deliveries}
         loadingLabel="Loading deliveries"
-        empty={<EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>Alerts sent to the channels, tests included, are listed here.</EmptyState>}
+        empty={
+          <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>
+            Alerts sent to the channels, tests included, are listed here.
+          </EmptyState>
+        }
         columns={['When', 'Channel', 'Alert', 'Outcome']}
         row={(delivery) => (
           <tr key={delivery.id}>

@@ -2,7 +2,12 @@ import type { AlertDelivery } from '@loupe/contract';
 
 /** How a delivery went, in words: delivered with the receiver's status, failed with why, or still trying. */
 export function DeliveryStatus({ delivery }: { delivery: AlertDelivery }) {
-  const code = delivery.responseStatus === null ? '' : delivery.channel.type === 'webhook' ? `HTTP ${delivery.responseStatus}` : `SMTP ${delivery.responseStatus}`;
+  const code =
+    delivery.responseStatus === null
+      ? ''
+      : delivery.channel.type === 'webhook'
+        ? `HTTP ${delivery.responseStatus}`
+        : `SMTP ${delivery.responseStatus}`;
   if (delivery.status === 'delivered') return <span className="badge good">Delivered{code && ` (${code})`}</span>;
   if (delivery.status === 'failed') {
     return (

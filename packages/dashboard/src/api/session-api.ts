@@ -1,14 +1,14 @@
 import {
+  type CompletePasswordReset,
   CSRF_HEADER,
   PasswordResetCompleted,
   PasswordResetRequested,
-  Session,
-  SetupState,
-  sessionPaths,
-  type CompletePasswordReset,
   type RequestPasswordReset,
+  Session,
   type Setup,
+  SetupState,
   type SignIn,
+  sessionPaths,
 } from '@loupe/contract';
 // The dashboard's own endpoints (not SDK methods) fail as the LoupeError the SDK throws for the rest.
 import { errorFromResponse } from '@loupe/sdk';

@@ -6,8 +6,8 @@ import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
-import { CrawlOptionsFields } from './crawl-options-fields.tsx';
 import { crawlOptionsFromFields } from './crawl-options.ts';
+import { CrawlOptionsFields } from './crawl-options-fields.tsx';
 
 const PREFIX = 'crawlDefaults.';
 
@@ -53,11 +53,19 @@ export function AuditProjectDialog({ open, project, onClose, onSaved }: AuditPro
         />
         <fieldset className="crawl-defaults">
           <legend>Crawl defaults</legend>
-          <p className="field-hint muted">Every crawl of the project uses these unless the crawl says otherwise. Blank: the server's default.</p>
+          <p className="field-hint muted">
+            Every crawl of the project uses these unless the crawl says otherwise. Blank: the server's default.
+          </p>
           <CrawlOptionsFields prefix={PREFIX} initial={project?.crawlDefaults} blankMeans="server default" error={form.error} />
         </fieldset>
         {form.error !== null && !onlyFieldErrors(form.error, fieldNames(form.error)) && <ErrorMessage error={form.error} hideFieldErrors />}
-        <DialogFormActions busy={form.busy} submitLabel={project ? 'Save' : 'Create'} busyLabel="Saving…" onCancel={close} cancelDisabled={form.busy} />
+        <DialogFormActions
+          busy={form.busy}
+          submitLabel={project ? 'Save' : 'Create'}
+          busyLabel="Saving…"
+          onCancel={close}
+          cancelDisabled={form.busy}
+        />
       </form>
     </Dialog>
   );

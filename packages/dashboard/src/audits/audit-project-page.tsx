@@ -111,7 +111,10 @@ export function AuditProjectPage() {
           navigate(`/w/${workspace.id}/audits`);
         }}
       >
-        <p>Its schedules, alert settings and search index go with it. Its reports and crawls stay in the workspace, no longer filed under a project.</p>
+        <p>
+          Its schedules, alert settings and search index go with it. Its reports and crawls stay in the workspace, no longer filed under a
+          project.
+        </p>
       </ConfirmDialog>
     </>
   );
@@ -129,7 +132,12 @@ function ProjectOverview({ projectId }: { projectId: string }) {
         <h2 id="latest-heading">Newest report</h2>
         {reports.status === 'loading' && <LoadingState label="Loading the newest report" />}
         {reports.status === 'failed' && <ErrorMessage error={reports.error} onRetry={reports.reload} />}
-        {reports.status === 'done' && (reports.data[0] ? <LatestReport report={reports.data[0]} href={reportHref(reports.data[0].id)} /> : <p className="muted">No report yet.</p>)}
+        {reports.status === 'done' &&
+          (reports.data[0] ? (
+            <LatestReport report={reports.data[0]} href={reportHref(reports.data[0].id)} />
+          ) : (
+            <p className="muted">No report yet.</p>
+          ))}
       </section>
       <section className="card project-section" aria-labelledby="trend-heading">
         <h2 id="trend-heading">Score trend</h2>

@@ -1,7 +1,7 @@
 import type { CrawlDefaults } from '@loupe/contract';
-import { boundsOf, defaultOf, descriptionOf, YES_NO_OPTIONS } from './crawl-options.ts';
 import { fieldMessages } from '../api/field-messages.ts';
 import { FieldFrame } from '../components/field-frame.tsx';
+import { boundsOf, defaultOf, descriptionOf, YES_NO_OPTIONS } from './crawl-options.ts';
 
 export interface CrawlOptionsFieldsProps {
   /** Put before each control's name: `crawlDefaults.` in a project's form, nothing in a crawl's. */
@@ -48,7 +48,13 @@ export function CrawlOptionsFields({ prefix = '', initial = {}, planCap, blankMe
   const toggle = (option: (typeof YES_NO_OPTIONS)[number], label: string) => (
     <FieldFrame label={label} name={name(option)} error={error} hint={descriptionOf(option)}>
       {({ id, describedBy, invalid }) => (
-        <select id={id} name={name(option)} defaultValue={yesNo(initial[option])} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+        <select
+          id={id}
+          name={name(option)}
+          defaultValue={yesNo(initial[option])}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+        >
           <option value="">{`${blankMeans[0]?.toUpperCase()}${blankMeans.slice(1)} (${defaultOf(option) ? 'yes' : 'no'})`}</option>
           <option value="true">Yes</option>
           <option value="false">No</option>
@@ -80,7 +86,13 @@ export function CrawlOptionsFields({ prefix = '', initial = {}, planCap, blankMe
     <div className="crawl-options">
       <FieldFrame label="What to audit" name={name('mode')} error={error} hint="A URL audit checks the start URL alone, for one credit.">
         {({ id, describedBy, invalid }) => (
-          <select id={id} name={name('mode')} defaultValue={initial.mode ?? ''} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+          <select
+            id={id}
+            name={name('mode')}
+            defaultValue={initial.mode ?? ''}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+          >
             <option value="">{`${blankMeans[0]?.toUpperCase()}${blankMeans.slice(1)} (${defaultOf('mode') === 'page' ? 'one page' : 'the whole site'})`}</option>
             <option value="site">The whole site</option>
             <option value="page">One page (a URL audit)</option>
@@ -112,7 +124,12 @@ export function CrawlOptionsFields({ prefix = '', initial = {}, planCap, blankMe
               />
             )}
           </FieldFrame>
-          <FieldFrame label="Extra request headers" name={name('headers')} error={error} hint={`${descriptionOf('headers') ?? ''} One "Name: value" per line.`}>
+          <FieldFrame
+            label="Extra request headers"
+            name={name('headers')}
+            error={error}
+            hint={`${descriptionOf('headers') ?? ''} One "Name: value" per line.`}
+          >
             {({ id, describedBy, invalid }) => (
               <textarea
                 id={id}

@@ -1,4 +1,4 @@
-import { LoupeError, StartCrawl, type CrawlDefaults } from '@loupe/contract';
+import { type CrawlDefaults, LoupeError, StartCrawl } from '@loupe/contract';
 
 const shape = StartCrawl.shape;
 

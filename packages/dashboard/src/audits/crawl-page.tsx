@@ -101,7 +101,11 @@ export function CrawlPage() {
             {crawl.capped && " (lowered to the plan's cap)"}
           </dd>
           <dt>Credits</dt>
-          <dd>{crawl.creditsCharged === null ? `${crawl.creditsReserved.toLocaleString('en')} reserved` : `${crawl.creditsCharged.toLocaleString('en')} charged`}</dd>
+          <dd>
+            {crawl.creditsCharged === null
+              ? `${crawl.creditsReserved.toLocaleString('en')} reserved`
+              : `${crawl.creditsCharged.toLocaleString('en')} charged`}
+          </dd>
           {lastUrl && !done && (
             <>
               <dt>Last page</dt>

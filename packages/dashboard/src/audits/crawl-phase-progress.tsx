@@ -37,14 +37,22 @@ export function CrawlPhaseProgress({ crawl }: { crawl: Crawl }) {
         <>
           <div className="progress-row">
             <span className="progress-label">Pages</span>
-            <progress aria-label="Pages fetched" max={progress.phase === 'pages' ? Math.max(crawl.maxPages, 1) : Math.max(progress.pages.total, 1)} value={progress.pages.done} />
+            <progress
+              aria-label="Pages fetched"
+              max={progress.phase === 'pages' ? Math.max(crawl.maxPages, 1) : Math.max(progress.pages.total, 1)}
+              value={progress.pages.done}
+            />
             <span className="muted">
               {count(progress.pages.done)} of {count(progress.pages.total)} found{rate(progress.pagesPerSecond)}
             </span>
           </div>
           <div className="progress-row">
             <span className="progress-label">Links</span>
-            <progress aria-label="Links checked" max={Math.max(progress.links.total, 1)} value={progress.links.total === 0 && progress.phase !== 'pages' ? 1 : progress.links.done} />
+            <progress
+              aria-label="Links checked"
+              max={Math.max(progress.links.total, 1)}
+              value={progress.links.total === 0 && progress.phase !== 'pages' ? 1 : progress.links.done}
+            />
             <span className="muted">
               {count(progress.links.done)} of {count(progress.links.total)} checked{rate(progress.linksPerSecond)}
             </span>

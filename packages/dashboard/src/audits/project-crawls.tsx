@@ -12,7 +12,10 @@ const PAGE_SIZE = 10;
 /** The project's crawls, newest first, each with its progress page and, once made, its report. */
 export function ProjectCrawls({ projectId }: { projectId: string }) {
   const { api, workspace } = useWorkspace();
-  const crawls = useCursorPages((cursor, signal) => api.page.listProjectCrawls({ projectId, limit: PAGE_SIZE, cursor }, { signal }), [api, projectId]);
+  const crawls = useCursorPages(
+    (cursor, signal) => api.page.listProjectCrawls({ projectId, limit: PAGE_SIZE, cursor }, { signal }),
+    [api, projectId],
+  );
   return (
     <section className="card project-section" aria-labelledby="crawls-heading">
       <h2 id="crawls-heading">Crawls</h2>
@@ -36,13 +39,26 @@ export function ProjectCrawls({ projectId }: { projectId: string }) {
                 <td>
                   {crawl.pagesCrawled.toLocaleString('en')} of {crawl.maxPages.toLocaleString('en')}
                 </td>
-                <td>{crawl.reportId ? <Link to={`/w/${workspace.id}/reports/${crawl.reportId}`}>Open report</Link> : <span className="muted">–</span>}</td>
+                <td>
+                  {crawl.reportId ? (
+                    <Link to={`/w/${workspace.id}/reports/${crawl.reportId}`}>Open report</Link>
+                  ) : (
+                    <span className="muted">–</span>
+                  )}
+                </td>
               </tr>
             )}
           />
         )}
       </LoadedList>
-      <Pager label="Crawl pages" index={crawls.index} hasPrevious={crawls.hasPrevious} hasNext={crawls.hasNext} onPrevious={crawls.previous} onNext={crawls.next} />
+      <Pager
+        label="Crawl pages"
+        index={crawls.index}
+        hasPrevious={crawls.hasPrevious}
+        hasNext={crawls.hasNext}
+        onPrevious={crawls.previous}
+        onNext={crawls.next}
+      />
     </section>
   );
 }

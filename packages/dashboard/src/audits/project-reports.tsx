@@ -12,7 +12,10 @@ const PAGE_SIZE = 10;
 /** The project's reports, newest first, with their score and findings. */
 export function ProjectReports({ projectId }: { projectId: string }) {
   const { api, workspace } = useWorkspace();
-  const reports = useCursorPages((cursor, signal) => api.page.listProjectReports({ projectId, limit: PAGE_SIZE, cursor }, { signal }), [api, projectId]);
+  const reports = useCursorPages(
+    (cursor, signal) => api.page.listProjectReports({ projectId, limit: PAGE_SIZE, cursor }, { signal }),
+    [api, projectId],
+  );
   return (
     <section className="card project-section" aria-labelledby="reports-heading">
       <h2 id="reports-heading">Reports</h2>
@@ -44,7 +47,14 @@ export function ProjectReports({ projectId }: { projectId: string }) {
           />
         )}
       </LoadedList>
-      <Pager label="Report pages" index={reports.index} hasPrevious={reports.hasPrevious} hasNext={reports.hasNext} onPrevious={reports.previous} onNext={reports.next} />
+      <Pager
+        label="Report pages"
+        index={reports.index}
+        hasPrevious={reports.hasPrevious}
+        hasNext={reports.hasNext}
+        onPrevious={reports.previous}
+        onNext={reports.next}
+      />
     </section>
   );
 }

@@ -41,7 +41,11 @@ export function ScoreTrendChart({ trend, reportHref }: { trend: ProjectTrend; re
         ))}
         <polyline className="trend-line" points={points.map((point, index) => `${x(index)},${y(point.score!)}`).join(' ')} />
         {points.map((point, index) => (
-          <Link key={point.reportId} to={reportHref(point.reportId)} aria-label={`Report of ${day(point.createdAt)}: health ${point.score}`}>
+          <Link
+            key={point.reportId}
+            to={reportHref(point.reportId)}
+            aria-label={`Report of ${day(point.createdAt)}: health ${point.score}`}
+          >
             <circle className={`trend-point${point.completeness === 'partial' ? ' partial' : ''}`} cx={x(index)} cy={y(point.score!)} r={5}>
               <title>{`${day(point.createdAt)}: ${point.score} (${point.grade ?? '–'}), ${point.pages} pages, ${point.errors} errors${point.completeness === 'partial' ? ', partial crawl' : ''}`}</title>
             </circle>

@@ -1,24 +1,36 @@
 import type { AuditProject, StartProjectCrawl } from '@loupe/contract';
 import { isLoupeError } from '@loupe/sdk';
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { asLoupeError, onlyFieldErrors } from '../api/api-error.ts';
 import { useQuery } from '../api/use-query.ts';
+import { EmptyState } from '../components/empty-state.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useSubmit } from '../components/use-submit.ts';
-import { EmptyState } from '../components/empty-state.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
-import { CrawlOptionsFields } from './crawl-options-fields.tsx';
 import { crawlOptionsFromFields, YES_NO_OPTIONS } from './crawl-options.ts';
-import { useCrawlEstimate, type EstimateState } from './use-crawl-estimate.ts';
+import { CrawlOptionsFields } from './crawl-options-fields.tsx';
+import { type EstimateState, useCrawlEstimate } from './use-crawl-estimate.ts';
 import '../reports/reports.css';
 import './audits.css';
 
 /** Every field of the form, for telling a refusal about them from one about the whole request. */
-const FIELDS = ['url', 'mode', 'maxPages', 'maxDepth', 'concurrency', 'delayMs', ...YES_NO_OPTIONS, 'include', 'exclude', 'userAgent', 'headers'];
+const FIELDS = [
+  'url',
+  'mode',
+  'maxPages',
+  'maxDepth',
+  'concurrency',
+  'delayMs',
+  ...YES_NO_OPTIONS,
+  'include',
+  'exclude',
+  'userAgent',
+  'headers',
+];
 
 /**
  * `/w/:ws/audits/:projectId/crawls/new`: a crawl of the project's site, its options starting
@@ -73,13 +85,22 @@ function StartCrawlForm({ project }: { project: AuditProject }) {
   const refused = isLoupeError(form.error, 'insufficient_credits') ? form.error : undefined;
   return (
     <form className="card start-crawl-form" onSubmit={form.onSubmit} onInput={onInput} noValidate>
-      <FormField label="Start URL" name="url" type="url" required defaultValue={project.siteUrl} hint="The project's site; any page of it works as a start." error={form.error} />
+      <FormField
+        label="Start URL"
+        name="url"
+        type="url"
+        required
+        defaultValue={project.siteUrl}
+        hint="The project's site; any page of it works as a start."
+        error={form.error}
+      />
       <CrawlOptionsFields initial={project.crawlDefaults} blankMeans="default" error={form.error} />
       <CreditEstimate estimate={estimate} />
       {refused && (
         <div className="error-message" role="alert">
           <p>
-            <strong>Not enough credits.</strong> This crawl needs {String(refused.extra.required)} credits; the workspace has {String(refused.extra.balance)}.
+            <strong>Not enough credits.</strong> This crawl needs {String(refused.extra.required)} credits; the workspace has{' '}
+            {String(refused.extra.balance)}.
           </p>
           <p>Lower Max pages, or wait for the monthly grant.</p>
         </div>

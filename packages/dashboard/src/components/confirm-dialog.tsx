@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Dialog } from './dialog.tsx';
 import { ErrorMessage } from './error-message.tsx';
 

@@ -24,7 +24,9 @@ export function DataTable<T>({ caption, className, columns, items, row }: DataTa
       <table className={className}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
-          <tr>{columns.map((column) => column && <ColumnHeading key={typeof column === 'string' ? column : column.label} column={column} />)}</tr>
+          <tr>
+            {columns.map((column) => column && <ColumnHeading key={typeof column === 'string' ? column : column.label} column={column} />)}
+          </tr>
         </thead>
         <tbody>{items.map((item) => row(item))}</tbody>
       </table>

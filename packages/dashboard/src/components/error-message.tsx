@@ -5,7 +5,15 @@ import { asLoupeError } from '../api/api-error.ts';
  * field messages of a validation failure, the code, and the request id of a 500 to quote.
  * Forms that show field errors beside their controls pass `hideFieldErrors`.
  */
-export function ErrorMessage({ error, onRetry, hideFieldErrors = false }: { error: unknown; onRetry?: () => void; hideFieldErrors?: boolean }) {
+export function ErrorMessage({
+  error,
+  onRetry,
+  hideFieldErrors = false,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  hideFieldErrors?: boolean;
+}) {
   const failure = asLoupeError(error);
   const { formErrors = [], fieldErrors = {} } = failure.details ?? {};
   const fields = hideFieldErrors ? [] : Object.entries(fieldErrors);

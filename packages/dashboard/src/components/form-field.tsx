@@ -14,7 +14,9 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 export function FormField({ label, name, error, hint, ...input }: FormFieldProps) {
   return (
     <FieldFrame label={label} name={name} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => <input {...input} id={id} name={name} aria-invalid={invalid || undefined} aria-describedby={describedBy} />}
+      {({ id, describedBy, invalid }) => (
+        <input {...input} id={id} name={name} aria-invalid={invalid || undefined} aria-describedby={describedBy} />
+      )}
     </FieldFrame>
   );
 }

@@ -7,7 +7,9 @@ import { LoadingState } from './loading-state.tsx';
  * Where the first load of a list stands, and how to read it again: usePagedList's state is one
  * as it is; useCursorPages' `state` with its `reload`; useQuery's through `queriedList`.
  */
-export type ListLoad<T> = ({ status: 'loading' } | { status: 'failed'; error: unknown } | { status: 'done'; items: readonly T[] }) & { reload: () => void };
+export type ListLoad<T> = ({ status: 'loading' } | { status: 'failed'; error: unknown } | { status: 'done'; items: readonly T[] }) & {
+  reload: () => void;
+};
 
 /** A list read whole by useQuery, its answer as the items. */
 export function queriedList<T>(query: QueryState<readonly T[]> & { reload: () => void }): ListLoad<T> {

@@ -16,7 +16,10 @@ export function PlanAwareError({ error, feature, onRetry }: { error: unknown; fe
   return (
     <div className="plan-notice" role="alert">
       <p>
-        <strong>{feature} are not part of the {plan} plan.</strong> {error.message}
+        <strong>
+          {feature} are not part of the {plan} plan.
+        </strong>{' '}
+        {error.message}
       </p>
       <p>
         {workspace.role === 'owner' ? (

@@ -5,7 +5,11 @@ import { ErrorMessage } from './error-message.tsx';
 /** What failed, in words: the API's error as ErrorMessage shows it, anything else by its message. */
 function Failure({ error }: { error: unknown }) {
   if (error instanceof LoupeError) return <ErrorMessage error={error} />;
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : String(error);
+  const message = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   return (
     <div className="error-message" role="alert">
       <p>

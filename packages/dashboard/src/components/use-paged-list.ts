@@ -67,7 +67,8 @@ export function usePagedList<T>(
       },
       (error: unknown) => {
         reading.busy = false;
-        if (cursor.current === reading && !controller.signal.aborted) setState({ status: 'failed', items: [], error, hasMore: false, loadingMore: false });
+        if (cursor.current === reading && !controller.signal.aborted)
+          setState({ status: 'failed', items: [], error, hasMore: false, loadingMore: false });
       },
     );
     return () => controller.abort();
@@ -81,7 +82,8 @@ export function usePagedList<T>(
     take(reading).then(
       ({ items, more }) => {
         reading.busy = false;
-        if (cursor.current === reading) setState((previous) => ({ ...previous, items: [...previous.items, ...items], hasMore: more, loadingMore: false }));
+        if (cursor.current === reading)
+          setState((previous) => ({ ...previous, items: [...previous.items, ...items], hasMore: more, loadingMore: false }));
       },
       (error: unknown) => {
         reading.busy = false;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 
 /**
  * A form's submit: reads its fields, runs the request, and keeps the failure for ErrorMessage

@@ -1,5 +1,5 @@
 import type { ReportSummary } from '@loupe/contract';
-import { useId, useState, type FormEvent } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import './diff.css';
@@ -24,7 +24,8 @@ export function CompareForm({ reports, initialOld, initialNew }: { reports: Repo
   const id = useId();
   const [before, setBefore] = useState(initialOld ?? reports[1]?.id ?? '');
   const [after, setAfter] = useState(initialNew ?? reports[0]?.id ?? '');
-  if (reports.length < 2) return <p className="muted">Two reports are needed to compare; this project has {reports.length === 0 ? 'none' : 'one'} yet.</p>;
+  if (reports.length < 2)
+    return <p className="muted">Two reports are needed to compare; this project has {reports.length === 0 ? 'none' : 'one'} yet.</p>;
   const same = before === after;
   const submit = (event: FormEvent) => {
     event.preventDefault();

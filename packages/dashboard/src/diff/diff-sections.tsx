@@ -1,14 +1,14 @@
 import type { ReportDiff } from '@loupe/contract';
 import { Link } from 'react-router';
-import { ScoreBadge } from '../reports/score-badge.tsx';
 import { counted, severities, severityLabels } from '../reports/report-labels.ts';
+import { ScoreBadge } from '../reports/score-badge.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 
 type IssueChanges = ReportDiff['issues']['new'];
 
 const signed = (delta: number | null) => (delta === null ? '–' : delta > 0 ? `+${delta}` : String(delta));
 const trend = (delta: number | null, higherIsBetter: boolean) =>
-  delta === null || delta === 0 ? 'same' : (delta > 0) === higherIsBetter ? 'better' : 'worse';
+  delta === null || delta === 0 ? 'same' : delta > 0 === higherIsBetter ? 'better' : 'worse';
 
 /** Every section of a diff (contract/diff/report-diff.ts): score, findings, pages, issues, status and title changes. */
 export function DiffSections({ diff }: { diff: ReportDiff }) {
@@ -99,7 +99,13 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
         {diff.changed.status.total === 0 ? (
           <p className="muted">No page answers differently.</p>
         ) : (
-          <ChangeTable rows={diff.changed.status.pages.map((page) => ({ url: page.url, before: page.before ?? 'no answer', after: page.after ?? 'no answer' }))} />
+          <ChangeTable
+            rows={diff.changed.status.pages.map((page) => ({
+              url: page.url,
+              before: page.before ?? 'no answer',
+              after: page.after ?? 'no answer',
+            }))}
+          />
         )}
         <Cut shown={diff.changed.status.pages.length} total={diff.changed.status.total} />
       </section>
@@ -111,7 +117,13 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
         {diff.changed.title.total === 0 ? (
           <p className="muted">No title changed.</p>
         ) : (
-          <ChangeTable rows={diff.changed.title.pages.map((page) => ({ url: page.url, before: page.before ?? 'no title', after: page.after ?? 'no title' }))} />
+          <ChangeTable
+            rows={diff.changed.title.pages.map((page) => ({
+              url: page.url,
+              before: page.before ?? 'no title',
+              after: page.after ?? 'no title',
+            }))}
+          />
         )}
         <Cut shown={diff.changed.title.pages.length} total={diff.changed.title.total} />
       </section>

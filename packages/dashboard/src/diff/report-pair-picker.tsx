@@ -17,7 +17,8 @@ export function ReportPairPicker() {
   const [chosen, setChosen] = useState('');
   if (projects.status === 'loading') return <LoadingState label="Loading audit projects" />;
   if (projects.status === 'failed') return <ErrorMessage error={projects.error} onRetry={projects.reload} />;
-  if (projects.data.length === 0) return <EmptyState title="No audit projects yet">Reports to compare come from an audit project's crawls.</EmptyState>;
+  if (projects.data.length === 0)
+    return <EmptyState title="No audit projects yet">Reports to compare come from an audit project's crawls.</EmptyState>;
   const projectId = chosen || projects.data[0]!.id;
   return (
     <div className="card">

@@ -6,14 +6,21 @@ import { after, before, describe, it } from 'node:test';
 import { addPasswordMember, setUpOwner, signIn, type TestSession } from '@loupe/server/src/sessions/test-session.ts';
 import { htmlPage } from '@loupe/server/src/testing/html-page.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
-import { startTestSite, type SiteDefinition, type TestSite } from '@loupe/server/src/testing/test-site.ts';
+import { type SiteDefinition, startTestSite, type TestSite } from '@loupe/server/src/testing/test-site.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 /** A plan whose credits (50) are fewer than its cap (60): a crawl at the cap is refused with 402. */
-const PLAN = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false, pagesPerCrawl: 60, monthlyCredits: 50 };
+const PLAN = {
+  imageProjects: 3,
+  imagesPerProject: 10,
+  scheduledCrawls: false,
+  customRulePacks: false,
+  pagesPerCrawl: 60,
+  monthlyCredits: 50,
+};
 
 /** Six pages and a broken link; the second crawl fixes one title and changes another. */
 function auditedSite(): SiteDefinition {
@@ -116,7 +123,11 @@ describe('audits in a browser', () => {
     projectUrl = page.url();
     const base = new URL(projectUrl).pathname;
     const nav = page.getByRole('navigation', { name: 'Project' });
-    for (const [label, path] of [['Schedules', 'schedules'], ['Alerts', 'alerts'], ['Search', 'search']] as const) {
+    for (const [label, path] of [
+      ['Schedules', 'schedules'],
+      ['Alerts', 'alerts'],
+      ['Search', 'search'],
+    ] as const) {
       assert.equal(await nav.getByRole('link', { name: label }).getAttribute('href'), `${base}/${path}`);
     }
     await page.getByText('No crawls yet').waitFor();
@@ -177,7 +188,11 @@ describe('audits in a browser', () => {
     await index.getByRole('button', { name: 'Status' }).click();
     await page.waitForURL(/sort=status&order=desc/);
     // The status column's cell: another column (the time in ms) may read 404 too.
-    await index.locator('tbody tr').first().locator(':scope > :nth-child(2)', { hasText: /^\s*404\s*$/ }).waitFor();
+    await index
+      .locator('tbody tr')
+      .first()
+      .locator(':scope > :nth-child(2)', { hasText: /^\s*404\s*$/ })
+      .waitFor();
     await page.getByLabel('Status', { exact: true }).selectOption('4xx');
     await page.waitForURL(/status=4xx/);
     await onlyRow(site.url('/missing'));
@@ -188,7 +203,10 @@ describe('audits in a browser', () => {
   });
 
   it("opens a page's detail with its findings", async () => {
-    await page.locator('table.page-index').getByRole('link', { name: site.url('/blog/first') }).click();
+    await page
+      .locator('table.page-index')
+      .getByRole('link', { name: site.url('/blog/first') })
+      .click();
     await page.getByRole('heading', { name: 'Page', level: 1 }).waitFor();
     await settled();
     await page.getByRole('heading', { name: /^Findings/ }).waitFor();
@@ -222,8 +240,16 @@ describe('audits in a browser', () => {
   });
 
   it('compares two crawls of the project: score, issues resolved and the title that changed', async () => {
-    siteDefinition.pages['/blog/first'] = htmlPage({ path: '/blog/first', title: 'The first post of the blog on the audited site', links: ['/blog'] });
-    siteDefinition.pages['/about'] = htmlPage({ path: '/about', title: 'Who we are: the people behind the audited test site', links: ['/'] });
+    siteDefinition.pages['/blog/first'] = htmlPage({
+      path: '/blog/first',
+      title: 'The first post of the blog on the audited site',
+      links: ['/blog'],
+    });
+    siteDefinition.pages['/about'] = htmlPage({
+      path: '/about',
+      title: 'Who we are: the people behind the audited test site',
+      links: ['/'],
+    });
     await page.goto(projectUrl);
     await settled();
     await crawlFromForm();
@@ -292,7 +318,8 @@ describe('audits in a browser', () => {
     await page.goto(projectUrl);
     await page.getByRole('heading', { name: 'Audited site', level: 1 }).waitFor();
     await settled();
-    for (const name of ['Start crawl', 'Edit', 'Delete']) assert.equal(await page.getByRole('button', { name }).or(page.getByRole('link', { name })).count(), 0, name);
+    for (const name of ['Start crawl', 'Edit', 'Delete'])
+      assert.equal(await page.getByRole('button', { name }).or(page.getByRole('link', { name })).count(), 0, name);
     // The start form's address typed by hand says what the role lacks instead of a form that would fail.
     await page.goto(`${projectUrl}/crawls/new`);
     await page.getByRole('heading', { name: 'Your role cannot start crawls' }).waitFor();
@@ -307,6 +334,9 @@ describe('audits in a browser', () => {
 
   it('says so when a report does not exist', async () => {
     await page.goto(`${t.url}/w/${workspaceId}/reports/0190a0a0-0000-7000-8000-000000000000`);
-    await page.getByRole('alert').getByText(/no such report/i).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/no such report/i)
+      .waitFor();
   });
 });

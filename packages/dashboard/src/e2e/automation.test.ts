@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '@loupe/server/src/testing/test
 import { startTestSite, type TestSite } from '@loupe/server/src/testing/test-site.ts';
 import type { Locator, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
@@ -22,8 +22,18 @@ const shop = {
     body: '<p>Our brass lanterns light every harbour path. Each lantern burns oil for twelve hours and is made by hand.</p>',
     links: ['/'],
   }),
-  '/kettles': htmlPage({ path: '/kettles', title: 'Copper kettles', body: '<p>Copper kettles boil water fast on any stove.</p>', links: ['/'] }),
-  '/draft': htmlPage({ path: '/draft', title: 'Spring catalogue', body: '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>', links: ['/'] }),
+  '/kettles': htmlPage({
+    path: '/kettles',
+    title: 'Copper kettles',
+    body: '<p>Copper kettles boil water fast on any stove.</p>',
+    links: ['/'],
+  }),
+  '/draft': htmlPage({
+    path: '/draft',
+    title: 'Spring catalogue',
+    body: '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>',
+    links: ['/'],
+  }),
 };
 
 const placeholderRule = {
@@ -43,7 +53,8 @@ const thinRule = (value: unknown) => ({
   when: { type: 'metric', metric: 'wordCount', cmp: { op: 'lt', value } },
   message: '{{path}} has {{value}} words',
 });
-const packText = (value: unknown) => JSON.stringify({ schema: 'loupe.rules/v1', name: 'House rules', rules: [placeholderRule, thinRule(value)] }, null, 2);
+const packText = (value: unknown) =>
+  JSON.stringify({ schema: 'loupe.rules/v1', name: 'House rules', rules: [placeholderRule, thinRule(value)] }, null, 2);
 
 async function signInThroughPage(page: Page, url: string, email: string): Promise<void> {
   await page.goto(`${url}/sign-in`);
@@ -67,7 +78,10 @@ function widerThanScreen(page: Page): Promise<string[]> {
     return [...document.querySelectorAll('body *')]
       .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
       .filter((element) => !element.closest('.table-scroll, .app-nav, .sub-tabs'))
-      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} (${Math.round(element.getBoundingClientRect().right)} px)`)
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} (${Math.round(element.getBoundingClientRect().right)} px)`,
+      )
       .slice(0, 10);
   });
 }
@@ -93,7 +107,9 @@ describe('audit automation in a browser', () => {
     viewerEmail = await addPasswordMember(t, workspaceId, t.owner.key, 'viewer');
     // Schedules and rule packs need a plan with them (DESIGN.md §6); owners change the plan.
     assert.equal((await t.request('PATCH', '/api/v1/team', { body: { plan: 'pro' } })).status, 200);
-    const project = await t.request('POST', '/api/v1/projects', { body: { name: 'Harbour site', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false, maxPages: 20 } } });
+    const project = await t.request('POST', '/api/v1/projects', {
+      body: { name: 'Harbour site', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false, maxPages: 20 } },
+    });
     assert.equal(project.status, 201, JSON.stringify(project.body));
     projectId = project.body.id;
     const crawl = await t.request('POST', `/api/v1/projects/${projectId}/crawls`, { body: {} });
@@ -203,7 +219,6 @@ describe('audit automation in a browser', () => {
   });
 
   describe('rule packs', () => {
-
     it('places a mistake in the JSON at its rule, field and line', async () => {
       await open('rules', 'Rules');
       await page.getByText('No rule packs yet').waitFor();
@@ -226,7 +241,11 @@ describe('audit automation in a browser', () => {
       assert.equal(await page.locator('.json-line-number.has-problem').textContent(), String(line));
       const offset = await editor.evaluate((area: HTMLTextAreaElement, marked: number) => {
         const style = getComputedStyle(area);
-        const lineTop = area.getBoundingClientRect().top + Number.parseFloat(style.paddingTop) + (marked - 1) * Number.parseFloat(style.lineHeight) - area.scrollTop;
+        const lineTop =
+          area.getBoundingClientRect().top +
+          Number.parseFloat(style.paddingTop) +
+          (marked - 1) * Number.parseFloat(style.lineHeight) -
+          area.scrollTop;
         return Math.abs(document.querySelector('.json-line-number.has-problem')!.getBoundingClientRect().top - lineTop);
       }, line);
       assert.ok(offset < 2, `the marked line number is level with its line (${offset} px apart)`);
@@ -243,7 +262,10 @@ describe('audit automation in a browser', () => {
       packId = page.url().split('/').at(-1)!;
       await page.getByRole('heading', { name: 'House rules', level: 1 }).waitFor();
       await page.getByRole('checkbox', { name: /Harbour site/ }).click();
-      await page.getByRole('checkbox', { name: /Harbour site/, checked: true }).and(page.locator(':enabled')).waitFor();
+      await page
+        .getByRole('checkbox', { name: /Harbour site/, checked: true })
+        .and(page.locator(':enabled'))
+        .waitFor();
       assert.deepEqual((await t.request('GET', `/api/v1/projects/${projectId}`)).body.rulePackIds, [packId]);
     });
 
@@ -304,7 +326,8 @@ describe('audit automation in a browser', () => {
     it('sees schedules without the controls to change them', async () => {
       await open(`audits/${projectId}/schedules`, 'Schedules');
       await page.getByRole('cell', { name: '0 3 * * *' }).waitFor();
-      for (const name of ['New schedule', 'Edit', 'Pause', 'Delete']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+      for (const name of ['New schedule', 'Edit', 'Pause', 'Delete'])
+        assert.equal(await page.getByRole('button', { name }).count(), 0, name);
     });
 
     it('reads the alert settings and the log, but cannot save or send a test', async () => {
@@ -323,7 +346,8 @@ describe('audit automation in a browser', () => {
       await page.getByRole('link', { name: 'House rules' }).click();
       await page.getByRole('heading', { name: 'House rules', level: 1 }).waitFor();
       assert.equal(await page.getByLabel('Pack (JSON)').getAttribute('readonly'), '');
-      for (const name of ['Validate', 'Save', 'Delete']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, name);
+      for (const name of ['Validate', 'Save', 'Delete'])
+        assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, name);
       assert.equal(await page.getByRole('checkbox').count(), 0);
       await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await page.getByRole('listitem', { name: 'Rule content/placeholder-copy' }).waitFor();

@@ -12,7 +12,9 @@ const STALE_LOCK_MS = 120_000;
 
 async function newestSource(): Promise<number> {
   const entries = await readdir(join(DASHBOARD, 'src'), { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile() && !entry.parentPath.includes(`${join('src', 'e2e')}`)).map((entry) => join(entry.parentPath, entry.name));
+  const files = entries
+    .filter((entry) => entry.isFile() && !entry.parentPath.includes(`${join('src', 'e2e')}`))
+    .map((entry) => join(entry.parentPath, entry.name));
   files.push(join(DASHBOARD, 'index.html'), join(DASHBOARD, 'vite.config.ts'));
   const times = await Promise.all(files.map(async (file) => (await stat(file)).mtimeMs));
   return Math.max(...times);
@@ -36,7 +38,10 @@ export async function ensureDashboardBuilt(): Promise<void> {
 }
 
 async function isFresh(): Promise<boolean> {
-  const built = await stat(INDEX).then((info) => info.mtimeMs, () => 0);
+  const built = await stat(INDEX).then(
+    (info) => info.mtimeMs,
+    () => 0,
+  );
   return built >= (await newestSource());
 }
 
@@ -50,7 +55,10 @@ async function takeLock(): Promise<void> {
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const held = await stat(LOCK).then((info) => info.mtimeMs, () => undefined);
+      const held = await stat(LOCK).then(
+        (info) => info.mtimeMs,
+        () => undefined,
+      );
       if (held !== undefined && Date.now() - held > STALE_LOCK_MS) {
         await rm(LOCK, { recursive: true, force: true });
         continue;
@@ -66,7 +74,14 @@ async function takeLock(): Promise<void> {
 async function released(events: AsyncIterable<{ filename: string | null }>): Promise<void> {
   try {
     for await (const event of events) {
-      if (event.filename === '.dist-building' && (await stat(LOCK).then(() => false, () => true))) return;
+      if (
+        event.filename === '.dist-building' &&
+        (await stat(LOCK).then(
+          () => false,
+          () => true,
+        ))
+      )
+        return;
     }
   } catch (error) {
     if ((error as Error).name !== 'AbortError') throw error;

@@ -1,8 +1,8 @@
-import { access, mkdtemp, rm } from 'node:fs/promises';
 import { constants } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's Chromium, installed by `.ci/run` (never a browser a test tool downloads). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -31,7 +31,9 @@ export async function launchChromium(): Promise<Chromium> {
   try {
     await access(CHROMIUM, constants.X_OK);
   } catch {
-    throw new Error(`The dashboard's browser tests need Debian's Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`);
+    throw new Error(
+      `The dashboard's browser tests need Debian's Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (.ci/run does).`,
+    );
   }
   const profile = await mkdtemp(join(tmpdir(), 'loupe-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
-import { startHeldSite, type HeldSite } from '@loupe/server/src/testing/held-site.ts';
+import { type HeldSite, startHeldSite } from '@loupe/server/src/testing/held-site.ts';
 import { htmlPage } from '@loupe/server/src/testing/html-page.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import { startTestSite, type TestSite } from '@loupe/server/src/testing/test-site.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 /**
@@ -28,7 +28,12 @@ describe('a crawl’s live page in a browser', () => {
     const paths = ['/', '/guide', '/faq'];
     const elsewhere = (n: number) => [0, 1, 2].map((k) => ({ href: held.url(`/ref/${n}/${k}`), text: `Reference ${n}.${k}` }));
     site = await startTestSite({
-      pages: Object.fromEntries(paths.map((path, n) => [path, htmlPage({ path, title: `The ${path} page of the site with slow references`, links: [...paths, ...elsewhere(n)] })])),
+      pages: Object.fromEntries(
+        paths.map((path, n) => [
+          path,
+          htmlPage({ path, title: `The ${path} page of the site with slow references`, links: [...paths, ...elsewhere(n)] }),
+        ]),
+      ),
       robotsTxt: 'User-agent: *\nDisallow:\n',
     });
     browser = await launchChromium();

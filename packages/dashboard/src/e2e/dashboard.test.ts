@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer, type TestWorkspace } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 const OWNER = { name: 'Olga Owner', email: 'olga@example.test', password: 'correct horse battery staple' };
@@ -69,7 +69,11 @@ describe('dashboard in a browser', () => {
 
   it('navigates between the sections', async () => {
     const nav = page.getByRole('navigation', { name: 'Sections' });
-    for (const [label, path] of [['Audits', 'audits'], ['Team', 'team'], ['Settings', 'settings']] as const) {
+    for (const [label, path] of [
+      ['Audits', 'audits'],
+      ['Team', 'team'],
+      ['Settings', 'settings'],
+    ] as const) {
       await nav.getByRole('link', { name: label }).click();
       await page.waitForURL(workspaceUrl(t.owner.workspaceId, path));
       await page.getByRole('heading', { name: label, level: 1 }).waitFor();
@@ -80,10 +84,17 @@ describe('dashboard in a browser', () => {
 
   it('lists every workspace of the user in the switcher, with the role in each', async () => {
     other = await t.createWorkspace();
-    const invite = await t.request('POST', '/api/v1/team/invites', { key: other.key, team: other.workspaceId, body: { email: OWNER.email, role: 'viewer' } });
+    const invite = await t.request('POST', '/api/v1/team/invites', {
+      key: other.key,
+      team: other.workspaceId,
+      body: { email: OWNER.email, role: 'viewer' },
+    });
     assert.equal(invite.status, 201);
     // The owner's account exists: it accepts as itself, with its key.
-    assert.equal((await t.request('POST', `/api/v1/invites/${invite.body.token}/accept`, { key: t.owner.key, team: null, body: {} })).status, 200);
+    assert.equal(
+      (await t.request('POST', `/api/v1/invites/${invite.body.token}/accept`, { key: t.owner.key, team: null, body: {} })).status,
+      200,
+    );
     await page.reload();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const switcher = page.getByLabel('Workspace');

@@ -1,25 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
 import { readTestImage } from '@loupe/server/src/testing/test-images.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
-import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
 
 /** Drops files on the element as a user dragging them from the desktop would: a real DataTransfer carrying Files. */
 async function dropFiles(page: Page, testId: string, files: { name: string; type: string; data: Buffer }[]) {
-  const dataTransfer = await page.evaluateHandle((sent) => {
-    const transfer = new DataTransfer();
-    for (const file of sent) {
-      const bytes = Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0));
-      transfer.items.add(new File([bytes], file.name, { type: file.type }));
-    }
-    return transfer;
-  }, files.map((file) => ({ name: file.name, type: file.type, base64: file.data.toString('base64') })));
+  const dataTransfer = await page.evaluateHandle(
+    (sent) => {
+      const transfer = new DataTransfer();
+      for (const file of sent) {
+        const bytes = Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0));
+        transfer.items.add(new File([bytes], file.name, { type: file.type }));
+      }
+      return transfer;
+    },
+    files.map((file) => ({ name: file.name, type: file.type, base64: file.data.toString('base64') })),
+  );
   const zone = page.getByTestId(testId);
   for (const type of ['dragenter', 'dragover', 'drop']) await zone.dispatchEvent(type, { dataTransfer });
 }
@@ -96,7 +99,11 @@ describe('images in a browser', () => {
       await row.getByText('Uploaded').waitFor();
       assert.equal(await row.getByRole('progressbar').getAttribute('value'), '100');
     }
-    await uploads.getByRole('listitem').filter({ hasText: 'truncated.jpg' }).getByText(/^Failed: /).waitFor();
+    await uploads
+      .getByRole('listitem')
+      .filter({ hasText: 'truncated.jpg' })
+      .getByText(/^Failed: /)
+      .waitFor();
   });
 
   it('shows the uploaded photos in the grid as CDN thumbnails', async () => {
@@ -111,7 +118,10 @@ describe('images in a browser', () => {
   });
 
   it('saves alt text and tags of an image', async () => {
-    await page.getByRole('list', { name: 'Images' }).getByRole('link', { name: /rocket\.jpg/ }).click();
+    await page
+      .getByRole('list', { name: 'Images' })
+      .getByRole('link', { name: /rocket\.jpg/ })
+      .click();
     await page.getByRole('heading', { name: 'rocket.jpg' }).waitFor();
     await page.getByRole('textbox', { name: 'Alt text' }).fill('A rocket on its launch pad');
     await page.getByRole('textbox', { name: 'Tags' }).fill('launch, space');
@@ -193,7 +203,10 @@ describe('images in a browser', () => {
 
   it('gives a copyable CDN URL of an image through the preset', async () => {
     await tab('Images').click();
-    await page.getByRole('list', { name: 'Images' }).getByRole('link', { name: /rocket\.jpg/ }).click();
+    await page
+      .getByRole('list', { name: 'Images' })
+      .getByRole('link', { name: /rocket\.jpg/ })
+      .click();
     await page.getByLabel('Preset').selectOption('card');
     const url = page.locator('output.cdn-url', { hasText: '?t=card' });
     await url.waitFor();
@@ -224,7 +237,10 @@ describe('images in a browser', () => {
     await allImagesLoaded(page, '.image-grid');
     assert.match((await page.locator('.image-grid img').first().getAttribute('src')) ?? '', /&s=[0-9a-f]{64}$/);
 
-    await page.getByRole('list', { name: 'Images' }).getByRole('link', { name: /rocket\.jpg/ }).click();
+    await page
+      .getByRole('list', { name: 'Images' })
+      .getByRole('link', { name: /rocket\.jpg/ })
+      .click();
     await page.getByLabel('Preset').selectOption('card');
     await page.locator('output.cdn-url', { hasText: /\?t=card&s=[0-9a-f]{64}$/ }).waitFor();
 
@@ -236,7 +252,9 @@ describe('images in a browser', () => {
 
   it('updates a saved preset, shows a name already taken beside the name, and deletes a preset', async () => {
     const projectId = projectUrl.split('/').at(-1);
-    const other = await t.request('POST', `/api/images/projects/${projectId}/presets`, { body: { name: 'thumb', transforms: { width: 64 } } });
+    const other = await t.request('POST', `/api/images/projects/${projectId}/presets`, {
+      body: { name: 'thumb', transforms: { width: 64 } },
+    });
     assert.equal(other.status, 201);
     const name = page.getByLabel('Name', { exact: true });
     await name.fill('thumb');
@@ -323,7 +341,9 @@ describe('images in a browser', () => {
     await signIn(viewer);
     const writeControls = () =>
       page
-        .getByRole('button', { name: /^(New project|Save|Create preset|Save preset|Delete|Delete image|Delete project|Rename|Save domain|Rotate secret|Save signing settings)/ })
+        .getByRole('button', {
+          name: /^(New project|Save|Create preset|Save preset|Delete|Delete image|Delete project|Rename|Save domain|Rotate secret|Save signing settings)/,
+        })
         .or(page.getByRole('link', { name: 'New preset' }))
         .or(page.getByTestId('drop-zone'))
         .count();
@@ -335,7 +355,10 @@ describe('images in a browser', () => {
     await page.getByRole('list', { name: 'Images' }).getByText('rocket.jpg').waitFor();
     assert.equal(await writeControls(), 0);
 
-    await page.getByRole('list', { name: 'Images' }).getByRole('link', { name: /rocket\.jpg/ }).click();
+    await page
+      .getByRole('list', { name: 'Images' })
+      .getByRole('link', { name: /rocket\.jpg/ })
+      .click();
     await page.getByText('A rocket on its launch pad').waitFor();
     await page.locator('output.cdn-url').waitFor();
     assert.equal(await writeControls(), 0);

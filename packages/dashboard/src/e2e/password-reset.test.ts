@@ -6,7 +6,7 @@ import { addPasswordMember, setUpOwner } from '@loupe/server/src/sessions/test-s
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 const NEW_PASSWORD = 'my own new password';

@@ -4,7 +4,7 @@ import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
-import { launchChromium, type Chromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
@@ -133,7 +133,11 @@ describe('team and settings in a browser', () => {
     await page.getByRole('button', { name: 'Revoke the invite of ned@example.test' }).click();
     await page.getByRole('dialog', { name: 'Revoke this invite?' }).getByRole('button', { name: 'Revoke invite' }).click();
     await rowWith(page, 'ned@example.test').waitFor({ state: 'detached' });
-    const accepted = await t.request('POST', `/api/v1${new URL(link).pathname}/accept`, { key: null, team: null, body: { password: TEST_PASSWORD } });
+    const accepted = await t.request('POST', `/api/v1${new URL(link).pathname}/accept`, {
+      key: null,
+      team: null,
+      body: { password: TEST_PASSWORD },
+    });
     assert.equal(accepted.status, 404);
   });
 
@@ -207,7 +211,11 @@ describe('team and settings in a browser', () => {
   it('tells someone with an account who accepts signed out to sign in, and brings them back to accept as themself', async () => {
     const email = await addPasswordMember(t, workspaceId, t.owner.key, 'member');
     const elsewhere = await t.createWorkspace();
-    const created = await t.request('POST', '/api/v1/team/invites', { key: elsewhere.key, team: elsewhere.workspaceId, body: { email, role: 'viewer' } });
+    const created = await t.request('POST', '/api/v1/team/invites', {
+      key: elsewhere.key,
+      team: elsewhere.workspaceId,
+      body: { email, role: 'viewer' },
+    });
     assert.equal(created.status, 201);
     await other.goto(`${t.url}/w/${workspaceId}/images`);
     await other.getByRole('button', { name: 'Sign out' }).click();
@@ -239,7 +247,10 @@ describe('team and settings in a browser', () => {
     await other.getByRole('button', { name: 'Accept the invite' }).click();
     await other.getByRole('alert').getByText(`This invite is for ${invitedEmail}`).waitFor();
     const members = await t.request('GET', '/api/v1/team/members?limit=100');
-    assert.equal(members.body.some((m: { email: string }) => m.email === invitedEmail), false);
+    assert.equal(
+      members.body.some((m: { email: string }) => m.email === invitedEmail),
+      false,
+    );
     await invitee.close();
   });
 
@@ -253,7 +264,10 @@ describe('team and settings in a browser', () => {
   });
 
   it("moves the workspace to another of the server's plans as its owner", async () => {
-    const choices = await page.getByLabel('Plan', { exact: true }).locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const choices = await page
+      .getByLabel('Plan', { exact: true })
+      .locator('option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
     assert.deepEqual(choices, ['free', 'pro', 'business']);
     await page.getByLabel('Plan', { exact: true }).selectOption('pro');
     await page.getByRole('button', { name: 'Change plan' }).click();
@@ -315,7 +329,12 @@ describe('team and settings in a browser', () => {
 
   it('fits a phone: the team and settings screens are no wider than a 390 px screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const [path, heading] of [['team', 'Members'], ['settings/keys', 'API keys'], ['settings/billing', 'Credit ledger'], ['settings', 'General']] as const) {
+    for (const [path, heading] of [
+      ['team', 'Members'],
+      ['settings/keys', 'API keys'],
+      ['settings/billing', 'Credit ledger'],
+      ['settings', 'General'],
+    ] as const) {
       await open(page, path, heading);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path);
     }

@@ -1,4 +1,4 @@
-import { canonicalQuery, encodeImagePath, rfc3986Encode, transformShortNames, type TransformName, type Transforms } from '@loupe/contract';
+import { canonicalQuery, encodeImagePath, rfc3986Encode, type TransformName, type Transforms, transformShortNames } from '@loupe/contract';
 
 /** A CDN query by the CDN's own names (DESIGN.md §7): `t` for the preset, `w` for width, long names for the rest. */
 export function cdnParams(options: { preset?: string; transforms?: Partial<Transforms> }): Record<string, string> {

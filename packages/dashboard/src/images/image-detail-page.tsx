@@ -6,8 +6,8 @@ import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
-import { SaveActions } from '../components/save-actions.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
+import { SaveActions } from '../components/save-actions.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { cdnParams } from './cdn-address.ts';
@@ -57,9 +57,7 @@ export function ImageDetailPage() {
             )}
           </dl>
           <p>
-            <Link to={`${base}/presets/new?image=${image.data.id}`}>
-              Try presets on this image
-            </Link>
+            <Link to={`${base}/presets/new?image=${image.data.id}`}>Try presets on this image</Link>
           </p>
         </section>
         {can('images:write') && <DescribeForm image={image.data} onSaved={image.reload} />}
@@ -143,8 +141,8 @@ function DeleteImage({ image }: { image: Image }) {
         }}
       >
         <p>
-          The original ({formatBytes(image.fileSize)}) and every cached variant are deleted. Its CDN URLs, with any preset,
-          answer 404 from then on. This cannot be undone.
+          The original ({formatBytes(image.fileSize)}) and every cached variant are deleted. Its CDN URLs, with any preset, answer 404 from
+          then on. This cannot be undone.
         </p>
       </ConfirmDialog>
     </section>

@@ -77,13 +77,26 @@ function ProjectCard({ project }: { project: ImageProject }) {
             {stats.data.imageCount} {stats.data.imageCount === 1 ? 'image' : 'images'} · {formatBytes(stats.data.totalSize)}
           </>
         )}
-        {project.requireSignedUrls && <> · <span className="badge">Signed URLs</span></>}
+        {project.requireSignedUrls && (
+          <>
+            {' '}
+            · <span className="badge">Signed URLs</span>
+          </>
+        )}
       </p>
     </li>
   );
 }
 
-function NewProjectDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (project: ImageProject) => void }) {
+function NewProjectDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (project: ImageProject) => void;
+}) {
   const { api } = useWorkspace();
   const form = useSubmit(async ({ name = '' }) => {
     onCreated(await api.createImageProject({ body: { name } }));

@@ -33,8 +33,20 @@ export function PresetEditorPage() {
       </>
     );
   }
-  if (preset.status === 'loading') return <>{back}<LoadingState label="Loading the preset" /></>;
-  if (preset.status === 'failed') return <>{back}<ErrorMessage error={preset.error} onRetry={preset.reload} /></>;
+  if (preset.status === 'loading')
+    return (
+      <>
+        {back}
+        <LoadingState label="Loading the preset" />
+      </>
+    );
+  if (preset.status === 'failed')
+    return (
+      <>
+        {back}
+        <ErrorMessage error={preset.error} onRetry={preset.reload} />
+      </>
+    );
   return (
     <>
       {back}

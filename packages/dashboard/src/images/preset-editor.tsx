@@ -1,5 +1,5 @@
-import { canonicalQuery, LoupeError, type Image, type Preset, type TransformName, type Transforms } from '@loupe/contract';
-import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { canonicalQuery, type Image, LoupeError, type Preset, type TransformName, type Transforms } from '@loupe/contract';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { fieldErrorsOf, onlyFieldErrors } from '../api/api-error.ts';
 import { useQuery } from '../api/use-query.ts';
@@ -59,7 +59,10 @@ export function PresetEditor({ preset, initialImageId }: { preset?: Preset; init
   const [previewErrors, setPreviewErrors] = useState<Partial<Record<TransformName, string[]>>>({});
   const id = useId();
 
-  const transforms = useMemo(() => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<Transforms>, [values]);
+  const transforms = useMemo(
+    () => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<Transforms>,
+    [values],
+  );
   const key = JSON.stringify(transforms);
   const previewed = useSettled(transforms, PREVIEW_DELAY_MS, key);
   const fieldErrors = fieldErrorsOf(saveError);

@@ -1,6 +1,6 @@
 import type { Image, ImageProject, TransformName, Transforms } from '@loupe/contract';
-import { useEffect, useRef, useState } from 'react';
 import { errorFromResponse } from '@loupe/sdk';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { cdnParams } from './cdn-address.ts';
 import { formatBytes } from './format-bytes.ts';
@@ -56,9 +56,7 @@ export function PresetPreview({ project, image, transforms, onFieldErrors }: Pre
         </dl>
       </figure>
       <figure className={busy ? 'preview busy' : 'preview'} aria-busy={busy}>
-        <figcaption>
-          Result {busy && result.status !== 'loading' && <span className="muted">(updating…)</span>}
-        </figcaption>
+        <figcaption>Result {busy && result.status !== 'loading' && <span className="muted">(updating…)</span>}</figcaption>
         <div className="preview-frame">
           {result.status === 'done' && (
             <img
@@ -66,7 +64,11 @@ export function PresetPreview({ project, image, transforms, onFieldErrors }: Pre
               src={result.objectUrl}
               alt="Preview result"
               onLoad={(event) =>
-                setMeasured({ objectUrl: result.objectUrl, width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })
+                setMeasured({
+                  objectUrl: result.objectUrl,
+                  width: event.currentTarget.naturalWidth,
+                  height: event.currentTarget.naturalHeight,
+                })
               }
             />
           )}

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
+import { LoadMoreButton } from '../components/load-more-button.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
@@ -11,7 +12,6 @@ import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
 import { UploadDropZone } from './upload-drop-zone.tsx';
 import { useCdnAddress } from './use-cdn-address.ts';
-import { LoadMoreButton } from '../components/load-more-button.tsx';
 
 const PAGE_SIZE = 24;
 /** Thumbnails: a 320 px square (a 160 px tile on a 2× screen) in WebP, which every browser shows and encodes fast. */
@@ -28,7 +28,8 @@ export function ProjectImagesPage() {
   const tag = search.get('tag') ?? '';
   // Pages of one more than shown: the extra one tells whether "Load more" has anything to load.
   const images = usePagedList(
-    (signal) => api.all.listImages({ projectId: project.id, limit: PAGE_SIZE + 1, prefix: prefix || undefined, tag: tag || undefined }, { signal }),
+    (signal) =>
+      api.all.listImages({ projectId: project.id, limit: PAGE_SIZE + 1, prefix: prefix || undefined, tag: tag || undefined }, { signal }),
     [api, project.id, prefix, tag],
     PAGE_SIZE,
   );
@@ -95,7 +96,15 @@ export function ProjectImagesPage() {
   );
 }
 
-function SearchForm({ prefix, tag, onChange }: { prefix: string; tag: string; onChange: (next: { prefix?: string; tag?: string }) => void }) {
+function SearchForm({
+  prefix,
+  tag,
+  onChange,
+}: {
+  prefix: string;
+  tag: string;
+  onChange: (next: { prefix?: string; tag?: string }) => void;
+}) {
   const [values, setValues] = useState({ prefix, tag });
   const id = useId();
   const changed = values.prefix !== prefix || values.tag !== tag;
@@ -119,7 +128,12 @@ function SearchForm({ prefix, tag, onChange }: { prefix: string; tag: string; on
     >
       <div className="inline-field">
         <label htmlFor={`${id}-prefix`}>Path starts with</label>
-        <input id={`${id}-prefix`} type="search" value={values.prefix} onChange={(event) => setValues({ ...values, prefix: event.target.value })} />
+        <input
+          id={`${id}-prefix`}
+          type="search"
+          value={values.prefix}
+          onChange={(event) => setValues({ ...values, prefix: event.target.value })}
+        />
       </div>
       <div className="inline-field">
         <label htmlFor={`${id}-tag`}>Tag</label>

@@ -28,8 +28,20 @@ export function ProjectLayout() {
     </p>
   );
 
-  if (project.status === 'loading') return <>{back}<LoadingState label="Loading the project" /></>;
-  if (project.status === 'failed') return <>{back}<ErrorMessage error={project.error} onRetry={project.reload} /></>;
+  if (project.status === 'loading')
+    return (
+      <>
+        {back}
+        <LoadingState label="Loading the project" />
+      </>
+    );
+  if (project.status === 'failed')
+    return (
+      <>
+        {back}
+        <ErrorMessage error={project.error} onRetry={project.reload} />
+      </>
+    );
   const context: ImageProjectContext = { project: project.data, base, reload: project.reload };
   const { slug, customDomain, requireSignedUrls } = project.data;
   return (
@@ -41,7 +53,12 @@ export function ProjectLayout() {
           <>
             <code>/cdn/{slug}/</code>
             {customDomain && <> · {customDomain}</>}
-            {requireSignedUrls && <> · <span className="badge">Signed URLs required</span></>}
+            {requireSignedUrls && (
+              <>
+                {' '}
+                · <span className="badge">Signed URLs required</span>
+              </>
+            )}
           </>
         }
       />
@@ -53,7 +70,9 @@ export function ProjectLayout() {
               <NavLink
                 to={tab.path ? `${base}/${tab.path}` : base}
                 end={tab.path === ''}
-                className={({ isActive }) => (isActive || (tab.path === '' && pathname.startsWith(`${base}/images/`)) ? 'active' : undefined)}
+                className={({ isActive }) =>
+                  isActive || (tab.path === '' && pathname.startsWith(`${base}/images/`)) ? 'active' : undefined
+                }
               >
                 {tab.label}
               </NavLink>

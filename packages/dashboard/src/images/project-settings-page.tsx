@@ -15,7 +15,10 @@ import { useImageProject } from './project-context.ts';
 /** A 409 about the domain is about the field the user typed it in. */
 function atDomainField(error: unknown): unknown {
   if (!(error instanceof LoupeError) || error.code !== 'custom_domain_taken') return error;
-  return new LoupeError(error.code, { message: error.message, details: { fieldErrors: { customDomain: [error.message] }, formErrors: [] } });
+  return new LoupeError(error.code, {
+    message: error.message,
+    details: { fieldErrors: { customDomain: [error.message] }, formErrors: [] },
+  });
 }
 
 /** `…/settings`: the project's name, custom domain and deletion. */
@@ -81,7 +84,10 @@ function DomainForm() {
     setSaved(false);
     setError(null);
     try {
-      await api.updateImageProject({ projectId: project.id, body: { customDomain: customDomain.trim() === '' ? null : customDomain.trim() } });
+      await api.updateImageProject({
+        projectId: project.id,
+        body: { customDomain: customDomain.trim() === '' ? null : customDomain.trim() },
+      });
     } catch (failure) {
       setError(atDomainField(failure));
       return;
@@ -98,7 +104,13 @@ function DomainForm() {
         Leave it empty to remove it.
       </p>
       {shown !== null && <ErrorMessage error={shown} hideFieldErrors={onlyFieldErrors(shown, ['customDomain'])} />}
-      <FormField label="Domain" name="customDomain" defaultValue={project.customDomain ?? ''} placeholder="images.example.com" error={shown} />
+      <FormField
+        label="Domain"
+        name="customDomain"
+        defaultValue={project.customDomain ?? ''}
+        placeholder="images.example.com"
+        error={shown}
+      />
       <SaveActions busy={form.busy} saved={saved} label="Save domain" />
     </form>
   );
@@ -109,7 +121,10 @@ function DeleteProject() {
   const { project } = useImageProject();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const presets = useQuery(() => (open ? api.listPresets({ projectId: project.id, limit: 100 }) : Promise.resolve(null)), [api, project.id, open]);
+  const presets = useQuery(
+    () => (open ? api.listPresets({ projectId: project.id, limit: 100 }) : Promise.resolve(null)),
+    [api, project.id, open],
+  );
   const presetCount = presets.data ? `${presets.data.length}${presets.data.length === 100 ? '+' : ''}` : 'all its';
   const { imageCount, totalSize } = project.stats;
   return (

@@ -1,5 +1,5 @@
 import type { SigningSettings, UpdateSigning } from '@loupe/contract';
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useQuery } from '../api/use-query.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
@@ -72,9 +72,7 @@ export function SigningPage() {
             onClose={() => setRotating(false)}
             onConfirm={() => apply({ rotate: true })}
           >
-            <p>
-              The new secret is shown once. Give it to every service that signs URLs for this project before the grace period ends.
-            </p>
+            <p>The new secret is shown once. Give it to every service that signs URLs for this project before the grace period ends.</p>
           </ConfirmDialog>
         </>
       )}

@@ -32,7 +32,11 @@ describe('preset editor controls, read from the contract', () => {
     });
     assert.deepEqual(
       [control('brightness'), control('dpr'), control('blur')].map((each) => each.kind === 'number' && [each.min, each.max]),
-      [[-100, 100], [1, 3], [1, 250]],
+      [
+        [-100, 100],
+        [1, 3],
+        [1, 250],
+      ],
     );
   });
 

@@ -1,4 +1,4 @@
-import { transformFields, transformNames, transformShortNames, type TransformName } from '@loupe/contract';
+import { type TransformName, transformFields, transformNames, transformShortNames } from '@loupe/contract';
 
 /**
  * One control of the preset editor per transform parameter, read from the contract's zod
@@ -71,10 +71,15 @@ function controlOf(schema: SchemaShape) {
       return { kind: 'select' as const, options: [...(schema.options as (string | number)[])] };
     case 'string':
       // A string that takes six hex digits and refuses words is a colour (the `bg` of DESIGN.md §7).
-      return schema.safeParse('00ff7f').success && !schema.safeParse('a colour').success ? { kind: 'colour' as const } : { kind: 'text' as const };
+      return schema.safeParse('00ff7f').success && !schema.safeParse('a colour').success
+        ? { kind: 'colour' as const }
+        : { kind: 'text' as const };
     case 'union': {
       const members = (schema.options ?? []) as SchemaShape[];
-      const literals = members.filter((member) => member.def.type === 'literal').flatMap((member) => [...(member.values ?? [])]) as (string | number)[];
+      const literals = members.filter((member) => member.def.type === 'literal').flatMap((member) => [...(member.values ?? [])]) as (
+        | string
+        | number
+      )[];
       const number = members.find((member) => member.def.type === 'number');
       if (number) return numberControl(number, literals.map(String));
       if (literals.length === members.length) return { kind: 'select' as const, options: literals };

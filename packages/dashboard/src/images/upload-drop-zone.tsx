@@ -1,10 +1,10 @@
 import type { Image } from '@loupe/contract';
-import { useId, useState, type DragEvent } from 'react';
+import { type DragEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { asLoupeError } from '../api/api-error.ts';
 import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
-import { useUploads, type Upload } from './use-uploads.ts';
+import { type Upload, useUploads } from './use-uploads.ts';
 
 const STATUS: Record<Upload['status'], string> = {
   queued: 'Waiting',
@@ -113,7 +113,10 @@ function UploadRow({ upload, onCancel }: { upload: Upload; onCancel: () => void 
         {upload.status === 'done' && upload.image && (
           <>
             {' '}
-            · <Link to={`${base}/images/${upload.image.id}`}>{upload.image.width} × {upload.image.height}</Link>
+            ·{' '}
+            <Link to={`${base}/images/${upload.image.id}`}>
+              {upload.image.width} × {upload.image.height}
+            </Link>
           </>
         )}
         {failure && `: ${failure.message}${detail ? ` ${detail}` : ''}`}

@@ -31,7 +31,9 @@ export function useCdnAddress(
   const key = JSON.stringify(params);
   const signing = useQuery(
     () =>
-      signed ? api.signUrl({ projectId: project.id, body: { path: image.path, params, expiresIn: options.expiresIn } }) : Promise.resolve(null),
+      signed
+        ? api.signUrl({ projectId: project.id, body: { path: image.path, params, expiresIn: options.expiresIn } })
+        : Promise.resolve(null),
     [api, signed, project.id, image.path, key, options.expiresIn],
   );
   if (!signed) {

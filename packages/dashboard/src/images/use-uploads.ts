@@ -100,7 +100,9 @@ export function useUploads(projectId: string, onUploaded: (image: Image) => void
   );
 
   const clearFinished = useCallback(() => {
-    setUploads((all) => all.filter((upload) => upload.status === 'queued' || upload.status === 'sending' || upload.status === 'processing'));
+    setUploads((all) =>
+      all.filter((upload) => upload.status === 'queued' || upload.status === 'sending' || upload.status === 'processing'),
+    );
   }, []);
 
   return { uploads, add, cancel, clearFinished };

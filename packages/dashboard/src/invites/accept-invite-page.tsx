@@ -1,4 +1,4 @@
-import { CSRF_HEADER, type AcceptedInvite, type SessionUser } from '@loupe/contract';
+import { type AcceptedInvite, CSRF_HEADER, type SessionUser } from '@loupe/contract';
 import { createClient, isLoupeError } from '@loupe/sdk';
 import { type ReactNode, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -35,9 +35,7 @@ export function AcceptInvitePage() {
   } else if (signInAs !== null) content = <SignInToAccept token={token} email={signInAs} />;
   else content = <AcceptSignedOut token={token} onAccepted={setAccepted} onDeadLink={setDeadLink} onSignInNeeded={setSignInAs} />;
 
-  return (
-    <AuthFrame>{content}</AuthFrame>
-  );
+  return <AuthFrame>{content}</AuthFrame>;
 }
 
 interface AcceptProps {
@@ -87,7 +85,9 @@ function AcceptSignedOut({ token, onAccepted, onDeadLink, onSignInNeeded }: Acce
   return (
     <form className="auth-form" onSubmit={form.onSubmit} noValidate>
       <h1>Join a workspace</h1>
-      <p className="muted">You were invited to a workspace on this Loupe server. New here? Choose a password to create your account for the invited email.</p>
+      <p className="muted">
+        You were invited to a workspace on this Loupe server. New here? Choose a password to create your account for the invited email.
+      </p>
       {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['name', 'password'])} />}
       <FormField label="Your name" name="name" autoComplete="name" maxLength={100} hint="Shown to the other members." error={form.error} />
       <FormField
@@ -103,7 +103,11 @@ function AcceptSignedOut({ token, onAccepted, onDeadLink, onSignInNeeded }: Acce
         {form.busy ? 'Joining…' : 'Create my account and join'}
       </button>
       <p className="muted">
-        Already have an account with the invited email? <Link to="/sign-in" state={signInState(token)}>Sign in</Link>: you come back here to accept.
+        Already have an account with the invited email?{' '}
+        <Link to="/sign-in" state={signInState(token)}>
+          Sign in
+        </Link>
+        : you come back here to accept.
       </p>
     </form>
   );
@@ -115,8 +119,8 @@ function SignInToAccept({ token, email }: { token: string; email: string }) {
     <>
       <h1>Sign in to accept</h1>
       <p>
-        An account has the email {email ? <strong>{email}</strong> : 'this invite was sent to'} already. Sign in as it, and you come back here to accept the
-        invite.
+        An account has the email {email ? <strong>{email}</strong> : 'this invite was sent to'} already. Sign in as it, and you come back
+        here to accept the invite.
       </p>
       <p className="muted">An invite never changes the password of an account that exists.</p>
       <Link to="/sign-in" state={signInState(token, email || undefined)} className="button primary wide link-button">
@@ -126,7 +130,12 @@ function SignInToAccept({ token, email }: { token: string; email: string }) {
   );
 }
 
-function AcceptSignedIn({ token, csrfToken, user, onDeadLink }: Omit<AcceptProps, 'onAccepted'> & { csrfToken: string; user: SessionUser }) {
+function AcceptSignedIn({
+  token,
+  csrfToken,
+  user,
+  onDeadLink,
+}: Omit<AcceptProps, 'onAccepted'> & { csrfToken: string; user: SessionUser }) {
   const { refresh, signOut } = useSession();
   const navigate = useNavigate();
   // The session cookie goes along; a write made with it carries its CSRF token.
@@ -154,8 +163,10 @@ function AcceptSignedIn({ token, csrfToken, user, onDeadLink }: Omit<AcceptProps
         (isLoupeError(form.error, 'invite_for_another_account') ? (
           <div className="error-message" role="alert">
             <p>
-              <strong>This invite is for {otherEmail ?? 'another email'}, not {user.email}.</strong> Sign out, then sign in as that account to accept it, or create
-              it here if it has none.
+              <strong>
+                This invite is for {otherEmail ?? 'another email'}, not {user.email}.
+              </strong>{' '}
+              Sign out, then sign in as that account to accept it, or create it here if it has none.
             </p>
           </div>
         ) : (

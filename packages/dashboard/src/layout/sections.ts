@@ -16,4 +16,3 @@ export function sectionOf(pathUnderWorkspace: string): string | undefined {
   const first = pathUnderWorkspace.split('/')[0];
   return sections.find((section) => section.path === first || section.also?.includes(first ?? ''))?.path;
 }
-

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';

@@ -40,7 +40,13 @@ export function SetupPage() {
           hint="At least 8 characters."
           error={form.error}
         />
-        <FormField label="Workspace name" name="workspaceName" placeholder="Default" hint="Optional; you can rename it later." error={form.error} />
+        <FormField
+          label="Workspace name"
+          name="workspaceName"
+          placeholder="Default"
+          hint="Optional; you can rename it later."
+          error={form.error}
+        />
         <button type="submit" className="button primary wide" disabled={form.busy}>
           {form.busy ? 'Creating…' : 'Create the owner and sign in'}
         </button>

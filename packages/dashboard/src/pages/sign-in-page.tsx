@@ -38,8 +38,25 @@ export function SignInPage() {
         <p className="brand">Loupe</p>
         <h1>Sign in</h1>
         {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['email', 'password'])} />}
-        <FormField label="Email" name="email" type="email" autoComplete="username" required autoFocus={!filledEmail} defaultValue={filledEmail} error={form.error} />
-        <FormField label="Password" name="password" type="password" autoComplete="current-password" required autoFocus={Boolean(filledEmail)} error={form.error} />
+        <FormField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus={!filledEmail}
+          defaultValue={filledEmail}
+          error={form.error}
+        />
+        <FormField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          autoFocus={Boolean(filledEmail)}
+          error={form.error}
+        />
         <button type="submit" className="button primary wide" disabled={form.busy}>
           {form.busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -34,7 +34,16 @@ export function ForgotPasswordPage() {
           <h1>Reset your password</h1>
           <p className="muted">Enter your account's email: a link to choose a new password is mailed there.</p>
           {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['email'])} />}
-          <FormField label="Email" name="email" type="email" autoComplete="username" required autoFocus defaultValue={knownEmail(location.state)} error={form.error} />
+          <FormField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            defaultValue={knownEmail(location.state)}
+            error={form.error}
+          />
           <button type="submit" className="button primary wide" disabled={form.busy}>
             {form.busy ? 'Sending…' : 'Mail me a link'}
           </button>

@@ -48,16 +48,24 @@ export function ResetPasswordPage() {
         <h1>Choose a new password</h1>
         <p className="muted">Setting it signs your account out everywhere and revokes all its API keys.</p>
         {form.error !== null && <ErrorMessage error={form.error} hideFieldErrors={onlyFieldErrors(form.error, ['password'])} />}
-        <FormField label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} autoFocus hint="At least 8 characters." error={form.error} />
+        <FormField
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          autoFocus
+          hint="At least 8 characters."
+          error={form.error}
+        />
         <button type="submit" className="button primary wide" disabled={form.busy}>
           {form.busy ? 'Setting…' : 'Set the password'}
         </button>
       </form>
     );
   }
-  return (
-    <AuthFrame>{content}</AuthFrame>
-  );
+  return <AuthFrame>{content}</AuthFrame>;
 }
 
 function PasswordSet({ done }: { done: PasswordResetCompleted }) {

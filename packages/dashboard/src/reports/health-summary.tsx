@@ -1,6 +1,6 @@
 import type { Report } from '@loupe/contract';
-import { ScoreBadge } from './score-badge.tsx';
 import { counted, points } from './report-labels.ts';
+import { ScoreBadge } from './score-badge.tsx';
 
 const unscored: Record<NonNullable<Report['health']['unscoredReason']>, string> = {
   blocked: 'The site refused most requests (401, 403, 429), so no score was given.',

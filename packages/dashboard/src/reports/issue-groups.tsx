@@ -70,7 +70,15 @@ export function IssueGroups({ report, pageHref, onShowPages }: IssueGroupsProps)
   );
 }
 
-function IssueItem({ issue, pageHref, onShowPages }: { issue: Issue; pageHref: (pageId: string) => string; onShowPages: (ruleId: string) => void }) {
+function IssueItem({
+  issue,
+  pageHref,
+  onShowPages,
+}: {
+  issue: Issue;
+  pageHref: (pageId: string) => string;
+  onShowPages: (ruleId: string) => void;
+}) {
   // Site-level checks that name pages (duplicates, broken links) count them like page checks do.
   const reach =
     issue.pages === 0

@@ -20,7 +20,10 @@ export function PageDetailPage() {
       <p className="breadcrumb">
         <Link to={`/w/${workspace.id}/reports/${reportId}`}>Back to the report</Link>
       </p>
-      <PageHeader title="Page" description={page.status === 'done' ? <span className="page-detail-url">{page.data.url}</span> : undefined} />
+      <PageHeader
+        title="Page"
+        description={page.status === 'done' ? <span className="page-detail-url">{page.data.url}</span> : undefined}
+      />
       {page.status === 'loading' && <LoadingState label="Loading the page" />}
       {page.status === 'failed' && <ErrorMessage error={page.error} onRetry={page.reload} />}
       {page.status === 'done' && <PageDetail page={page.data} />}
@@ -28,7 +31,8 @@ export function PageDetailPage() {
   );
 }
 
-const value = (text: string | number | null | undefined) => (text === null || text === undefined || text === '' ? <span className="muted">none</span> : text);
+const value = (text: string | number | null | undefined) =>
+  text === null || text === undefined || text === '' ? <span className="muted">none</span> : text;
 
 function PageDetail({ page }: { page: ReportPageDetail }) {
   return (
@@ -98,7 +102,9 @@ function PageDetail({ page }: { page: ReportPageDetail }) {
       <section className="report-section" aria-labelledby="findings-heading">
         <h2 id="findings-heading">
           Findings{' '}
-          <span className="muted">{[counted(page.errors, 'error'), counted(page.warnings, 'warning'), counted(page.notices, 'notice')].join(' · ')}</span>
+          <span className="muted">
+            {[counted(page.errors, 'error'), counted(page.warnings, 'warning'), counted(page.notices, 'notice')].join(' · ')}
+          </span>
         </h2>
         {page.findings.length === 0 ? (
           <EmptyState title="No findings">Every check passed on this page.</EmptyState>

@@ -54,7 +54,8 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
   const id = useId();
   const { sort, order, ruleId, statusClass } = filters;
   const list = useCursorPages(
-    (cursor, signal) => api.page.listReportPages({ reportId, sort, order, ruleId, statusClass, limit: PAGE_INDEX_SIZE, cursor }, { signal }),
+    (cursor, signal) =>
+      api.page.listReportPages({ reportId, sort, order, ruleId, statusClass, limit: PAGE_INDEX_SIZE, cursor }, { signal }),
     [api, reportId, sort, order, ruleId, statusClass],
   );
   const sortBy = (key: PageSort) => {
@@ -68,7 +69,11 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
       <div className="page-index-filters">
         <div className="field">
           <label htmlFor={`${id}-rule`}>Rule</label>
-          <select id={`${id}-rule`} value={ruleId ?? ''} onChange={(event) => onFiltersChange({ ...filters, ruleId: event.target.value || undefined })}>
+          <select
+            id={`${id}-rule`}
+            value={ruleId ?? ''}
+            onChange={(event) => onFiltersChange({ ...filters, ruleId: event.target.value || undefined })}
+          >
             <option value="">Any rule</option>
             {ruleId && !rules.some((rule) => rule.id === ruleId) && <option value={ruleId}>{ruleId}</option>}
             {rules.map((rule) => (
@@ -110,7 +115,8 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
         <div className="table-scroll">
           <table className="page-index">
             <caption className="visually-hidden">
-              Pages of the report, sorted by {columns.find((column) => column.key === sort)?.label} {order === 'asc' ? 'ascending' : 'descending'}
+              Pages of the report, sorted by {columns.find((column) => column.key === sort)?.label}{' '}
+              {order === 'asc' ? 'ascending' : 'descending'}
             </caption>
             <thead>
               <tr>
@@ -137,7 +143,14 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
           </table>
         </div>
       )}
-      <Pager label="Page index pages" index={list.index} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+      <Pager
+        label="Page index pages"
+        index={list.index}
+        hasPrevious={list.hasPrevious}
+        hasNext={list.hasNext}
+        onPrevious={list.previous}
+        onNext={list.next}
+      />
     </div>
   );
 }

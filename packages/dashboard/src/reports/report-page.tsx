@@ -9,7 +9,7 @@ import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { HealthSummary } from './health-summary.tsx';
 import { IssueGroups } from './issue-groups.tsx';
-import { PageIndex, statusClasses, type PageIndexFilters, type PageSort, type StatusClass } from './page-index.tsx';
+import { PageIndex, type PageIndexFilters, type PageSort, type StatusClass, statusClasses } from './page-index.tsx';
 import { SharePanel } from './share-panel.tsx';
 import './reports.css';
 
@@ -49,7 +49,10 @@ export function ReportPage() {
   const pageHref = (pageId: string) => `/w/${workspace.id}/reports/${reportId}/pages/${pageId}`;
   const setFilters = (next: PageIndexFilters) => setParams(paramsFrom(next), { replace: false, preventScrollReset: true });
   const rules = useMemo(
-    () => (report.status === 'done' ? report.data.issues.filter((issue) => issue.pages > 0).map((issue) => ({ id: issue.ruleId, title: issue.title })) : []),
+    () =>
+      report.status === 'done'
+        ? report.data.issues.filter((issue) => issue.pages > 0).map((issue) => ({ id: issue.ruleId, title: issue.title }))
+        : [],
     [report.status, report.data],
   );
 

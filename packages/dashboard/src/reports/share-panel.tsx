@@ -55,7 +55,9 @@ export function SharePanel({ reportId, initial }: { reportId: string; initial: S
       {link && share && (
         <>
           <CopyableLink label="Share link" url={link} />
-          <p className="muted">Shared {new Date(share.sharedAt).toLocaleString()}. Turning sharing off stops the link at once; sharing again makes a new one.</p>
+          <p className="muted">
+            Shared {new Date(share.sharedAt).toLocaleString()}. Turning sharing off stops the link at once; sharing again makes a new one.
+          </p>
         </>
       )}
       {error !== null && <ErrorMessage error={error} />}

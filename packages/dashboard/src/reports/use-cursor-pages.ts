@@ -62,7 +62,11 @@ export function useCursorPages<T>(
     loadPage(cursor, controller.signal).then(
       (page) => {
         if (controller.signal.aborted) return;
-        setWalk((walk) => (walk.list === loadPage && walk.round === round ? { ...walk, pages: Object.assign([...walk.pages], { [index]: page }), failure: null } : walk));
+        setWalk((walk) =>
+          walk.list === loadPage && walk.round === round
+            ? { ...walk, pages: Object.assign([...walk.pages], { [index]: page }), failure: null }
+            : walk,
+        );
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -75,13 +79,22 @@ export function useCursorPages<T>(
   const next = useCallback(() => {
     const following = loaded?.nextCursor;
     if (!following) return;
-    setWalk((walk) => ({ ...walk, cursors: walk.cursors.length > walk.index + 1 ? walk.cursors : [...walk.cursors, following], index: walk.index + 1, failure: null }));
+    setWalk((walk) => ({
+      ...walk,
+      cursors: walk.cursors.length > walk.index + 1 ? walk.cursors : [...walk.cursors, following],
+      index: walk.index + 1,
+      failure: null,
+    }));
   }, [loaded]);
 
   const previous = useCallback(() => setWalk((walk) => (walk.index === 0 ? walk : { ...walk, index: walk.index - 1, failure: null })), []);
 
   const reload = useCallback(() => setRound((n) => n + 1), []);
 
-  const state: CursorPagesState<T> = failure ? { status: 'failed', error: failure.error } : loaded ? { status: 'done', items: loaded.items } : { status: 'loading' };
+  const state: CursorPagesState<T> = failure
+    ? { status: 'failed', error: failure.error }
+    : loaded
+      ? { status: 'done', items: loaded.items }
+      : { status: 'loading' };
   return { state, index, hasNext: Boolean(loaded?.nextCursor), hasPrevious: index > 0, next, previous, reload };
 }

@@ -1,4 +1,4 @@
-import { useImperativeHandle, useRef, type Ref } from 'react';
+import { type Ref, useImperativeHandle, useRef } from 'react';
 
 export interface JsonEditorHandle {
   /** Puts the caret at the start of a line (1-based) and scrolls it into view. */

@@ -46,7 +46,7 @@ describe('JSON with the place of each value', () => {
     assert.ok(!trailing.ok);
     assert.deepEqual(trailing.position, { line: 3, column: 1 });
     assert.match(trailing.message, /comma too many/);
-    const quoted = locateJson("{\"a\": 'b'}");
+    const quoted = locateJson('{"a": \'b\'}');
     assert.ok(!quoted.ok);
     assert.match(quoted.message, /double quotes/);
     const unclosed = locateJson('{"a": "b}');

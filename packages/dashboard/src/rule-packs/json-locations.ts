@@ -56,7 +56,8 @@ export function locateJson(text: string): LocatedJson {
     expect('"');
     while (at < text.length && text[at] !== '"') {
       if (text[at] === '\\') at++;
-      else if (text.charCodeAt(at) < 0x20) throw new JsonSyntaxError('A line break or control character inside a string: write it as \\n.', at);
+      else if (text.charCodeAt(at) < 0x20)
+        throw new JsonSyntaxError('A line break or control character inside a string: write it as \\n.', at);
       at++;
     }
     if (at >= text.length) throw new JsonSyntaxError('A string is not closed: a " is missing.', start);
@@ -76,7 +77,8 @@ export function locateJson(text: string): LocatedJson {
     if (char === '"') return string();
     const literal = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at, at + 400));
     if (!literal) {
-      const hint = char === "'" ? ' Strings take double quotes.' : char === '}' || char === ']' ? ' Is there a comma too many before it?' : '';
+      const hint =
+        char === "'" ? ' Strings take double quotes.' : char === '}' || char === ']' ? ' Is there a comma too many before it?' : '';
       throw new JsonSyntaxError(`Expected a value, ${describe()}.${hint}`, at);
     }
     at += literal[0].length;
@@ -96,7 +98,11 @@ export function locateJson(text: string): LocatedJson {
     for (;;) {
       space();
       const keyAt = at;
-      if (text[at] !== '"') throw new JsonSyntaxError(`Expected a member name in double quotes, ${describe()}.${text[at] === '}' ? ' Is there a comma too many before it?' : ''}`, at);
+      if (text[at] !== '"')
+        throw new JsonSyntaxError(
+          `Expected a member name in double quotes, ${describe()}.${text[at] === '}' ? ' Is there a comma too many before it?' : ''}`,
+          at,
+        );
       const key = string();
       const memberPath = child(path, key);
       positions.set(memberPath, positionOf(keyAt));
@@ -159,7 +165,10 @@ export function locateJson(text: string): LocatedJson {
  * Where `path` is, or the nearest enclosing value that exists (a missing member is reported
  * at the object that lacks it), with whether it was found exactly.
  */
-export function nearestPosition(positions: Map<string, TextPosition>, path: string): { position: TextPosition; exact: boolean } | undefined {
+export function nearestPosition(
+  positions: Map<string, TextPosition>,
+  path: string,
+): { position: TextPosition; exact: boolean } | undefined {
   let current = path;
   for (;;) {
     const position = positions.get(current);

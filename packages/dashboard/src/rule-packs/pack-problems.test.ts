@@ -10,7 +10,11 @@ const text = JSON.stringify(
     rules: [
       { id: 'content/a', title: 'First' },
       { id: 'content/b', title: 'Second' },
-      { id: 'images/c', title: 'Third', when: { all: [{ type: 'status' }, { type: 'selector', test: { op: 'count', cmp: { op: 'lt', value: 'x' } } }] } },
+      {
+        id: 'images/c',
+        title: 'Third',
+        when: { all: [{ type: 'status' }, { type: 'selector', test: { op: 'count', cmp: { op: 'lt', value: 'x' } } }] },
+      },
     ],
   },
   null,
@@ -43,7 +47,12 @@ describe("the API's messages about a pack, placed at their rule and line", () =>
   });
 
   it('keeps pack-level fields apart from rules, and leaves the form fields (name) to the form', () => {
-    const problems = problemsOf({ name: ['Too long.'], 'pack.schema': ['Invalid input.'], pack: ['Required.'], 'pack.rules.1.id': ['Taken.'] });
+    const problems = problemsOf({
+      name: ['Too long.'],
+      'pack.schema': ['Invalid input.'],
+      pack: ['Required.'],
+      'pack.rules.1.id': ['Taken.'],
+    });
     assert.deepEqual(
       problems.map((problem) => [problem.where, problem.path]),
       [

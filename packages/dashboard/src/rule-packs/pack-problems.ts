@@ -18,7 +18,10 @@ export interface PackProblem {
 
 /** `when.all.1.test` → `when.all[1].test`: the way a JSON path reads. */
 export function jsonPath(segments: readonly string[]): string {
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`), '');
+  return segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`),
+    '',
+  );
 }
 
 function ruleLabel(pack: unknown, index: number): string {
@@ -48,5 +51,8 @@ export function packProblems(fieldErrors: Record<string, string[]>, pack: unknow
       problems.push({ ...base, where: 'The pack', path: jsonPath(segments) });
     }
   }
-  return problems.sort((a, b) => (a.ruleIndex ?? -1) - (b.ruleIndex ?? -1) || (a.position?.line ?? 0) - (b.position?.line ?? 0) || a.field.localeCompare(b.field));
+  return problems.sort(
+    (a, b) =>
+      (a.ruleIndex ?? -1) - (b.ruleIndex ?? -1) || (a.position?.line ?? 0) - (b.position?.line ?? 0) || a.field.localeCompare(b.field),
+  );
 }

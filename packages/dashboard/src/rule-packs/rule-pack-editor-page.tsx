@@ -1,4 +1,4 @@
-import { LoupeError, type AuditProject, type RulePackInput, type StoredRulePack } from '@loupe/contract';
+import { type AuditProject, LoupeError, type RulePackInput, type StoredRulePack } from '@loupe/contract';
 import { isLoupeError } from '@loupe/sdk';
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -144,8 +144,8 @@ function RulePackEditor({ stored, projects: initialProjects }: { stored: StoredR
         title={saved ? saved.name : 'New rule pack'}
         description={
           <>
-            Declarative rules (schema <code>loupe.rules/v1</code>) that crawls run beside the built-in checks: CSS selectors, headers, status, text and
-            metrics.
+            Declarative rules (schema <code>loupe.rules/v1</code>) that crawls run beside the built-in checks: CSS selectors, headers,
+            status, text and metrics.
           </>
         }
       />
@@ -153,7 +153,15 @@ function RulePackEditor({ stored, projects: initialProjects }: { stored: StoredR
         <section className="card pack-form" aria-label="The pack">
           {otherFormError && <PlanAwareError error={formError} feature="Custom rule packs" />}
           <div className="pack-fields">
-            <FormField label="Name" name="name" value={name} readOnly={!writable} onChange={(event) => setName(event.target.value)} error={nameError} hint="Unique in the workspace." />
+            <FormField
+              label="Name"
+              name="name"
+              value={name}
+              readOnly={!writable}
+              onChange={(event) => setName(event.target.value)}
+              error={nameError}
+              hint="Unique in the workspace."
+            />
             <FormField
               label="Description"
               name="description"

@@ -50,7 +50,10 @@ export function RulePackPreviewPanel({
       );
       onPackProblems(null);
     } catch (failure) {
-      if (isLoupeError(failure, 'validation_failed') && Object.keys(failure.details?.fieldErrors ?? {}).some((field) => field.startsWith('pack'))) {
+      if (
+        isLoupeError(failure, 'validation_failed') &&
+        Object.keys(failure.details?.fieldErrors ?? {}).some((field) => field.startsWith('pack'))
+      ) {
         onPackProblems(failure);
       } else setError(failure);
     } finally {
@@ -64,12 +67,14 @@ export function RulePackPreviewPanel({
       <h2 id="preview-heading">Preview on a crawl</h2>
       {crawled.length === 0 ? (
         <p className="muted">
-          No audit project has a report yet. <Link to={`/w/${workspace.id}/audits`}>Crawl a project</Link>, then preview the pack on its pages.
+          No audit project has a report yet. <Link to={`/w/${workspace.id}/audits`}>Crawl a project</Link>, then preview the pack on its
+          pages.
         </p>
       ) : (
         <>
           <p className="muted small">
-            Runs {unchanged || savedOnly ? 'the saved pack' : 'the pack as written here'} over the pages of the project's newest report: nothing is fetched and no credits are spent.
+            Runs {unchanged || savedOnly ? 'the saved pack' : 'the pack as written here'} over the pages of the project's newest report:
+            nothing is fetched and no credits are spent.
           </p>
           <div className="preview-controls">
             <div className="field">
@@ -108,15 +113,16 @@ function PreviewResults({ preview }: { preview: RulePackPreview }) {
   return (
     <div className="preview-results" role="status" aria-live="polite">
       <p>
-        {preview.pagesEvaluated} page{preview.pagesEvaluated === 1 ? '' : 's'} of <Link to={`/w/${workspace.id}/reports/${preview.reportId}`}>the newest report</Link>{' '}
-        evaluated.
+        {preview.pagesEvaluated} page{preview.pagesEvaluated === 1 ? '' : 's'} of{' '}
+        <Link to={`/w/${workspace.id}/reports/${preview.reportId}`}>the newest report</Link> evaluated.
       </p>
       {preview.rules.length === 0 && <p className="muted">The pack has no rules.</p>}
       <ol className="preview-rules">
         {preview.rules.map((rule) => (
           <li key={rule.ruleId} className="preview-rule" aria-label={`Rule ${rule.ruleId}`}>
             <div className="preview-rule-head">
-              <strong>{rule.title}</strong> <code className="small">{rule.ruleId}</code> <span className={`badge severity-${rule.severity}`}>{rule.severity}</span>
+              <strong>{rule.title}</strong> <code className="small">{rule.ruleId}</code>{' '}
+              <span className={`badge severity-${rule.severity}`}>{rule.severity}</span>
               {!rule.enabled && <span className="badge muted-badge">disabled</span>}
             </div>
             <dl className="preview-counts">

@@ -8,7 +8,15 @@ import { useWorkspace } from '../workspace/workspace-context.tsx';
  * The audit projects whose crawls run this pack: a checkbox per project for those who may
  * change projects (updateAuditProject's `rulePackIds`), the attached ones listed for others.
  */
-export function RulePackProjects({ packId, projects, onChanged }: { packId: string; projects: AuditProject[]; onChanged: (project: AuditProject) => void }) {
+export function RulePackProjects({
+  packId,
+  projects,
+  onChanged,
+}: {
+  packId: string;
+  projects: AuditProject[];
+  onChanged: (project: AuditProject) => void;
+}) {
   const { api, can, workspace } = useWorkspace();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -31,7 +39,9 @@ export function RulePackProjects({ packId, projects, onChanged }: { packId: stri
   return (
     <section className="card" aria-labelledby="pack-projects-heading">
       <h2 id="pack-projects-heading">Projects that run it</h2>
-      <p className="muted small">Crawls of these projects run the pack's rules after the built-in checks; crawls already started keep what they had.</p>
+      <p className="muted small">
+        Crawls of these projects run the pack's rules after the built-in checks; crawls already started keep what they had.
+      </p>
       {projects.length === 0 && (
         <p className="muted">
           No audit projects yet: <Link to={`/w/${workspace.id}/audits`}>create one</Link>.

@@ -30,10 +30,15 @@ export function RulePacksPage() {
 
   return (
     <>
-      <PageHeader title="Rules" description="Custom rule packs: your own checks, run by the crawls of the projects they are attached to." actions={newPack} />
+      <PageHeader
+        title="Rules"
+        description="Custom rule packs: your own checks, run by the crawls of the projects they are attached to."
+        actions={newPack}
+      />
       {planLacksPacks && (
         <p className="notice">
-          Custom rule packs are not part of the {team.data.plan} plan: packs can be written, validated and read, but saving and previewing need a plan that includes them
+          Custom rule packs are not part of the {team.data.plan} plan: packs can be written, validated and read, but saving and previewing
+          need a plan that includes them
           {workspace.role === 'owner' ? (
             <>
               {' '}
@@ -49,7 +54,8 @@ export function RulePacksPage() {
         loadingLabel="Loading rule packs"
         empty={
           <EmptyState title="No rule packs yet" action={newPack}>
-            A rule pack holds checks of your own, written as JSON: a CSS selector, a header, a status, text or a metric, and the message to show.
+            A rule pack holds checks of your own, written as JSON: a CSS selector, a header, a status, text or a metric, and the message to
+            show.
           </EmptyState>
         }
         columns={['Name', 'Rules', 'Changed', writable && actionsColumn]}

@@ -21,7 +21,15 @@ export function fromNow(instant: string, now = Date.now()): string {
  */
 export function inZone(instant: string, timeZone: string): string {
   try {
-    const format = new Intl.DateTimeFormat(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone });
+    const format = new Intl.DateTimeFormat(undefined, {
+      weekday: 'short',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone,
+    });
     return format.format(new Date(instant));
   } catch {
     // A zone this browser's ICU does not know: the viewer's own zone, still a true instant.

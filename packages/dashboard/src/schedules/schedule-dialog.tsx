@@ -47,7 +47,12 @@ export function ScheduleDialog({
     const enabled = fields.enabled === 'on';
     const maxPages = fields['crawl.maxPages']?.trim() ? Number(fields['crawl.maxPages']) : undefined;
     if (!schedule) {
-      onSaved(await api.createSchedule({ projectId, body: { cron, timezone, enabled, crawl: maxPages === undefined ? undefined : { maxPages } } }));
+      onSaved(
+        await api.createSchedule({
+          projectId,
+          body: { cron, timezone, enabled, crawl: maxPages === undefined ? undefined : { maxPages } },
+        }),
+      );
       return;
     }
     const body: UpdateSchedule = {};
@@ -90,7 +95,11 @@ export function ScheduleDialog({
           name="timezone"
           defaultValue={schedule?.timezone ?? ''}
           error={form.error}
-          hint={schedule ? 'The IANA zone the expression is read in, e.g. Europe/Berlin.' : "An IANA zone such as Europe/Berlin; left empty, the workspace's zone."}
+          hint={
+            schedule
+              ? 'The IANA zone the expression is read in, e.g. Europe/Berlin.'
+              : "An IANA zone such as Europe/Berlin; left empty, the workspace's zone."
+          }
         />
         <FormField
           label="Pages per crawl"

@@ -90,7 +90,12 @@ function ScheduleList({ projectId }: { projectId: string }) {
                   </td>
                   {writable && (
                     <td className="row-buttons">
-                      <button type="button" className="button" onClick={() => setEditing({ mode: 'edit', schedule })} aria-label={`Edit ${schedule.cron}`}>
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => setEditing({ mode: 'edit', schedule })}
+                        aria-label={`Edit ${schedule.cron}`}
+                      >
                         Edit
                       </button>
                       <button type="button" className="button" onClick={() => void toggle(schedule)}>

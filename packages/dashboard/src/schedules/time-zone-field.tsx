@@ -9,7 +9,16 @@ export function TimeZoneField({ name, defaultValue, error, hint }: { name: strin
   const listId = useId();
   return (
     <>
-      <FormField label="Time zone" name={name} defaultValue={defaultValue} list={listId} autoComplete="off" spellCheck={false} error={error} hint={hint} />
+      <FormField
+        label="Time zone"
+        name={name}
+        defaultValue={defaultValue}
+        list={listId}
+        autoComplete="off"
+        spellCheck={false}
+        error={error}
+        hint={hint}
+      />
       <datalist id={listId}>
         {zones.map((zone) => (
           <option key={zone} value={zone} />

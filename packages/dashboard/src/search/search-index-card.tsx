@@ -16,7 +16,12 @@ export function SearchIndexCard({ project, index }: { project: AuditProject; ind
       <div className="card-head">
         <h2 id="search-index-heading">Index</h2>
         {can('projects:write') && state && (
-          <button type="button" className="button" onClick={() => void index.build()} disabled={index.building || state.state === 'building'}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void index.build()}
+            disabled={index.building || state.state === 'building'}
+          >
             {state.state === 'building' ? 'Building…' : state.reportId ? 'Rebuild index' : 'Build index'}
           </button>
         )}
@@ -40,7 +45,8 @@ export function SearchIndexCard({ project, index }: { project: AuditProject; ind
 function IndexState({ state }: { state: SearchIndexState }) {
   const held = state.reportId && state.builtAt && (
     <>
-      {state.pages} page{state.pages === 1 ? '' : 's'}, built <time dateTime={state.builtAt}>{new Date(state.builtAt).toLocaleString()}</time>
+      {state.pages} page{state.pages === 1 ? '' : 's'}, built{' '}
+      <time dateTime={state.builtAt}>{new Date(state.builtAt).toLocaleString()}</time>
     </>
   );
   switch (state.state) {

@@ -21,7 +21,11 @@ const PAGE_SIZE = 20;
 export function SearchPage() {
   const { projectId = '' } = useParams();
   return (
-    <ProjectAutomationHeader projectId={projectId} title="Search" description="Full-text search over the pages of the project's latest report.">
+    <ProjectAutomationHeader
+      projectId={projectId}
+      title="Search"
+      description="Full-text search over the pages of the project's latest report."
+    >
       {(project) => <SearchScreen project={project} />}
     </ProjectAutomationHeader>
   );
@@ -38,13 +42,7 @@ function SearchScreen({ project }: { project: AuditProject }) {
       {index.state && !searchable && (
         <EmptyState title="Nothing to search yet">Build the index, and the pages of the newest report can be searched here.</EmptyState>
       )}
-      {searchable && (
-        <SearchResults
-          projectId={project.id}
-          q={q}
-          onSearch={(text) => setParams(text.trim() === '' ? {} : { q: text })}
-        />
-      )}
+      {searchable && <SearchResults projectId={project.id} q={q} onSearch={(text) => setParams(text.trim() === '' ? {} : { q: text })} />}
     </div>
   );
 }
@@ -107,7 +105,10 @@ function SearchResults({ projectId, q, onSearch }: { projectId: string; q: strin
       {hits.status === 'done' && hits.items.length > 0 && (
         <>
           <p className="muted small" role="status">
-            {hits.hasMore ? `The best ${hits.items.length} matches so far` : `${hits.items.length} matching page${hits.items.length === 1 ? '' : 's'}`} for “{q}”
+            {hits.hasMore
+              ? `The best ${hits.items.length} matches so far`
+              : `${hits.items.length} matching page${hits.items.length === 1 ? '' : 's'}`}{' '}
+            for “{q}”
           </p>
           <ol className="search-hits">
             {hits.items.map((hit) => (

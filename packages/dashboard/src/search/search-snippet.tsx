@@ -4,7 +4,9 @@ import { snippetParts } from './snippet-parts.ts';
 export function SearchSnippet({ snippet }: { snippet: string }) {
   return (
     <p className="snippet">
-      {snippetParts(snippet).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
+      {snippetParts(snippet).map((part, index) =>
+        part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>,
+      )}
     </p>
   );
 }

@@ -1,4 +1,4 @@
-import { roleScopes, type Role, type Scope } from '@loupe/contract';
+import { type Role, roleScopes, type Scope } from '@loupe/contract';
 
 /**
  * Whether a role may do what an operation with this scope does: the server's own table

@@ -1,5 +1,5 @@
 import type { Session, Setup, SignIn } from '@loupe/contract';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { sessionApi } from '../api/session-api.ts';
 
 export type SessionState =

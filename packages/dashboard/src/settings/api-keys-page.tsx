@@ -50,7 +50,8 @@ function ApiKeys() {
         {create}
       </div>
       <p className="muted">
-        For scripts, the CLI and MCP clients: send a key as <code>Authorization: Bearer loupe_…</code>. Loupe keeps only a hash of each secret.
+        For scripts, the CLI and MCP clients: send a key as <code>Authorization: Bearer loupe_…</code>. Loupe keeps only a hash of each
+        secret.
       </p>
       <PagedTable
         list={keys}
@@ -105,7 +106,8 @@ function ApiKeys() {
         }}
       >
         <p>
-          Requests with the key <code>{revoking?.prefix}…</code> are refused from now on (401). This cannot be undone: scripts that use it need a new key.
+          Requests with the key <code>{revoking?.prefix}…</code> are refused from now on (401). This cannot be undone: scripts that use it
+          need a new key.
         </p>
       </ConfirmDialog>
     </>

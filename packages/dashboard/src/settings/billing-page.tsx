@@ -1,5 +1,5 @@
 import type { CreditSummary, Team } from '@loupe/contract';
-import { useQuery, type QueryState } from '../api/use-query.ts';
+import { type QueryState, useQuery } from '../api/use-query.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
@@ -47,7 +47,11 @@ function PlanCard({ team, onChanged }: { team: Team; onChanged: () => void }) {
       <p>
         <span className="badge">{team.plan}</span> · {number.format(team.limits.monthlyCredits)} credits a month
       </p>
-      {workspace.role === 'owner' ? <PlanForm plan={team.plan} onChanged={onChanged} /> : <p className="muted">Only an owner can change the plan.</p>}
+      {workspace.role === 'owner' ? (
+        <PlanForm plan={team.plan} onChanged={onChanged} />
+      ) : (
+        <p className="muted">Only an owner can change the plan.</p>
+      )}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { roleScopes, type CreatedApiKey, type Scope } from '@loupe/contract';
+import { type CreatedApiKey, roleScopes, type Scope } from '@loupe/contract';
 import { useId, useState } from 'react';
 import { fieldErrorsOf } from '../api/api-error.ts';
 import { CopyButton } from '../components/copy-button.tsx';
@@ -68,7 +68,13 @@ export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; o
           </p>
           <label htmlFor={`${scopesId}-secret`}>Secret of “{created.name}”</label>
           <div className="copy-row">
-            <input id={`${scopesId}-secret`} className="secret" readOnly value={created.key} onFocus={(event) => event.currentTarget.select()} />
+            <input
+              id={`${scopesId}-secret`}
+              className="secret"
+              readOnly
+              value={created.key}
+              onFocus={(event) => event.currentTarget.select()}
+            />
             <CopyButton text={created.key} label="Copy key" />
           </div>
           <p className="muted">

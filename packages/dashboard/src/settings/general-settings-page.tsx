@@ -6,10 +6,10 @@ import { useQuery } from '../api/use-query.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
+import { SelectField } from '../components/select-field.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useSession } from '../session/session-context.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
-import { SelectField } from '../components/select-field.tsx';
 import { TimeZoneOptions } from './time-zone-options.tsx';
 
 const FIELDS = ['name', 'settings', 'settings.timezone', 'settings.notificationEmail'];
@@ -23,7 +23,8 @@ export function GeneralSettingsPage() {
       <h2 id="general-heading">General</h2>
       {team.status === 'loading' && <LoadingState label="Loading the workspace" />}
       {team.status === 'failed' && <ErrorMessage error={team.error} onRetry={team.reload} />}
-      {team.status === 'done' && (can('team:admin') ? <GeneralForm team={team.data} onSaved={team.reload} /> : <GeneralFacts team={team.data} />)}
+      {team.status === 'done' &&
+        (can('team:admin') ? <GeneralForm team={team.data} onSaved={team.reload} /> : <GeneralFacts team={team.data} />)}
     </section>
   );
 }
@@ -104,7 +105,9 @@ function PlanLine({ team }: { team: Team }) {
   return (
     <p className="muted">
       Plan: <span className="badge">{team.plan}</span>{' '}
-      <Link to={`/w/${workspace.id}/settings/billing`}>{workspace.role === 'owner' ? 'Change the plan under Billing' : 'Limits and credits under Billing'}</Link>
+      <Link to={`/w/${workspace.id}/settings/billing`}>
+        {workspace.role === 'owner' ? 'Change the plan under Billing' : 'Limits and credits under Billing'}
+      </Link>
     </p>
   );
 }

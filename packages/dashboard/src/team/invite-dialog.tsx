@@ -1,12 +1,12 @@
-import { roles, type CreatedInvite, type Role } from '@loupe/contract';
+import { type CreatedInvite, type Role, roles } from '@loupe/contract';
 import { useId, useState } from 'react';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { DialogForm } from '../components/dialog-form.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { SelectField } from '../components/select-field.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { formatDateTime } from '../settings/format-date.ts';
-import { SelectField } from '../components/select-field.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { roleLabels } from './role-labels.ts';
 
@@ -42,7 +42,9 @@ export function InviteDialog({ open, onClose, onCreated }: { open: boolean; onCl
             <strong>{created.email}</strong> is invited as <span className="badge">{created.role}</span>. The link works once, until{' '}
             {formatDateTime(created.expiresAt)}.
           </p>
-          <p className="secret-warning">This link is shown only now: copy it and send it to them. The list of invites shows the invite without it.</p>
+          <p className="secret-warning">
+            This link is shown only now: copy it and send it to them. The list of invites shows the invite without it.
+          </p>
           <label htmlFor={linkId}>Invite link</label>
           <div className="copy-row">
             <input id={linkId} className="secret" readOnly value={created.url} onFocus={(event) => event.currentTarget.select()} />
@@ -62,7 +64,13 @@ export function InviteDialog({ open, onClose, onCreated }: { open: boolean; onCl
     <Dialog open={open} title="Invite someone" onClose={close}>
       <DialogForm form={form} fieldNames={FIELDS} submitLabel="Create invite" busyLabel="Inviting…" onCancel={close}>
         <FormField label="Email" name="email" type="email" autoComplete="off" required autoFocus error={form.error} />
-        <SelectField label="Role" name="role" defaultValue="member" error={form.error} hint={workspace.role === 'owner' ? undefined : 'Only an owner can invite an owner.'}>
+        <SelectField
+          label="Role"
+          name="role"
+          defaultValue="member"
+          error={form.error}
+          hint={workspace.role === 'owner' ? undefined : 'Only an owner can invite an owner.'}
+        >
           {roles
             .filter((role) => workspace.role === 'owner' || role !== 'owner')
             .map((role) => (

@@ -1,4 +1,4 @@
-import { roles, type Member, type Role } from '@loupe/contract';
+import { type Member, type Role, roles } from '@loupe/contract';
 import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -62,7 +62,13 @@ export function MemberRow({ member, onChanged }: { member: Member; onChanged: ()
               <label htmlFor={selectId} className="visually-hidden">
                 Role of {member.name}
               </label>
-              <select id={selectId} className="select" value={role} onChange={(event) => setRole(event.target.value as Role)} disabled={saving}>
+              <select
+                id={selectId}
+                className="select"
+                value={role}
+                onChange={(event) => setRole(event.target.value as Role)}
+                disabled={saving}
+              >
                 {roles
                   .filter((each) => callerIsOwner || each !== 'owner')
                   .map((each) => (
@@ -102,38 +108,39 @@ export function MemberRow({ member, onChanged }: { member: Member; onChanged: ()
             )
           )}
           {manages && !self && (
-          <ConfirmDialog
-            open={confirming === 'remove'}
-            title={`Remove ${member.name}?`}
-            confirmLabel="Remove member"
-            destructive
-            onClose={() => setConfirming(null)}
-            onConfirm={async () => {
-              await api.removeMember({ userId: member.userId });
-              onChanged();
-            }}
-          >
-            <p>
-              {member.email} loses access to {workspace.name} at once, and their API keys of this workspace stop working. You can invite them again later.
-            </p>
-          </ConfirmDialog>
+            <ConfirmDialog
+              open={confirming === 'remove'}
+              title={`Remove ${member.name}?`}
+              confirmLabel="Remove member"
+              destructive
+              onClose={() => setConfirming(null)}
+              onConfirm={async () => {
+                await api.removeMember({ userId: member.userId });
+                onChanged();
+              }}
+            >
+              <p>
+                {member.email} loses access to {workspace.name} at once, and their API keys of this workspace stop working. You can invite
+                them again later.
+              </p>
+            </ConfirmDialog>
           )}
           {self && (
-          <ConfirmDialog
-            open={confirming === 'leave'}
-            title={`Leave ${workspace.name}?`}
-            confirmLabel="Leave workspace"
-            destructive
-            onClose={() => setConfirming(null)}
-            onConfirm={async () => {
-              await api.removeMember({ userId: member.userId });
-              // Asked before moving on: the workspace must be gone from the session when `/` picks where to go.
-              await refresh();
-              navigate('/', { replace: true });
-            }}
-          >
-            <p>You lose access to {workspace.name} and your API keys of it stop working. To come back, you need a new invite.</p>
-          </ConfirmDialog>
+            <ConfirmDialog
+              open={confirming === 'leave'}
+              title={`Leave ${workspace.name}?`}
+              confirmLabel="Leave workspace"
+              destructive
+              onClose={() => setConfirming(null)}
+              onConfirm={async () => {
+                await api.removeMember({ userId: member.userId });
+                // Asked before moving on: the workspace must be gone from the session when `/` picks where to go.
+                await refresh();
+                navigate('/', { replace: true });
+              }}
+            >
+              <p>You lose access to {workspace.name} and your API keys of it stop working. To come back, you need a new invite.</p>
+            </ConfirmDialog>
           )}
         </td>
       </tr>

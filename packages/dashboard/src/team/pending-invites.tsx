@@ -38,7 +38,12 @@ export function PendingInvites({ version }: { version: number }) {
             <td>{formatDateTime(invite.expiresAt)}</td>
             <td>{formatDateTime(invite.createdAt)}</td>
             <td>
-              <button type="button" className="button" onClick={() => setRevoking(invite)} aria-label={`Revoke the invite of ${invite.email}`}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => setRevoking(invite)}
+                aria-label={`Revoke the invite of ${invite.email}`}
+              >
                 Revoke
               </button>
             </td>

@@ -1,6 +1,6 @@
 import type { Scope, TeamListing } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useMemo } from 'react';
 import { createApiClient } from '../api/api-client.ts';
 import { roleCan } from '../session/permissions.ts';
 import { useSession, useSignedIn } from '../session/session-context.tsx';

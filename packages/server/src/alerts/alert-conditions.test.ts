@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AlertConditions } from '@loupe/contract';
-import { firedConditions, type CrawlEndFacts } from './alert-conditions.ts';
+import { type CrawlEndFacts, firedConditions } from './alert-conditions.ts';
 
 const off: AlertConditions = { crawlFailed: false, scoreBelow: null, scoreDropBy: null, newErrors: false };
 const all: AlertConditions = { crawlFailed: true, scoreBelow: 70, scoreDropBy: 5, newErrors: true };

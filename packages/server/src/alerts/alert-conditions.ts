@@ -27,7 +27,13 @@ export function firedConditions(conditions: AlertConditions, facts: CrawlEndFact
   }
   const previous = facts.previousScored;
   if (conditions.scoreDropBy !== null && score !== null && previous && previous.score - score >= conditions.scoreDropBy) {
-    fired.push({ type: 'scoreDropBy', threshold: conditions.scoreDropBy, score, previousScore: previous.score, previousReportId: previous.id });
+    fired.push({
+      type: 'scoreDropBy',
+      threshold: conditions.scoreDropBy,
+      score,
+      previousScore: previous.score,
+      previousReportId: previous.id,
+    });
   }
   if (conditions.newErrors && facts.newErrors && facts.newErrors.count > 0) {
     fired.push({ type: 'newErrors', ...facts.newErrors });

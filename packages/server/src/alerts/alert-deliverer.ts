@@ -4,12 +4,12 @@ import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { JobOutcome, JobQueue } from '../jobs/job-queue.ts';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { AlertDeliveryStore, type AlertDeliveryRow } from './alert-delivery-store.ts';
+import { type AlertDeliveryRow, AlertDeliveryStore } from './alert-delivery-store.ts';
 import { alertEmail } from './alert-email.ts';
 import { AlertSettingsStore } from './alert-settings-store.ts';
 import { deliveryJobKey } from './alert-trigger.ts';
 import type { EmailSender } from './email-sender.ts';
-import { sendWebhook, type AttemptResult } from './webhook-sender.ts';
+import { type AttemptResult, sendWebhook } from './webhook-sender.ts';
 
 /** Attempts per delivery, the first included; then it is failed. */
 export const MAX_ALERT_ATTEMPTS = 6;
@@ -67,10 +67,19 @@ export class AlertDeliverer {
       });
     } else if (result.kind === 'retry' && attempt < MAX_ALERT_ATTEMPTS) {
       const runAfter = new Date(Date.now() + retryDelayMs(attempt, this.#options.retryBaseMs));
-      await store.settle(row.id, attempt, { response_status: result.status, last_error: result.error, next_attempt_at: runAfter.toISOString() });
+      await store.settle(row.id, attempt, {
+        response_status: result.status,
+        last_error: result.error,
+        next_attempt_at: runAfter.toISOString(),
+      });
       await this.#options.jobs.send('alert.deliver', { deliveryId: row.id }, { runAfter, singletonKey: deliveryJobKey(row.id, attempt) });
     } else {
-      await store.settle(row.id, attempt, { status: 'failed', response_status: result.status, last_error: result.error, next_attempt_at: null });
+      await store.settle(row.id, attempt, {
+        status: 'failed',
+        response_status: result.status,
+        last_error: result.error,
+        next_attempt_at: null,
+      });
       this.#options.log.warn({ deliveryId: row.id, attempt, error: result.error }, 'alert delivery failed');
     }
     return { kind: 'done' };

@@ -90,7 +90,11 @@ export class AlertDeliveryStore {
   }
 
   /** Newest first. */
-  async list(projectId: string, status: AlertDeliveryStatus | undefined, page: { limit: number; cursor?: string }): Promise<Page<AlertDelivery>> {
+  async list(
+    projectId: string,
+    status: AlertDeliveryStatus | undefined,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<AlertDelivery>> {
     const before = decodeCursor(page.cursor);
     const rows = await this.#database.db
       .selectFrom('alert_deliveries')

@@ -17,7 +17,12 @@ for (const dialect of testDialects()) {
     before(async () => {
       smtp = await startTestSmtpServer();
       receiver = await startWebhookReceiver();
-      t = await startTestServer(dialect, { crawlAllowPrivate: true, smtpUrl: smtp.url, smtpFrom: 'Loupe <alerts@loupe.test>', alertRetryBaseMs: 20 });
+      t = await startTestServer(dialect, {
+        crawlAllowPrivate: true,
+        smtpUrl: smtp.url,
+        smtpFrom: 'Loupe <alerts@loupe.test>',
+        alertRetryBaseMs: 20,
+      });
     });
     after(async () => {
       await t.close();
@@ -60,7 +65,13 @@ for (const dialect of testDialects()) {
         assert.ok(delivery.deliveredAt);
 
         const requests = receivedFor(delivery.id);
-        assert.deepEqual(requests.map((request) => [request.answered, request.signatureValid]), [[500, true], [200, true]]);
+        assert.deepEqual(
+          requests.map((request) => [request.answered, request.signatureValid]),
+          [
+            [500, true],
+            [200, true],
+          ],
+        );
         assert.equal(requests[0].body, requests[1].body, 'a retry sends the same body');
         const [request] = requests;
         assert.equal(request.path, '/retry');
@@ -84,7 +95,10 @@ for (const dialect of testDialects()) {
         const [delivery] = await waitForDeliveries(t, projectId, settled(1));
         assert.equal(delivery.status, 'delivered');
         assert.equal(delivery.attempts, 3);
-        assert.deepEqual(receivedFor(delivery.id).map((request) => request.answered), [429, 503, 200]);
+        assert.deepEqual(
+          receivedFor(delivery.id).map((request) => request.answered),
+          [429, 503, 200],
+        );
       });
 
       it('retries a receiver that refuses connections, then fails saying why', async () => {
@@ -191,22 +205,40 @@ for (const dialect of testDialects()) {
         });
         receiver.secret = 'log-secret-0123456';
         const queued = await sendTest(projectId);
-        assert.deepEqual(queued.map((d) => d.channel.id), saved.body.channels.map((c: { id: string }) => c.id));
+        assert.deepEqual(
+          queued.map((d) => d.channel.id),
+          saved.body.channels.map((c: { id: string }) => c.id),
+        );
         const log = await waitForDeliveries(t, projectId, settled(2));
-        assert.deepEqual(log.map((d) => d.id), queued.map((d) => d.id).reverse());
+        assert.deepEqual(
+          log.map((d) => d.id),
+          queued.map((d) => d.id).reverse(),
+        );
 
         const first = await t.request('GET', `/api/v1/projects/${projectId}/alerts/deliveries?limit=1`);
-        assert.deepEqual(first.body.map((d: AlertDelivery) => d.id), [log[0].id]);
+        assert.deepEqual(
+          first.body.map((d: AlertDelivery) => d.id),
+          [log[0].id],
+        );
         const next = nextPage(first);
         assert.ok(next);
         const second = await t.request('GET', next);
-        assert.deepEqual(second.body.map((d: AlertDelivery) => d.id), [log[1].id]);
+        assert.deepEqual(
+          second.body.map((d: AlertDelivery) => d.id),
+          [log[1].id],
+        );
         assert.equal(nextPage(second), undefined);
 
         const failed = await t.request('GET', `/api/v1/projects/${projectId}/alerts/deliveries?status=failed`);
-        assert.deepEqual(failed.body.map((d: AlertDelivery) => d.channel.type), ['email']);
+        assert.deepEqual(
+          failed.body.map((d: AlertDelivery) => d.channel.type),
+          ['email'],
+        );
         const delivered = await t.request('GET', `/api/v1/projects/${projectId}/alerts/deliveries?status=delivered`);
-        assert.deepEqual(delivered.body.map((d: AlertDelivery) => d.channel.type), ['webhook']);
+        assert.deepEqual(
+          delivered.body.map((d: AlertDelivery) => d.channel.type),
+          ['webhook'],
+        );
       });
 
       it('refuses a bad state, limit or cursor', async () => {
@@ -238,7 +270,14 @@ for (const dialect of testDialects()) {
       // A name, not a literal address: accepted when saved, refused by the guard when connecting.
       const url = receiver.url('/private').replace('127.0.0.1', 'localhost');
       const saved = await t.request('PUT', `/api/v1/projects/${projectId}/alerts`, {
-        body: { enabled: true, conditions: {}, channels: [{ type: 'email', to: ['ops@example.com'] }, { type: 'webhook', url }] },
+        body: {
+          enabled: true,
+          conditions: {},
+          channels: [
+            { type: 'email', to: ['ops@example.com'] },
+            { type: 'webhook', url },
+          ],
+        },
       });
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
       receiver.secret = saved.body.channels[1].secret;

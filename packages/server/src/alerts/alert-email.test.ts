@@ -8,7 +8,12 @@ const base: AlertEvent = {
   deliveryId: '01900000-0000-7000-8000-000000000001',
   test: false,
   project: { id: '01900000-0000-7000-8000-000000000002', name: 'Docs', siteUrl: 'https://docs.example.com/' },
-  crawl: { id: '01900000-0000-7000-8000-000000000003', status: 'completed', url: 'https://docs.example.com/', finishedAt: '2026-01-01T00:00:00.000Z' },
+  crawl: {
+    id: '01900000-0000-7000-8000-000000000003',
+    status: 'completed',
+    url: 'https://docs.example.com/',
+    finishedAt: '2026-01-01T00:00:00.000Z',
+  },
   report: {
     id: '01900000-0000-7000-8000-000000000004',
     score: 62,

@@ -86,7 +86,8 @@ export function alertEmail(event: AlertEvent): MailContent {
     '',
   ].join('\n');
 
-  const list = (items: string[]): SafeHtml | null => (items.length > 0 ? html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>` : null);
+  const list = (items: string[]): SafeHtml | null =>
+    items.length > 0 ? html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>` : null;
   const body = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${alertSubject(event)}</title></head>
 <body style="font-family: system-ui, sans-serif; line-height: 1.5">

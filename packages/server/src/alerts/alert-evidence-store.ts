@@ -47,7 +47,17 @@ export class AlertEvidenceStore {
     return this.#database.db
       .selectFrom('crawls as c')
       .innerJoin('audit_projects as p', 'p.id', 'c.project_id')
-      .select(['c.id', 'c.workspace_id', 'p.id as project_id', 'c.status', 'c.url', 'c.error', 'c.finished_at', 'p.name as project_name', 'p.site_url'])
+      .select([
+        'c.id',
+        'c.workspace_id',
+        'p.id as project_id',
+        'c.status',
+        'c.url',
+        'c.error',
+        'c.finished_at',
+        'p.name as project_name',
+        'p.site_url',
+      ])
       .where('c.id', '=', crawlId)
       .executeTakeFirst();
   }
@@ -95,7 +105,13 @@ export class AlertEvidenceStore {
       .executeTakeFirstOrThrow();
     const count = Number(counted.count);
     if (count === 0) return { count, examples: [] };
-    const examples = await db.selectFrom(fresh()).select(['rule_id', 'url']).orderBy('rule_id').orderBy('url').limit(MAX_NEW_ERROR_EXAMPLES).execute();
+    const examples = await db
+      .selectFrom(fresh())
+      .select(['rule_id', 'url'])
+      .orderBy('rule_id')
+      .orderBy('url')
+      .limit(MAX_NEW_ERROR_EXAMPLES)
+      .execute();
     return { count, examples: examples.map((row) => ({ ruleId: row.rule_id, url: row.url })) };
   }
 }

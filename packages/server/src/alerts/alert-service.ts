@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import {
-  addFieldError,
-  LoupeError,
   type AlertChannel,
   type AlertDelivery,
   type AlertDeliveryStatus,
   type AlertSettings,
+  addFieldError,
+  LoupeError,
   type Page,
   type UpdateAlertSettings,
   type ValidationDetails,
 } from '@loupe/contract';
 import type { z } from 'zod';
+import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import { assertPublicHost } from '../outbound/address-guard.ts';
-import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
+import type { Principal } from '../principal.ts';
 import { AlertDeliveryStore, toAlertDelivery } from './alert-delivery-store.ts';
 import { AlertSettingsStore, type StoredAlertSettings, type StoredChannel } from './alert-settings-store.ts';
 import type { AlertTrigger } from './alert-trigger.ts';

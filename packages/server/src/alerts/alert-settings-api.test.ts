@@ -20,7 +20,10 @@ for (const dialect of testDialects()) {
     after(() => t.close());
 
     async function createProject(options: { key?: string; team?: string } = {}): Promise<string> {
-      const answer = await t.request('POST', '/api/v1/projects', { body: { name: 'Docs', siteUrl: 'https://docs.example.com/' }, ...options });
+      const answer = await t.request('POST', '/api/v1/projects', {
+        body: { name: 'Docs', siteUrl: 'https://docs.example.com/' },
+        ...options,
+      });
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       return answer.body.id;
     }
@@ -135,7 +138,8 @@ for (const dialect of testDialects()) {
       }
 
       it('takes scoreBelow 0, 1 and 100 and refuses -1, 101, 1.5 and text', async () => {
-        for (const scoreBelow of [0, 1, 100, null]) assert.equal((await put(projectId, { conditions: { scoreBelow } })).status, 200, String(scoreBelow));
+        for (const scoreBelow of [0, 1, 100, null])
+          assert.equal((await put(projectId, { conditions: { scoreBelow } })).status, 200, String(scoreBelow));
         for (const scoreBelow of [-1, 101, 1.5, '50']) await refused({ conditions: { scoreBelow } }, 'conditions.scoreBelow');
       });
 
@@ -153,11 +157,13 @@ for (const dialect of testDialects()) {
         const long = `https://hooks.example.com/${'a'.repeat(2048 - 26)}`;
         assert.equal(long.length, 2048);
         assert.equal((await put(projectId, { channels: [webhook(long)] })).status, 200);
-        for (const url of ['ftp://hooks.example.com/', 'not a url', `${long}a`, 42]) await refused({ channels: [webhook(url as string)] }, 'channels.0.url');
+        for (const url of ['ftp://hooks.example.com/', 'not a url', `${long}a`, 42])
+          await refused({ channels: [webhook(url as string)] }, 'channels.0.url');
       });
 
       it('takes a secret of 16 and 128 characters and refuses 15, 129 and spaces', async () => {
-        for (const secret of ['s'.repeat(16), 's'.repeat(128)]) assert.equal((await put(projectId, { channels: [webhook(undefined, { secret })] })).status, 200);
+        for (const secret of ['s'.repeat(16), 's'.repeat(128)])
+          assert.equal((await put(projectId, { channels: [webhook(undefined, { secret })] })).status, 200);
         for (const secret of ['s'.repeat(15), 's'.repeat(129), 'has spaces in the secret']) {
           await refused({ channels: [webhook(undefined, { secret })] }, 'channels.0.secret');
         }

@@ -1,11 +1,9 @@
 import type { AlertConditions } from '@loupe/contract';
 import type { Selectable } from 'kysely';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { AlertChannelTable } from '../database/schema.ts';
 
-export type StoredChannel =
-  | { id: string; type: 'webhook'; url: string; secret: string }
-  | { id: string; type: 'email'; to: string[] };
+export type StoredChannel = { id: string; type: 'webhook'; url: string; secret: string } | { id: string; type: 'email'; to: string[] };
 
 export interface StoredAlertSettings {
   enabled: boolean;

@@ -6,8 +6,8 @@ import type { AlertDeliveryTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { firedConditions } from './alert-conditions.ts';
-import { AlertDeliveryStore, type AlertDeliveryRow } from './alert-delivery-store.ts';
-import { alertEvent, type AlertEventInput } from './alert-event.ts';
+import { type AlertDeliveryRow, AlertDeliveryStore } from './alert-delivery-store.ts';
+import { type AlertEventInput, alertEvent } from './alert-event.ts';
 import { AlertEvidenceStore, type ProjectCrawl, type ReportFacts } from './alert-evidence-store.ts';
 import { AlertSettingsStore, type StoredChannel } from './alert-settings-store.ts';
 
@@ -64,7 +64,14 @@ export class AlertTrigger {
       });
       if (fired.length > 0) {
         await new AlertDeliveryStore(this.#database).insert(
-          this.#deliveryRows(crawl.workspace_id, settings.channels, { crawl, report, previousReport: previous, conditions: fired, test: false, project: projectOf(crawl) }),
+          this.#deliveryRows(crawl.workspace_id, settings.channels, {
+            crawl,
+            report,
+            previousReport: previous,
+            conditions: fired,
+            test: false,
+            project: projectOf(crawl),
+          }),
         );
       }
     }
@@ -94,7 +101,11 @@ export class AlertTrigger {
   #deliveryRows(
     workspaceId: string,
     channels: StoredChannel[],
-    alert: Omit<AlertEventInput, 'deliveryId' | 'createdAt'> & { crawl: ProjectCrawl | null; report: ReportFacts | null; conditions: FiredCondition[] },
+    alert: Omit<AlertEventInput, 'deliveryId' | 'createdAt'> & {
+      crawl: ProjectCrawl | null;
+      report: ReportFacts | null;
+      conditions: FiredCondition[];
+    },
   ): (Insertable<AlertDeliveryTable> & { id: string })[] {
     const createdAt = now();
     return channels.map((channel) => {

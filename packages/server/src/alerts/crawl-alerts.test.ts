@@ -5,7 +5,7 @@ import { htmlPage } from '../testing/html-page.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { notFoundPage, startTestSite, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
+import { notFoundPage, type SiteDefinition, startTestSite, type TestSite } from '../testing/test-site.ts';
 import { AlertTrigger } from './alert-trigger.ts';
 import { settled, waitForDeliveries } from './test-deliveries.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './test-smtp-server.ts';
@@ -51,7 +51,9 @@ for (const dialect of testDialects()) {
     });
 
     async function createProject(site: TestSite, name: string): Promise<string> {
-      const answer = await t.request('POST', '/api/v1/projects', { body: { name, siteUrl: site.url('/'), crawlDefaults: { maxPages: 10 } } });
+      const answer = await t.request('POST', '/api/v1/projects', {
+        body: { name, siteUrl: site.url('/'), crawlDefaults: { maxPages: 10 } },
+      });
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       return answer.body.id;
     }
@@ -114,7 +116,10 @@ for (const dialect of testDialects()) {
         assert.ok(secondReport.health.score < firstReport.health.score, `${secondReport.health.score} < ${firstReport.health.score}`);
 
         const deliveries = (await waitForDeliveries(t, projectId, forCrawl(broken.id, 2))).filter((d) => d.crawlId === broken.id);
-        assert.deepEqual(deliveries.map((d) => [d.channel.type, d.status]).sort(), [['email', 'delivered'], ['webhook', 'delivered']]);
+        assert.deepEqual(deliveries.map((d) => [d.channel.type, d.status]).sort(), [
+          ['email', 'delivered'],
+          ['webhook', 'delivered'],
+        ]);
         const [delivery] = deliveries;
         assert.equal(delivery.reportId, broken.reportId);
         assert.equal(delivery.test, false);
@@ -122,11 +127,17 @@ for (const dialect of testDialects()) {
         assert.deepEqual(types, ['scoreBelow', 'scoreDropBy', 'newErrors']);
         const drop = delivery.conditions[1];
         assert.ok(drop.type === 'scoreDropBy');
-        assert.deepEqual([drop.score, drop.previousScore, drop.previousReportId], [secondReport.health.score, firstReport.health.score, healthy.reportId]);
+        assert.deepEqual(
+          [drop.score, drop.previousScore, drop.previousReportId],
+          [secondReport.health.score, firstReport.health.score, healthy.reportId],
+        );
         const newErrors = delivery.conditions[2];
         assert.ok(newErrors.type === 'newErrors');
         assert.ok(newErrors.count >= 1);
-        assert.ok(newErrors.examples.some((example) => example.url?.startsWith(site.origin)), JSON.stringify(newErrors.examples));
+        assert.ok(
+          newErrors.examples.some((example) => example.url?.startsWith(site.origin)),
+          JSON.stringify(newErrors.examples),
+        );
 
         const webhookDelivery = deliveries.find((d) => d.channel.type === 'webhook') as AlertDelivery;
         const [request] = receiver.received.filter((r) => r.headers['loupe-delivery'] === webhookDelivery.id);
@@ -142,8 +153,14 @@ for (const dialect of testDialects()) {
         assert.deepEqual(mail.recipients, ['ops@example.com']);
         const dropped = firstReport.health.score - secondReport.health.score;
         const errorsWord = newErrors.count === 1 ? 'new error' : 'new errors';
-        assert.equal(mail.headers.subject, `[Loupe] Breaking site: score ${secondReport.health.score} (−${dropped}), ${newErrors.count} ${errorsWord}`);
-        assert.match(mail.text, new RegExp(`The health score fell by ${dropped} points, from ${firstReport.health.score} to ${secondReport.health.score}`));
+        assert.equal(
+          mail.headers.subject,
+          `[Loupe] Breaking site: score ${secondReport.health.score} (−${dropped}), ${newErrors.count} ${errorsWord}`,
+        );
+        assert.match(
+          mail.text,
+          new RegExp(`The health score fell by ${dropped} points, from ${firstReport.health.score} to ${secondReport.health.score}`),
+        );
         assert.match(mail.text, new RegExp(`${newErrors.count} ${errorsWord} since the previous report:`));
         assert.match(mail.html, /since the previous report/);
       } finally {
@@ -169,7 +186,10 @@ for (const dialect of testDialects()) {
         await trigger.crawlEnded(ended.id);
         await trigger.crawlEnded(ended.id);
         const again = await t.request('GET', `/api/v1/projects/${projectId}/alerts/deliveries`);
-        assert.deepEqual(again.body.map((d: AlertDelivery) => d.id), first.map((d) => d.id));
+        assert.deepEqual(
+          again.body.map((d: AlertDelivery) => d.id),
+          first.map((d) => d.id),
+        );
         assert.equal(receiver.received.filter((r) => r.headers['loupe-delivery'] === first[0].id).length, 1);
       } finally {
         await site.close();
@@ -193,7 +213,11 @@ for (const dialect of testDialects()) {
 
         // A crawl that failed, as the runner leaves one whose crawler threw; then its job is run
         // again, finds it ended (skipped) and must still judge it.
-        await t.server.database.db.updateTable('crawls').set({ status: 'failed', error: 'the crawler lost its database' }).where('id', '=', ended.id).execute();
+        await t.server.database.db
+          .updateTable('crawls')
+          .set({ status: 'failed', error: 'the crawler lost its database' })
+          .where('id', '=', ended.id)
+          .execute();
         await t.server.jobs.send('crawl.run', { crawlId: ended.id });
         const [delivery] = await waitForDeliveries(t, projectId, forCrawl(ended.id, 1));
         assert.equal(delivery.status, 'delivered');

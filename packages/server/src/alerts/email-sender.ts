@@ -42,7 +42,11 @@ export class EmailSender {
         headers: { ...message.headers, 'Auto-Submitted': 'auto-generated' },
       });
       const rejected = (info.rejected ?? []).map(String);
-      return { kind: 'delivered', status: replyCode(info.response), error: rejected.length > 0 ? `Refused for ${rejected.join(', ')}` : null };
+      return {
+        kind: 'delivered',
+        status: replyCode(info.response),
+        error: rejected.length > 0 ? `Refused for ${rejected.join(', ')}` : null,
+      };
     } catch (error) {
       const { responseCode, message: text } = error as { responseCode?: number; message?: string };
       const status = typeof responseCode === 'number' ? responseCode : null;

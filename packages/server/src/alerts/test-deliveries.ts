@@ -16,7 +16,10 @@ export async function waitForDeliveries(
 ): Promise<AlertDelivery[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
-    const answer = await t.request('GET', `/api/v1/projects/${projectId}/alerts/deliveries?limit=100`, { key: options.key, team: options.team });
+    const answer = await t.request('GET', `/api/v1/projects/${projectId}/alerts/deliveries?limit=100`, {
+      key: options.key,
+      team: options.team,
+    });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     const deliveries = answer.body as AlertDelivery[];
     if (reached(deliveries)) return deliveries;

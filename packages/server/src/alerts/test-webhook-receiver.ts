@@ -26,7 +26,12 @@ export interface WebhookReceiver {
 }
 
 /** Checks `t=<seconds>,v1=<hex>` independently of the contract's verifier (node:crypto, not WebCrypto). */
-export function signatureHolds(secret: string, header: string | undefined, body: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function signatureHolds(
+  secret: string,
+  header: string | undefined,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
   if (!match || secret === '') return false;
   const expected = createHmac('sha256', secret).update(`${match[1]}.${body}`, 'utf8').digest();

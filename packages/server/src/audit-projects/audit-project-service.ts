@@ -1,22 +1,22 @@
+import type { CrawlDefaults, CrawlEstimate, CreateAuditProject, StartProjectCrawl, UpdateAuditProject } from '@loupe/contract';
 import {
-  LoupeError,
-  parseOrThrow,
-  StartCrawl,
   type AuditProject,
   type Crawl,
   type CrawlStatus,
+  LoupeError,
   type Page,
   type ProjectTrend,
+  parseOrThrow,
   type ReportSummary,
+  StartCrawl,
 } from '@loupe/contract';
 import type { z } from 'zod';
-import type { CreateAuditProject, CrawlDefaults, CrawlEstimate, StartProjectCrawl, UpdateAuditProject } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { CrawlService } from '../crawl/crawl-service.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
-import { AuditProjectStore, type AuditProjectRow } from './audit-project-store.ts';
+import type { Principal } from '../principal.ts';
+import { type AuditProjectRow, AuditProjectStore } from './audit-project-store.ts';
 
 type Paging = { limit: number; cursor?: string };
 
@@ -157,7 +157,10 @@ export class AuditProjectService {
     if (ids.length === 0) return;
     const missing = await this.#rulePacks.missing(principal.workspaceId, ids);
     if (missing.length > 0) {
-      throw new LoupeError('not_found', { message: `No rule pack ${missing.join(', ')} in this workspace.`, extra: { missingRulePackIds: missing } });
+      throw new LoupeError('not_found', {
+        message: `No rule pack ${missing.join(', ')} in this workspace.`,
+        extra: { missingRulePackIds: missing },
+      });
     }
   }
 }

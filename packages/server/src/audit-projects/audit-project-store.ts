@@ -1,13 +1,18 @@
 import type { AuditProject, CrawlDefaults, CrawlStatus, Page } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
+import { toCrawl } from '../crawl/crawl-store.ts';
 import { compiledOnce } from '../database/compiled-query.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { AuditProjectTable } from '../database/schema.ts';
-import { toCrawl } from '../crawl/crawl-store.ts';
 
 export type AuditProjectRow = Selectable<AuditProjectTable>;
-type LatestReportRow = { report_id: string | null; report_created_at: string | null; report_score: number | null; report_grade: string | null };
+type LatestReportRow = {
+  report_id: string | null;
+  report_created_at: string | null;
+  report_score: number | null;
+  report_grade: string | null;
+};
 
 function toAuditProject(row: AuditProjectRow & LatestReportRow): AuditProject {
   return {
@@ -50,7 +55,10 @@ export class AuditProjectStore {
       .selectFrom('audit_projects as p')
       .leftJoin('reports as r', (join) =>
         join.onRef('r.project_id', '=', 'p.id').on('r.id', '=', (eb) =>
-          eb.selectFrom('reports as newest').select((e) => e.fn.max('newest.id').as('id')).whereRef('newest.project_id', '=', 'p.id'),
+          eb
+            .selectFrom('reports as newest')
+            .select((e) => e.fn.max('newest.id').as('id'))
+            .whereRef('newest.project_id', '=', 'p.id'),
         ),
       )
       .selectAll('p')
@@ -96,8 +104,18 @@ export class AuditProjectStore {
   /** The project goes (its schedules, alerts and index with it, by cascade); its crawls and reports stay, unfiled. */
   async delete(workspaceId: string, id: string): Promise<boolean> {
     return inTransaction(this.#database, async ({ db }) => {
-      await db.updateTable('reports').set({ project_id: null }).where('workspace_id', '=', workspaceId).where('project_id', '=', id).execute();
-      await db.updateTable('crawls').set({ project_id: null }).where('workspace_id', '=', workspaceId).where('project_id', '=', id).execute();
+      await db
+        .updateTable('reports')
+        .set({ project_id: null })
+        .where('workspace_id', '=', workspaceId)
+        .where('project_id', '=', id)
+        .execute();
+      await db
+        .updateTable('crawls')
+        .set({ project_id: null })
+        .where('workspace_id', '=', workspaceId)
+        .where('project_id', '=', id)
+        .execute();
       const result = await db.deleteFrom('audit_projects').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
@@ -113,7 +131,11 @@ export class AuditProjectStore {
       .execute();
     for (const row of rows) {
       const ids = (JSON.parse(row.rule_pack_ids) as string[]).filter((id) => id !== packId);
-      await this.#database.db.updateTable('audit_projects').set({ rule_pack_ids: JSON.stringify(ids) }).where('id', '=', row.id).execute();
+      await this.#database.db
+        .updateTable('audit_projects')
+        .set({ rule_pack_ids: JSON.stringify(ids) })
+        .where('id', '=', row.id)
+        .execute();
     }
   }
 

@@ -103,7 +103,9 @@ for (const dialect of testDialects()) {
         const as = { key: pro.key, team: pro.workspaceId };
         const pack = { schema: 'loupe.rules/v1', name: 'p', rules: [] };
         const [first, second] = await Promise.all(
-          ['one', 'two'].map(async (name) => (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name, pack } })).body.id as string),
+          ['one', 'two'].map(
+            async (name) => (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name, pack } })).body.id as string,
+          ),
         );
         const project = await create({ rulePackIds: [first, second] }, as);
         assert.deepEqual(project.rulePackIds, [first, second]);
@@ -120,11 +122,17 @@ for (const dialect of testDialects()) {
         const ids = [];
         for (let i = 0; i < 3; i++) ids.push((await create({ name: `P${i}` }, { key: workspace.key, team: workspace.workspaceId })).id);
         const first = await t.request('GET', `${PROJECTS}?limit=2`, { key: workspace.key, team: workspace.workspaceId });
-        assert.deepEqual(first.body.map((p: { id: string }) => p.id), ids.slice(0, 2));
+        assert.deepEqual(
+          first.body.map((p: { id: string }) => p.id),
+          ids.slice(0, 2),
+        );
         const next = nextPage(first);
         assert.ok(next);
         const second = await t.request('GET', next, { key: workspace.key, team: workspace.workspaceId });
-        assert.deepEqual(second.body.map((p: { id: string }) => p.id), ids.slice(2));
+        assert.deepEqual(
+          second.body.map((p: { id: string }) => p.id),
+          ids.slice(2),
+        );
         assert.equal(nextPage(second), undefined);
       });
     });
@@ -168,7 +176,10 @@ for (const dialect of testDialects()) {
         assert.equal(crawl.status, 'completed');
         assert.equal(crawl.pagesCrawled, 2);
         const reports = await t.request('GET', `${PROJECTS}/${project.id}/reports`);
-        assert.deepEqual(reports.body.map((r: { id: string }) => r.id), [crawl.reportId]);
+        assert.deepEqual(
+          reports.body.map((r: { id: string }) => r.id),
+          [crawl.reportId],
+        );
         const read = await t.request('GET', `${PROJECTS}/${project.id}`);
         assert.equal(read.body.latestReport.id, crawl.reportId);
       });
@@ -181,7 +192,9 @@ for (const dialect of testDialects()) {
       });
 
       it('refuses a crawl whose defaults and overrides are each valid but not together', async () => {
-        const project = await create({ crawlDefaults: { headers: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-h${i}`, 'v'])) } });
+        const project = await create({
+          crawlDefaults: { headers: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-h${i}`, 'v'])) },
+        });
         const answer = await t.request('POST', `${PROJECTS}/${project.id}/crawls`, { body: { url: 'ftp://x/' } });
         assert.equal(answer.status, 400);
         assert.ok(answer.body.details.fieldErrors.url);
@@ -213,7 +226,10 @@ for (const dialect of testDialects()) {
         assert.deepEqual([fromDefaults.body.maxPages, fromDefaults.body.capped, fromDefaults.body.sufficient], [7, false, true]);
         assert.equal((await estimate({ maxPages: 3 })).body.maxPages, 3);
         assert.equal((await estimate({ mode: 'page' })).body.maxPages, 1);
-        assert.deepEqual([(await estimate({ maxPages: 100_000 })).body.maxPages, (await estimate({ maxPages: 100_000 })).body.capped], [500, true]);
+        assert.deepEqual(
+          [(await estimate({ maxPages: 100_000 })).body.maxPages, (await estimate({ maxPages: 100_000 })).body.capped],
+          [500, true],
+        );
         assert.equal((await estimate({ maxPages: 0 })).status, 400);
         assert.equal((await estimate({}, { key: other.key, team: other.workspaceId })).status, 404);
         assert.equal((await t.request('GET', `${PROJECTS}/${project.id}/crawls`)).body.length, 0, 'nothing started');
@@ -224,23 +240,42 @@ for (const dialect of testDialects()) {
         const first = await crawlProject(project.id);
         const second = await crawlProject(project.id);
         const all = await t.request('GET', `${PROJECTS}/${project.id}/crawls`);
-        assert.deepEqual(all.body.map((c: { id: string }) => c.id), [second.id, first.id]);
+        assert.deepEqual(
+          all.body.map((c: { id: string }) => c.id),
+          [second.id, first.id],
+        );
         const running = await t.request('GET', `${PROJECTS}/${project.id}/crawls?status=running`);
         assert.deepEqual(running.body, []);
       });
 
       it('answers the trend oldest first, limited to the newest points', async () => {
         const project = await create({ crawlDefaults: { maxPages: 3 } });
-        const crawls = [await crawlProject(project.id), await crawlProject(project.id, { maxPages: 1 }), await crawlProject(project.id, { maxPages: 2 })];
+        const crawls = [
+          await crawlProject(project.id),
+          await crawlProject(project.id, { maxPages: 1 }),
+          await crawlProject(project.id, { maxPages: 2 }),
+        ];
         const trend = await t.request('GET', `${PROJECTS}/${project.id}/trend`);
         assert.equal(trend.status, 200);
         assert.equal(trend.body.projectId, project.id);
-        assert.deepEqual(trend.body.points.map((p: { reportId: string }) => p.reportId), crawls.map((c) => c.reportId));
-        assert.deepEqual(trend.body.points.map((p: { pages: number }) => p.pages), [3, 1, 2]);
+        assert.deepEqual(
+          trend.body.points.map((p: { reportId: string }) => p.reportId),
+          crawls.map((c) => c.reportId),
+        );
+        assert.deepEqual(
+          trend.body.points.map((p: { pages: number }) => p.pages),
+          [3, 1, 2],
+        );
         for (const point of trend.body.points) assert.equal(typeof point.score, 'number');
         const newest = await t.request('GET', `${PROJECTS}/${project.id}/trend?points=2`);
-        assert.deepEqual(newest.body.points.map((p: { reportId: string }) => p.reportId), crawls.slice(1).map((c) => c.reportId));
-        const future = await t.request('GET', `${PROJECTS}/${project.id}/trend?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+        assert.deepEqual(
+          newest.body.points.map((p: { reportId: string }) => p.reportId),
+          crawls.slice(1).map((c) => c.reportId),
+        );
+        const future = await t.request(
+          'GET',
+          `${PROJECTS}/${project.id}/trend?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        );
         assert.deepEqual(future.body.points, []);
         for (const bad of ['points=0', 'points=1001', 'since=yesterday', 'color=red']) {
           assert.equal((await t.request('GET', `${PROJECTS}/${project.id}/trend?${bad}`)).status, 400, bad);

@@ -83,7 +83,7 @@ for (const dialect of testDialects()) {
         assert.equal(report.pages.crawled, paths.length);
       });
 
-      it('status/soft-404: a linked URL answering the probe\'s text, and a page whose h1 says it is gone', async () => {
+      it("status/soft-404: a linked URL answering the probe's text, and a page whose h1 says it is gone", async () => {
         assert.deepEqual(await firedOn(report, 'status/soft-404'), [...known.soft404.withSoft404].sort());
         const missing = await findingOn(report, known.soft404.linkedMissing, 'status/soft-404');
         assert.equal(missing?.detail, 'same text as the answer to an address that does not exist');
@@ -96,8 +96,10 @@ for (const dialect of testDialects()) {
         assert.equal(s.requests.count(known.robots.plain), 1, 'fetched: robots.txt was not obeyed');
         assert.deepEqual(await firedOn(report, 'indexability/noindex-unseen'), known.robots.withNoindexUnseen);
         const header = await findingOn(report, known.robots.headerNoindex, 'indexability/noindex-unseen');
-        assert.deepEqual([header?.samples, header?.detail, header?.severity],
-          [['X-Robots-Tag: noindex'], 'robots.txt disallows it for all crawlers (*) and Googlebot', 'notice']);
+        assert.deepEqual(
+          [header?.samples, header?.detail, header?.severity],
+          [['X-Robots-Tag: noindex'], 'robots.txt disallows it for all crawlers (*) and Googlebot', 'notice'],
+        );
         const issue = report.issues.find((i) => i.ruleId === 'indexability/noindex-unseen');
         assert.deepEqual([issue?.scope, issue?.pages], ['site', 2]);
       });
@@ -105,8 +107,10 @@ for (const dialect of testDialects()) {
       it('hreflang/conflicting-codes: a page the site calls two languages, and one whose own code contradicts its <html lang>', async () => {
         assert.deepEqual(await firedOn(report, 'hreflang/conflicting-codes'), [...known.hreflang.withConflictingCodes].sort());
         const fr = await findingOn(report, known.hreflang.fr, 'hreflang/conflicting-codes');
-        assert.deepEqual([fr?.samples, fr?.detail, fr?.severity],
-          [['hreflang="fr" from itself', `hreflang="es" from ${s.url(known.hreflang.en)}`], 'referenced as fr and es', 'warning']);
+        assert.deepEqual(
+          [fr?.samples, fr?.detail, fr?.severity],
+          [['hreflang="fr" from itself', `hreflang="es" from ${s.url(known.hreflang.en)}`], 'referenced as fr and es', 'warning'],
+        );
         const it = await findingOn(report, known.hreflang.it, 'hreflang/conflicting-codes');
         assert.equal(it?.detail, 'its own hreflang is it, its <html lang> en');
       });
@@ -116,7 +120,8 @@ for (const dialect of testDialects()) {
       it('never requests a disallowed URL, so it cannot see their noindex', async () => {
         const s = await site();
         const report: Report = await crawlToReport(t, { url: s.url('/'), maxPages: 40 });
-        for (const path of [known.robots.metaNoindex, known.robots.headerNoindex, known.robots.plain]) assert.equal(s.requests.count(path), 0, path);
+        for (const path of [known.robots.metaNoindex, known.robots.headerNoindex, known.robots.plain])
+          assert.equal(s.requests.count(path), 0, path);
         assert.deepEqual(await firedOn(report, 'indexability/noindex-unseen'), []);
         assert.deepEqual(await firedOn(report, 'status/soft-404'), [...known.soft404.withSoft404].sort());
       });
@@ -133,7 +138,10 @@ for (const dialect of testDialects()) {
       const s = await startTestSite({ ...probeChecksSite(), robotsTxt: 'User-agent: *\nDisallow: /loupe-not-found-\n' });
       sites.push(s);
       const report: Report = await crawlToReport(t, { url: s.url('/'), maxPages: 40 });
-      assert.deepEqual(s.requests.paths().filter((path) => PROBE_PATH.test(path)), []);
+      assert.deepEqual(
+        s.requests.paths().filter((path) => PROBE_PATH.test(path)),
+        [],
+      );
       assert.deepEqual(await firedOn(report, 'status/soft-404'), [known.soft404.soldOut]);
     });
 
@@ -144,7 +152,10 @@ for (const dialect of testDialects()) {
       const invalid = report.issues.find((i: { ruleId: string }) => i.ruleId === 'robots/invalid');
       assert.ok(invalid, JSON.stringify(report.issues.map((i: { ruleId: string }) => i.ruleId)));
       assert.deepEqual([invalid.scope, invalid.pages, invalid.severity, invalid.share], ['site', 0, 'warning', 1]);
-      assert.deepEqual(invalid.examples[0].samples, ['line 2: unknown directive "Dissallow"', 'line 3: no colon in "Sitemap /sitemap.xml"']);
+      assert.deepEqual(invalid.examples[0].samples, [
+        'line 2: unknown directive "Dissallow"',
+        'line 3: no colon in "Sitemap /sitemap.xml"',
+      ]);
       assert.equal(s.requests.count(known.robots.plain), 1);
       assert.deepEqual(await firedOn(report, 'indexability/noindex-unseen'), [], 'nothing is disallowed');
     });

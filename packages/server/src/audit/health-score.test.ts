@@ -1,13 +1,13 @@
-import { mulberry32 } from '../testing/seeded-random.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mulberry32 } from '../testing/seeded-random.ts';
 import {
   colourOf,
   computeHealth,
   gradeOf,
   HealthAccumulator,
-  pageScore,
   type HealthInput,
+  pageScore,
   type RuleHit,
   type ScoredUrl,
   type Severity,
@@ -85,7 +85,10 @@ describe('the worked example of audit-checks.md §2.3', () => {
       ['social/og-missing', 1.5],
       ['status/client-error', 0.4],
     ] as const;
-    assert.deepEqual(result.lostPoints.map(({ ruleId }) => ruleId), expected.map(([ruleId]) => ruleId));
+    assert.deepEqual(
+      result.lostPoints.map(({ ruleId }) => ruleId),
+      expected.map(([ruleId]) => ruleId),
+    );
     for (const [ruleId, points] of expected) {
       const lost = result.lostPoints.find((row) => row.ruleId === ruleId)!;
       assert.ok(Math.abs(lost.points - points) <= 0.1, `${ruleId}: ${lost.points} vs ${points}`);
@@ -98,7 +101,10 @@ describe('the worked example of audit-checks.md §2.3', () => {
     assert.equal(without['sitemaps/missing'], 79);
     assert.equal(without['links/broken-internal'], 69);
     // The first two tie exactly (each is a factor 0.85 on every HTML page), so the rule id decides.
-    assert.deepEqual(result.gainIfFixed.slice(0, 3).map(({ ruleId }) => ruleId), ['descriptions/missing', 'sitemaps/missing', 'links/broken-internal']);
+    assert.deepEqual(
+      result.gainIfFixed.slice(0, 3).map(({ ruleId }) => ruleId),
+      ['descriptions/missing', 'sitemaps/missing', 'links/broken-internal'],
+    );
   });
 
   it('reports the Ahrefs-compatible 94.5 % of URLs without errors', () => {
@@ -189,7 +195,10 @@ describe('properties over random crawls (seeded)', () => {
 
 describe('not applicable', () => {
   it('is N/A when every scored URL failed', () => {
-    const result = computeHealth({ urls: [{ url: 'https://example.com/', failedRule: 'status/fetch-failed', rules: [] }], siteFindings: [] });
+    const result = computeHealth({
+      urls: [{ url: 'https://example.com/', failedRule: 'status/fetch-failed', rules: [] }],
+      siteFindings: [],
+    });
     assert.equal(result.score, null);
     assert.equal(result.grade, null);
     assert.equal(result.unscoredReason, 'no-html-page');
@@ -208,7 +217,11 @@ describe('not applicable', () => {
 describe('size independence', () => {
   it('gives the same score at 10 and 10,000 pages with the same shares', () => {
     const site = (size: number): HealthInput => ({
-      urls: [...pages((size * 7) / 10, [openGraph]), ...pages((size * 2) / 10, [brokenLink, description], 'b'), ...pages(size / 10, [], 'c')],
+      urls: [
+        ...pages((size * 7) / 10, [openGraph]),
+        ...pages((size * 2) / 10, [brokenLink, description], 'b'),
+        ...pages(size / 10, [], 'c'),
+      ],
       siteFindings: [{ ...noSitemap, ruleId: 'sitemaps/non-200-url', share: 0.25 }],
     });
     assert.ok(Math.abs(exact(site(10)) - exact(site(10_000))) < 1e-9);
@@ -292,7 +305,10 @@ describe('scale', () => {
     const random = prng(50_000);
     const accumulator = new HealthAccumulator();
     for (let i = 0; i < 50_000; i += 1) {
-      accumulator.add({ url: `https://example.com/${i}`, rules: Array.from({ length: Math.floor(random() * 5) }, () => randomHit(random)) });
+      accumulator.add({
+        url: `https://example.com/${i}`,
+        rules: Array.from({ length: Math.floor(random() * 5) }, () => randomHit(random)),
+      });
     }
     // Speed is measured by hand, not asserted here; this checks the streaming form holds at scale.
     const result = accumulator.finish({ siteFindings: [noSitemap] });

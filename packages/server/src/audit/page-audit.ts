@@ -2,8 +2,8 @@ import type { Insertable } from 'kysely';
 import type { CrawlFindingTable, CrawlUrlTable } from '../database/schema.ts';
 import { runPageRules } from './page-rules/index.ts';
 import { summarizePage } from './page-summary.ts';
-import { ruleById } from './rule-catalog.ts';
 import type { AuditedPage } from './rule.ts';
+import { ruleById } from './rule-catalog.ts';
 import { noindexUnseenFinding } from './site-rules/noindex-unseen.ts';
 
 /** What the audit keeps of one fetched page: its summary columns and its findings, as stored. */

@@ -1,5 +1,5 @@
-import { findRule } from './rule-catalog.ts';
 import type { RuleDefinition } from './rule.ts';
+import { findRule } from './rule-catalog.ts';
 
 /**
  * The rules one report knows: the built-in catalog, plus the custom rules of the packs its

@@ -126,7 +126,11 @@ describe('the audit catalog', () => {
     const built = Object.fromEntries(ruleCatalog.map((rule) => [rule.id, [rule.severity, rule.scope]]));
     const expected = Object.fromEntries(Object.entries(CATALOG).filter(([id]) => !Object.hasOwn(NOT_BUILT, id)));
     assert.deepEqual(built, expected);
-    assert.deepEqual(Object.keys(NOT_BUILT).filter((id) => !Object.hasOwn(CATALOG, id)), [], 'only catalog checks are left out');
+    assert.deepEqual(
+      Object.keys(NOT_BUILT).filter((id) => !Object.hasOwn(CATALOG, id)),
+      [],
+      'only catalog checks are left out',
+    );
     assert.equal(ruleCatalog.length, 98);
   });
 

@@ -4,8 +4,8 @@ import type { Severity } from './health-score.ts';
 
 /** The catalog's twenty categories (audit-checks.md §1), as the contract names them for custom rules too. */
 export const ruleCategories = RuleCategory.options;
-export type { RuleCategory };
 export type { AuditedPage, CrawlContext } from '../page-facts/audited-page.ts';
+export type { RuleCategory };
 
 /** What a report shows about a rule, whether it fired or not. */
 export interface RuleDefinition {

@@ -5,7 +5,7 @@ import { crawlToReport } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { StoredPageStore, type StoredPage } from './stored-page-store.ts';
+import { type StoredPage, StoredPageStore } from './stored-page-store.ts';
 
 for (const dialect of testDialects()) {
   describe(`stored pages (${dialect})`, () => {
@@ -17,7 +17,13 @@ for (const dialect of testDialects()) {
       t = await startTestServer(dialect, { crawlAllowPrivate: true });
       site = await startTestSite({
         pages: {
-          '/': htmlPage({ path: '/', title: 'Home of Widgets', h1: 'Widgets', body: '<p>Blue <b>widgets</b> &amp; gadgets.</p>', links: ['/gone', '/other', 'https://example.com/x'] }),
+          '/': htmlPage({
+            path: '/',
+            title: 'Home of Widgets',
+            h1: 'Widgets',
+            body: '<p>Blue <b>widgets</b> &amp; gadgets.</p>',
+            links: ['/gone', '/other', 'https://example.com/x'],
+          }),
           '/other': htmlPage({ path: '/other', links: ['/'] }),
           '/gone': { status: 404, body: '<html><body><h1>Missing page</h1></body></html>' },
         },
@@ -41,7 +47,10 @@ for (const dialect of testDialects()) {
 
     it('keeps every fetched page once, in id order, across batches', () => {
       assert.deepEqual(pages.map((p) => new URL(p.url).pathname).sort(), ['/', '/gone', '/other']);
-      assert.deepEqual(pages.map((p) => p.id), [...pages.map((p) => p.id)].sort());
+      assert.deepEqual(
+        pages.map((p) => p.id),
+        [...pages.map((p) => p.id)].sort(),
+      );
     });
 
     it('gives back the markup as served and the visible words as written', () => {
@@ -76,7 +85,11 @@ for (const dialect of testDialects()) {
       const report = (await t.request('GET', '/api/v1/reports')).body[0];
       assert.equal((await t.request('DELETE', `/api/v1/reports/${report.id}`)).status, 200);
       assert.deepEqual(await new StoredPageStore(t.server.database).pages(report.crawlId, { limit: 10, html: true }), []);
-      const left = await t.server.database.db.selectFrom('crawl_page_bodies').select('url_id').where('crawl_id', '=', report.crawlId).execute();
+      const left = await t.server.database.db
+        .selectFrom('crawl_page_bodies')
+        .select('url_id')
+        .where('crawl_id', '=', report.crawlId)
+        .execute();
       assert.deepEqual(left, []);
     });
   });

@@ -1,6 +1,6 @@
 import { zstdDecompressSync } from 'node:zlib';
-import type { PageSummary } from './page-summary.ts';
 import type { Database } from '../database/database.ts';
+import type { PageSummary } from './page-summary.ts';
 
 /** A crawled page as stored: what rule packs, previews and search read once the crawl is over. */
 export interface StoredPage {

@@ -31,9 +31,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, data: Uint8Array, contentType: string): Promise<void> {
-    await this.#client.send(
-      new PutObjectCommand({ Bucket: this.#bucket, Key: this.#key(key), Body: data, ContentType: contentType }),
-    );
+    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: this.#key(key), Body: data, ContentType: contentType }));
   }
 
   async get(key: string): Promise<Buffer | undefined> {

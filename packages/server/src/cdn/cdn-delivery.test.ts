@@ -9,20 +9,20 @@ import { readTestImage, uploadForm } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import {
   BLUE,
-  GREEN,
-  RED,
-  YELLOW,
   decode,
   edgeEnergy,
+  GREEN,
   luma,
   mean,
   near,
+  type Pixels,
   pixel,
+  RED,
   redCorner,
   redCornerOf,
   standardDeviation,
   synthetic,
-  type Pixels,
+  YELLOW,
 } from '../transform/test-pixels.ts';
 
 interface CdnAnswer {
@@ -171,7 +171,12 @@ for (const dialect of testDialects()) {
       it('pad gives the exact box, with the bg colour in the band', async () => {
         const image = await pixels('rocket.jpg', 'w=300&h=300&fit=pad&bg=ff0000&f=png');
         assert.deepEqual([image.width, image.height], [300, 300]);
-        for (const [x, y] of [[150, 5], [150, 294], [0, 0], [299, 299]] as const) {
+        for (const [x, y] of [
+          [150, 5],
+          [150, 294],
+          [0, 0],
+          [299, 299],
+        ] as const) {
           assert.deepEqual(pixel(image, x, y).slice(0, 3), RED, `band at ${x},${y}`);
         }
         assert.ok(!near(pixel(image, 150, 150), RED), 'the picture fills the middle');
@@ -251,8 +256,21 @@ for (const dialect of testDialects()) {
       it('radius=max makes a circle', async () => {
         const image = await pixels('coffee.png', 'w=200&h=200&radius=max');
         assert.deepEqual([image.width, image.height, image.channels], [200, 200, 4]);
-        for (const [x, y] of [[20, 20], [179, 20], [20, 179], [179, 179]] as const) assert.equal(pixel(image, x, y)[3], 0, `${x},${y}`);
-        for (const [x, y] of [[100, 2], [2, 100], [197, 100], [100, 197], [100, 100], [35, 35]] as const) {
+        for (const [x, y] of [
+          [20, 20],
+          [179, 20],
+          [20, 179],
+          [179, 179],
+        ] as const)
+          assert.equal(pixel(image, x, y)[3], 0, `${x},${y}`);
+        for (const [x, y] of [
+          [100, 2],
+          [2, 100],
+          [197, 100],
+          [100, 197],
+          [100, 100],
+          [35, 35],
+        ] as const) {
           assert.equal(pixel(image, x, y)[3], 255, `${x},${y}`);
         }
       });
@@ -279,7 +297,11 @@ for (const dialect of testDialects()) {
           const tall = await pixels('quadrants.png', `w=20&h=100&g=${gravity}&f=png`);
           const rows = new Set([colourName(pixel(wide, 25, 10)), colourName(pixel(wide, 75, 10))]);
           const columns = new Set([colourName(pixel(tall, 10, 25)), colourName(pixel(tall, 10, 75))]);
-          assert.deepEqual([...rows].filter((colour) => columns.has(colour)), [expected], `${[...rows]} / ${[...columns]}`);
+          assert.deepEqual(
+            [...rows].filter((colour) => columns.has(colour)),
+            [expected],
+            `${[...rows]} / ${[...columns]}`,
+          );
         });
       }
 
@@ -458,7 +480,7 @@ for (const dialect of testDialects()) {
         }
       });
 
-      it("drops the cached variants of a deleted image from the disk cache at once", async () => {
+      it('drops the cached variants of a deleted image from the disk cache at once', async () => {
         const variantFiles = async () =>
           (await readdir(join(t.dataDir, 'variants'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
         const { id } = await upload(projectId, 'purged.png', await readTestImage('chelsea.png'));
@@ -488,7 +510,11 @@ for (const dialect of testDialects()) {
         await upload(neighbour.body.id, 'secret.png', await readTestImage('coffee.png'));
       });
 
-      const assertError = (answer: { status: number; headers: Headers | IncomingHttpHeaders; body: Buffer }, status: number, code: string) => {
+      const assertError = (
+        answer: { status: number; headers: Headers | IncomingHttpHeaders; body: Buffer },
+        status: number,
+        code: string,
+      ) => {
         assert.equal(answer.status, status, answer.body.toString('utf8').slice(0, 200));
         const headers = answer.headers instanceof Headers ? Object.fromEntries(answer.headers) : answer.headers;
         assert.match(String(headers['content-type']), /^application\/json/);
@@ -533,11 +559,21 @@ for (const dialect of testDialects()) {
       it('answers 404 to an encoded slash, which is not a folder separator', async () => {
         await upload(projectId, 'chelsea.png', await readTestImage('chelsea.png'), 'folder/cat.png');
         assert.equal((await cdn('folder/cat.png')).status, 200);
-        for (const path of ['folder%2Fcat.png', 'folder%2fcat.png']) assertError(await rawGet(t.url, `/cdn/${slug}/${path}`), 404, 'not_found');
+        for (const path of ['folder%2Fcat.png', 'folder%2fcat.png'])
+          assertError(await rawGet(t.url, `/cdn/${slug}/${path}`), 404, 'not_found');
       });
 
       it('answers 400 with details to out-of-range values', async () => {
-        for (const [query, name] of [['w=0', 'w'], ['w=8193', 'w'], ['h=-1', 'h'], ['dpr=4', 'dpr'], ['q=101', 'q'], ['rotate=45', 'rotate'], ['bg=red', 'bg'], ['fit=squash', 'fit']]) {
+        for (const [query, name] of [
+          ['w=0', 'w'],
+          ['w=8193', 'w'],
+          ['h=-1', 'h'],
+          ['dpr=4', 'dpr'],
+          ['q=101', 'q'],
+          ['rotate=45', 'rotate'],
+          ['bg=red', 'bg'],
+          ['fit=squash', 'fit'],
+        ]) {
           const body = assertError(await cdn('rocket.jpg', query), 400, 'validation_failed');
           assert.ok(body.details.fieldErrors[name]?.length > 0, `${query}: ${JSON.stringify(body)}`);
         }
@@ -590,7 +626,13 @@ for (const dialect of testDialects()) {
 
       it('counts requests, bytes served, transforms and the cache hit ratio of the day', async () => {
         const empty = await usageToday(usageProject);
-        assert.deepEqual(empty, { date: new Date().toISOString().slice(0, 10), requests: 0, bytesServed: 0, transforms: 0, cacheHitRatio: 0 });
+        assert.deepEqual(empty, {
+          date: new Date().toISOString().slice(0, 10),
+          requests: 0,
+          bytesServed: 0,
+          transforms: 0,
+          cacheHitRatio: 0,
+        });
         let bytes = 0;
         let etag = '';
         for (const query of ['w=50', 'w=50', 'w=70', 'w=70', 'w=70']) {

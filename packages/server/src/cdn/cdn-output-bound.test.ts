@@ -42,7 +42,9 @@ for (const dialect of testDialects()) {
       projectId = project.body.id;
       slug = project.body.slug;
       await upload(t, projectId, 'hubble.jpg', await readTestImage('hubble_deep_field.jpg'));
-      const strip = await sharp({ create: { width: 10, height: 2000, channels: 3, background: '#336699' } }).png().toBuffer();
+      const strip = await sharp({ create: { width: 10, height: 2000, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer();
       await upload(t, projectId, 'strip.png', strip);
     });
     after(() => t.close());
@@ -89,7 +91,9 @@ for (const dialect of testDialects()) {
 
       const small = await t.request('POST', presets, { body: { name: 'small', transforms: { width: 100 } } });
       assert.equal(small.status, 201);
-      const changed = await t.request('PATCH', `${presets}/${small.body.id}`, { body: { transforms: { width: 8192, height: 8192, fit: 'fill' } } });
+      const changed = await t.request('PATCH', `${presets}/${small.body.id}`, {
+        body: { transforms: { width: 8192, height: 8192, fit: 'fill' } },
+      });
       assert.equal(changed.status, 400);
       assert.equal(changed.body.code, 'output_too_large');
       assert.deepEqual((await t.request('GET', `${presets}/${small.body.id}`)).body.transforms, { width: 100 });
@@ -97,7 +101,9 @@ for (const dialect of testDialects()) {
 
     it('saves a preset whose size depends on the original, and bounds it on delivery', async () => {
       const presets = `/api/images/projects/${projectId}/presets`;
-      const saved = await t.request('POST', presets, { body: { name: 'fit-big', transforms: { width: 8192, height: 8192, dpr: 3, fit: 'contain' } } });
+      const saved = await t.request('POST', presets, {
+        body: { name: 'fit-big', transforms: { width: 8192, height: 8192, dpr: 3, fit: 'contain' } },
+      });
       assert.equal(saved.status, 201);
       refusedFor(await cdn(t, `/cdn/${slug}/hubble.jpg?t=fit-big`), 24576, 21430);
     });
@@ -108,7 +114,10 @@ for (const dialect of testDialects()) {
         cdn(t, `/cdn/${slug}/hubble.jpg?w=8190&h=8192&dpr=3&fit=fill&f=avif`),
         cdn(t, `/cdn/${slug}/hubble.jpg?w=320&f=webp`),
       ]);
-      assert.deepEqual(answers.map((answer) => answer.status), [400, 400, 200]);
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [400, 400, 200],
+      );
     });
 
     it('refuses before decoding: an original that cannot be decoded still answers output_too_large', async () => {

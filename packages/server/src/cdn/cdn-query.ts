@@ -1,10 +1,10 @@
 import {
   addFieldError,
   LoupeError,
-  transformFields,
-  transformShortNames,
   type TransformName,
   type Transforms,
+  transformFields,
+  transformShortNames,
   type ValidationDetails,
 } from '@loupe/contract';
 

@@ -47,7 +47,11 @@ export function registerCdnRoutes(
     const { rest, search } = splitUrl(request.url, '/cdn/');
     const slash = rest.indexOf('/');
     const slug = slash === -1 ? rest : rest.slice(0, slash);
-    return deliver(request, reply, { project: { slug: decodeURIComponent(slug) }, encodedPath: slash === -1 ? '' : rest.slice(slash + 1), search });
+    return deliver(request, reply, {
+      project: { slug: decodeURIComponent(slug) },
+      encodedPath: slash === -1 ? '' : rest.slice(slash + 1),
+      search,
+    });
   });
 
   const domains = new LRUCache<string, { known: boolean }>({ max: 10_000, ttl: DOMAIN_TTL_MS });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { cdnUrl } from '../../../sdk/src/index.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { readTestImage, uploadForm } from '../testing/test-images.ts';
-import { startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
+import { type HttpAnswer, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { decode } from '../transform/test-pixels.ts';
 
 const MAX_EXPIRES_IN = 365 * 24 * 3600;
@@ -185,13 +185,20 @@ for (const dialect of testDialects()) {
         now: () => Date.now() - 3_600_000,
       });
       assertRefused(await get(url), 'signature_expired');
-      const expiredNow = await cdnUrl({ baseUrl: t.url, project: slug, path: PATH, sign: { secret, expiresAt: new Date(Date.now() - 1000) } });
+      const expiredNow = await cdnUrl({
+        baseUrl: t.url,
+        project: slug,
+        path: PATH,
+        sign: { secret, expiresAt: new Date(Date.now() - 1000) },
+      });
       assertRefused(await get(expiredNow), 'signature_expired');
     });
 
     it('PUT …/signing returns an absolute signed URL that the CDN serves', async () => {
       const before = Math.floor(Date.now() / 1000);
-      const answer = await t.request('PUT', signing(), { body: { path: PATH, params: { t: 'square', w: 25, grayscale: true }, expiresIn: 600 } });
+      const answer = await t.request('PUT', signing(), {
+        body: { path: PATH, params: { t: 'square', w: 25, grayscale: true }, expiresIn: 600 },
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const { url, signature, expiresAt } = answer.body;
       assert.ok(url.startsWith(`http://localhost:8080/cdn/${slug}/albums/my%20cat.png?`), url);
@@ -220,7 +227,13 @@ for (const dialect of testDialects()) {
 
     it('the server’s and the SDK’s signatures agree', async () => {
       const server = await t.request('PUT', signing(), { body: { path: PATH, params: { w: 40, f: 'webp' } } });
-      const sdk = await cdnUrl({ baseUrl: 'http://localhost:8080', project: slug, path: PATH, transforms: { width: 40, format: 'webp' }, sign: { secret } });
+      const sdk = await cdnUrl({
+        baseUrl: 'http://localhost:8080',
+        project: slug,
+        path: PATH,
+        transforms: { width: 40, format: 'webp' },
+        sign: { secret },
+      });
       assert.equal(sdk, server.body.url);
     });
 
@@ -301,7 +314,13 @@ for (const dialect of testDialects()) {
       assert.equal((await get(await signed({ secret: old }))).status, 200, 'old secret in its grace period');
       assert.equal((await get(await signed({ secret: fresh }))).status, 200, 'new secret');
       const issued = await t.request('PUT', signing(), { body: { path: PATH, params: { w: 40 } } });
-      assert.equal(new URL(issued.body.url).searchParams.get('s'), new URL(await cdnUrl({ baseUrl: t.url, project: slug, path: PATH, transforms: { width: 40 }, sign: { secret: fresh } })).searchParams.get('s'), 'new URLs use the new secret');
+      assert.equal(
+        new URL(issued.body.url).searchParams.get('s'),
+        new URL(
+          await cdnUrl({ baseUrl: t.url, project: slug, path: PATH, transforms: { width: 40 }, sign: { secret: fresh } }),
+        ).searchParams.get('s'),
+        'new URLs use the new secret',
+      );
     });
 
     it('disabling signing drops the requirement and stops signing', async () => {
@@ -328,7 +347,8 @@ for (const dialect of testDialects()) {
     it('stops verifying the old secret at once after a rotation', async () => {
       const signing = `/api/images/projects/${projectId}/signing`;
       const old = (await t.request('POST', signing, { body: { requireSignedUrls: true } })).body.signingSecret;
-      const url = (secret: string) => cdnUrl({ baseUrl: t.url, project: slug, path: 'cat.png', transforms: { width: 40 }, sign: { secret } });
+      const url = (secret: string) =>
+        cdnUrl({ baseUrl: t.url, project: slug, path: 'cat.png', transforms: { width: 40 }, sign: { secret } });
       assert.equal((await get(await url(old))).status, 200);
 
       const rotated = await t.request('POST', signing, { body: { rotate: true } });

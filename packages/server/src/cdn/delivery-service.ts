@@ -1,10 +1,10 @@
-import { ImagePath, LoupeError, verifyCdnSignature, type Transforms } from '@loupe/contract';
+import { ImagePath, LoupeError, type Transforms, verifyCdnSignature } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { isProjectSlug } from '../images/slug.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound } from '../transform/output-bound.ts';
-import { transformImage, type OutputFormat, type PipelineOptions } from '../transform/transform-pipeline.ts';
+import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
 import { parseCdnQuery } from './cdn-query.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
@@ -124,7 +124,11 @@ export class DeliveryService {
     const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path as string, image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
-    this.#dependencies.usage.record(project.id, { bytes: notModified ? 0 : variant.data.length, transformed: source === 'computed', cacheHit });
+    this.#dependencies.usage.record(project.id, {
+      bytes: notModified ? 0 : variant.data.length,
+      transformed: source === 'computed',
+      cacheHit,
+    });
     return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
   }
 
@@ -172,7 +176,8 @@ export class DeliveryService {
         ? negotiateFormat(accept, needsAlpha)
         : (asked ?? (OUTPUT_FORMATS.has(image.format) ? (image.format as OutputFormat) : needsAlpha ? 'png' : 'jpeg'));
     const resolvedQuality =
-      quality ?? (qualityMode !== undefined && format !== 'png'
+      quality ??
+      (qualityMode !== undefined && format !== 'png'
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
 
@@ -184,7 +189,11 @@ export class DeliveryService {
           const output = await transformImage(
             input,
             { ...rest, format, ...(resolvedQuality !== undefined ? { quality: resolvedQuality } : {}) },
-            { ...this.#dependencies.pipeline, maxInputPixels: this.#dependencies.maxInputPixels, timeoutSeconds: this.#dependencies.timeoutSeconds },
+            {
+              ...this.#dependencies.pipeline,
+              maxInputPixels: this.#dependencies.maxInputPixels,
+              timeoutSeconds: this.#dependencies.timeoutSeconds,
+            },
           );
           return { data: output.data, contentType: output.contentType };
         } catch (error) {

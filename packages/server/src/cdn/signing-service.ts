@@ -3,17 +3,17 @@ import {
   canonicalQuery,
   encodeImagePath,
   LoupeError,
-  signCdnPath,
   type SignedUrl,
   type SigningSettings,
   type SignUrlRequest,
+  signCdnPath,
   type UpdateSigning,
 } from '@loupe/contract';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { ProjectService } from '../images/project-service.ts';
-import { SigningStore, type SigningRow } from './signing-store.ts';
+import type { Principal } from '../principal.ts';
+import { type SigningRow, SigningStore } from './signing-store.ts';
 
 const SECRET_PREVIEW_LENGTH = 8;
 

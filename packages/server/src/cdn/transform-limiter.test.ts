@@ -34,9 +34,12 @@ describe('transform limiter', () => {
     const gate = deferred();
     const running = limiter.run(() => gate.promise);
     const queued = limiter.run(() => Promise.resolve());
-    await assert.rejects(limiter.run(() => Promise.resolve()), (error: unknown) => {
-      return error instanceof LoupeError && error.status === 503 && error.code === 'overloaded' && error.extra.retryAfter === 2;
-    });
+    await assert.rejects(
+      limiter.run(() => Promise.resolve()),
+      (error: unknown) => {
+        return error instanceof LoupeError && error.status === 503 && error.code === 'overloaded' && error.extra.retryAfter === 2;
+      },
+    );
     gate.resolve();
     await Promise.all([running, queued]);
   });
@@ -45,7 +48,10 @@ describe('transform limiter', () => {
     const limiter = new TransformLimiter({ concurrency: 1, maxQueued: 0 });
     const gate = deferred();
     const running = limiter.run(() => gate.promise);
-    await assert.rejects(limiter.run(() => Promise.resolve()), (error: unknown) => error instanceof LoupeError && error.code === 'overloaded');
+    await assert.rejects(
+      limiter.run(() => Promise.resolve()),
+      (error: unknown) => error instanceof LoupeError && error.code === 'overloaded',
+    );
     gate.resolve();
     await running;
     await limiter.run(() => Promise.resolve());

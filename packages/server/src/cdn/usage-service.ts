@@ -1,9 +1,9 @@
 import type { UsageDay } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
 import type { ProjectService } from '../images/project-service.ts';
+import type { Principal } from '../principal.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
-import { usageDays, UsageStore } from './usage-store.ts';
+import { UsageStore, usageDays } from './usage-store.ts';
 
 export class UsageService {
   readonly #projects: ProjectService;

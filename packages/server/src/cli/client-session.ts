@@ -1,6 +1,6 @@
 import { LoupeError } from '@loupe/contract';
 import { createClient, type LoupeClient, type RetryNotice } from '@loupe/sdk';
-import { resolveClientConfig, resolveClientSettings, type ClientConfig, type ClientConfigFlags } from './client-config.ts';
+import { type ClientConfig, type ClientConfigFlags, resolveClientConfig, resolveClientSettings } from './client-config.ts';
 
 /**
  * The SDK client of one user command, made on first use from the resolved configuration.

@@ -4,7 +4,12 @@ import type { CrawlProgress } from '@loupe/contract';
 import { crawlProgressBar } from './crawl-progress-bar.ts';
 import { ProgressBar } from './progress-bar.ts';
 
-const progress = (phase: CrawlProgress['phase'], pages: [number, number], links: [number, number], rates: [number | null, number | null] = [null, null]): CrawlProgress => ({
+const progress = (
+  phase: CrawlProgress['phase'],
+  pages: [number, number],
+  links: [number, number],
+  rates: [number | null, number | null] = [null, null],
+): CrawlProgress => ({
   phase,
   pages: { done: pages[0], total: pages[1] },
   links: { done: links[0], total: links[1] },
@@ -44,7 +49,10 @@ describe('the crawl progress bar', () => {
     bar.show(crawlProgressBar(progress('report', [10, 10], [50, 50]), 10, ''));
     const lines = chunks.join('').trimEnd().split('\n');
     assert.equal(lines.filter((line) => line.startsWith('crawling pages')).length, 10);
-    assert.deepEqual(lines.filter((line) => line.includes('checking links')).slice(0, 2), ['pages 10/10 · checking links 0/50', 'pages 10/10 · checking links 5/50']);
+    assert.deepEqual(lines.filter((line) => line.includes('checking links')).slice(0, 2), [
+      'pages 10/10 · checking links 0/50',
+      'pages 10/10 · checking links 5/50',
+    ]);
     assert.equal(lines.filter((line) => line.includes('checking links')).length, 11);
     assert.equal(lines.at(-1), 'pages 10/10 · links 50/50 · building report');
   });

@@ -26,7 +26,12 @@ export function crawlProgressBar(progress: CrawlProgress, maxPages: number, last
         label: lastUrl,
       };
     case 'links':
-      return { current: links.done, total: Math.max(links.total, 1), text: `${pagesText} · checking ${linksText}${rate(progress.linksPerSecond)}`, stage: 'links' };
+      return {
+        current: links.done,
+        total: Math.max(links.total, 1),
+        text: `${pagesText} · checking ${linksText}${rate(progress.linksPerSecond)}`,
+        stage: 'links',
+      };
     case 'report':
       return { current: 1, total: 1, text: `${withLinks(pagesText)} · building report`, stage: 'report' };
     case 'done':

@@ -1,8 +1,8 @@
-import { LoupeError, type Crawl, type Report } from '@loupe/contract';
+import { type Crawl, LoupeError, type Report } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
-import { exitCodes, type ExitCode } from './exit-codes.ts';
-import type { Output } from './output.ts';
 import { crawlProgressBar } from './crawl-progress-bar.ts';
+import { type ExitCode, exitCodes } from './exit-codes.ts';
+import type { Output } from './output.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { formatReportSummary } from './report-summary.ts';
 
@@ -45,9 +45,7 @@ export async function followCrawl(client: LoupeClient, started: Crawl, output: O
   }
   const report = crawl.reportId ? await client.getReport({ reportId: crawl.reportId }) : null;
   output.result({ crawl, report } satisfies FollowedCrawl, ({ crawl, report }) =>
-    report
-      ? formatReportSummary(report, crawl)
-      : `Crawl ${crawl.id} ${crawl.status}${crawl.error ? `: ${crawl.error}` : ''}; no report.`,
+    report ? formatReportSummary(report, crawl) : `Crawl ${crawl.id} ${crawl.status}${crawl.error ? `: ${crawl.error}` : ''}; no report.`,
   );
   return crawl.status === 'completed' ? exitCodes.ok : exitCodes.crawlIncomplete;
 }

@@ -35,7 +35,12 @@ export async function collectImageFiles(paths: readonly string[], prefix?: strin
     const files = entries
       .filter((entry) => entry.isFile() && IMAGE_EXTENSIONS.has(extname(entry.name).toLowerCase()))
       .map((entry) => join(entry.parentPath, entry.name))
-      .filter((file) => !relative(given, file).split(sep).some((part) => part.startsWith('.')))
+      .filter(
+        (file) =>
+          !relative(given, file)
+            .split(sep)
+            .some((part) => part.startsWith('.')),
+      )
       .sort();
     for (const file of files) found.push({ file, path: joinPath(prefix, relative(given, file).split(sep).join('/')) });
   }

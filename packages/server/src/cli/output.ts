@@ -1,4 +1,4 @@
-import { LoupeError, type ErrorBody } from '@loupe/contract';
+import { type ErrorBody, LoupeError } from '@loupe/contract';
 import { terminalJson, terminalText, terminalValue } from './terminal-text.ts';
 
 interface Streams {
@@ -73,7 +73,8 @@ export class Output {
     }
     for (const message of body.details?.formErrors ?? []) lines.push(`  ${message}`);
     const { error: _message, code: _code, details: _details, requestId, ...extra } = body;
-    for (const [name, value] of Object.entries(extra)) lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    for (const [name, value] of Object.entries(extra))
+      lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     if (requestId) lines.push(`  request id: ${String(requestId)}`);
     this.#write(this.#streams.stderr, terminalText(lines.join('\n'), { multiline: true }));
   }

@@ -18,13 +18,16 @@ describe('loupe --help', () => {
   it('lists the commands by purpose, where settings come from, and every exit code', async () => {
     const run = await runLoupe(['--help']);
     assert.equal(run.code, 0);
-    for (const heading of ['Run an instance:', 'Images:', 'Audits:', 'Anything else:']) assert.ok(run.stdout.includes(`\n${heading}\n`), heading);
+    for (const heading of ['Run an instance:', 'Images:', 'Audits:', 'Anything else:'])
+      assert.ok(run.stdout.includes(`\n${heading}\n`), heading);
     assert.match(run.stdout, /--key +LOUPE_API_KEY/);
     for (const code of Object.values(exitCodes)) assert.match(run.stdout, new RegExp(`^  ${code}  \\S`, 'm'));
   });
 
   it('answers --help of every top-level command as a process, with its usage', async () => {
-    const names = createProgram().commands.map((command) => command.name()).filter((name) => name !== 'help');
+    const names = createProgram()
+      .commands.map((command) => command.name())
+      .filter((name) => name !== 'help');
     const queue = [...names];
     // Two at a time: each is a process of its own.
     await Promise.all(

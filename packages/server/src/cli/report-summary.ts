@@ -39,10 +39,16 @@ export function formatReportSummary(report: Report, crawl?: Crawl): string {
     const top = report.issues.slice(0, TOP_ISSUES);
     sections.push(
       `Top issues (${top.length} of ${report.issues.length}, by points lost):\n` +
-      formatTable(
-        ['severity', 'rule', 'issue', 'pages', 'points'],
-        top.map((issue) => [issue.severity, issue.ruleId, issue.title, issue.scope === 'site' ? 'site' : issue.pages, Number(issue.lostPoints.toFixed(1))]),
-      ),
+        formatTable(
+          ['severity', 'rule', 'issue', 'pages', 'points'],
+          top.map((issue) => [
+            issue.severity,
+            issue.ruleId,
+            issue.title,
+            issue.scope === 'site' ? 'site' : issue.pages,
+            Number(issue.lostPoints.toFixed(1)),
+          ]),
+        ),
     );
   } else {
     sections.push('No issues found.');

@@ -14,7 +14,8 @@ export function formatTable(headings: readonly string[], rows: readonly (readonl
   const text = [headings.map((heading) => heading.toUpperCase()), ...rows.map((row) => row.map(show))];
   const widths = headings.map((_, column) => Math.max(...text.map((row) => (row[column] ?? '').length)));
   const numeric = headings.map(
-    (_, column) => rows.some((row) => typeof row[column] === 'number') && rows.every((row) => typeof row[column] === 'number' || row[column] == null),
+    (_, column) =>
+      rows.some((row) => typeof row[column] === 'number') && rows.every((row) => typeof row[column] === 'number' || row[column] == null),
   );
   return text
     .map((row) =>

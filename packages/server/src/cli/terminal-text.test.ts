@@ -17,16 +17,18 @@ const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\
 /** Streams that keep what is written, as a terminal or a pipe. */
 function capture(isTTY: boolean) {
   const chunks = { stdout: [] as string[], stderr: [] as string[] };
-  const stream = (into: string[]) => ({ isTTY, columns: 200, write: (chunk: string) => (into.push(chunk), true) }) as unknown as NodeJS.WriteStream;
-  return { streams: { stdout: stream(chunks.stdout), stderr: stream(chunks.stderr) }, stdout: () => chunks.stdout.join(''), stderr: () => chunks.stderr.join('') };
+  const stream = (into: string[]) =>
+    ({ isTTY, columns: 200, write: (chunk: string) => (into.push(chunk), true) }) as unknown as NodeJS.WriteStream;
+  return {
+    streams: { stdout: stream(chunks.stdout), stderr: stream(chunks.stderr) },
+    stdout: () => chunks.stdout.join(''),
+    stderr: () => chunks.stderr.join(''),
+  };
 }
 
 describe('terminal text', () => {
   it('shows control and bidi characters as escapes, and keeps the rest of the text', () => {
-    assert.equal(
-      terminalText(HOSTILE),
-      'Invoice \\x1b]0;owned\\x07 \\x1b[31mred\\x9b0m \\u202egpj.exe\\u2066 \\x00\\x7f',
-    );
+    assert.equal(terminalText(HOSTILE), 'Invoice \\x1b]0;owned\\x07 \\x1b[31mred\\x9b0m \\u202egpj.exe\\u2066 \\x00\\x7f');
     assert.equal(terminalText('Café 👩‍💻 東京 🏴󠁧󠁢󠁳󠁣󠁴󠁿'), 'Café 👩‍💻 東京 🏴󠁧󠁢󠁳󠁣󠁴󠁿');
   });
 
@@ -104,7 +106,9 @@ describe('loupe printing a crawled page title', () => {
   let reportId: string;
   before(async () => {
     t = await startTestServer('sqlite', { crawlAllowPrivate: true });
-    site = await startTestSite({ pages: { '/': `<!doctype html><html lang="en"><head><title>${HOSTILE}</title></head><body><h1>Hi</h1></body></html>` } });
+    site = await startTestSite({
+      pages: { '/': `<!doctype html><html lang="en"><head><title>${HOSTILE}</title></head><body><h1>Hi</h1></body></html>` },
+    });
     reportId = (await crawlToReport(t, { url: site.url('/'), mode: 'page' })).id;
   });
   after(async () => {

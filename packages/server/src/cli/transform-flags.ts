@@ -1,4 +1,4 @@
-import { transformFields, transformShortNames, type TransformName } from '@loupe/contract';
+import { type TransformName, transformFields, transformShortNames } from '@loupe/contract';
 import { keyValues } from './user-command.ts';
 
 const longNames = new Map<string, TransformName>(

@@ -1,8 +1,8 @@
 import { LoupeError } from '@loupe/contract';
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { ClientConfigFlags } from './client-config.ts';
 import { ClientSession } from './client-session.ts';
-import { exitCodeFor, exitCodes, type ExitCode } from './exit-codes.ts';
+import { type ExitCode, exitCodeFor, exitCodes } from './exit-codes.ts';
 import { Output } from './output.ts';
 
 /** The flags every user command takes. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -108,7 +108,13 @@ describe('a crawl survives kill -9 of its server', () => {
   it('resumes after the restart and charges exactly the pages crawled, once', async () => {
     const first = await startServer();
     assert.ok(workspaceId, 'the first start printed the workspace id');
-    const started = await api('POST', '/api/v1/crawls', { url: site.url('/'), maxPages: 120, concurrency: 1, delayMs: 15, sitemaps: false });
+    const started = await api('POST', '/api/v1/crawls', {
+      url: site.url('/'),
+      maxPages: 120,
+      concurrency: 1,
+      delayMs: 15,
+      sitemaps: false,
+    });
     assert.equal(started.status, 202, JSON.stringify(started.body));
     const crawlId = started.body.id;
 
@@ -126,7 +132,10 @@ describe('a crawl survives kill -9 of its server', () => {
     assert.ok(site.requests.total > fetchedBeforeCrash, 'the second process went on crawling');
     const ledger = (await api('GET', '/api/v1/team/credits/ledger?limit=100')).body as { kind: string; crawlId: string; amount: number }[];
     const charges = ledger.filter((entry) => entry.crawlId === crawlId && entry.kind === 'charge');
-    assert.deepEqual(charges.map((entry) => entry.amount), [-120]);
+    assert.deepEqual(
+      charges.map((entry) => entry.amount),
+      [-120],
+    );
     assert.equal((await api('GET', '/api/v1/team/credits')).body.balance, 1000 - 120);
     // One report, over every page, pages fetched again after the crash counted once.
     const report = (await api('GET', `/api/v1/reports/${crawl.reportId}`)).body;

@@ -1,4 +1,4 @@
-import { LoupeError, type CrawlEvent, type CrawlProgress, type CrawlStatus } from '@loupe/contract';
+import { type CrawlEvent, type CrawlProgress, type CrawlStatus, LoupeError } from '@loupe/contract';
 import type { CrawlRow, CrawlStore } from './crawl-store.ts';
 import { crawlProgressOf, parseStoredProgress, progressSince } from './stored-crawl-progress.ts';
 
@@ -13,7 +13,12 @@ type ProgressEvent = Extract<CrawlEvent, { type: 'progress' }>;
  * started), then progress whenever any of it changes, then the final state, where the stream
  * ends. A phase entered and left between two reads is still sent, in order.
  */
-export async function* crawlEvents(store: CrawlStore, workspaceId: string, crawlId: string, signal: AbortSignal): AsyncGenerator<CrawlEvent> {
+export async function* crawlEvents(
+  store: CrawlStore,
+  workspaceId: string,
+  crawlId: string,
+  signal: AbortSignal,
+): AsyncGenerator<CrawlEvent> {
   let row = await store.find(workspaceId, crawlId);
   if (!row) throw new LoupeError('not_found', { message: 'No such crawl.' });
   let status = row.status;

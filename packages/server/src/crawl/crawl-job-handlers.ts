@@ -1,6 +1,6 @@
 import type { JobServices } from '../jobs/job-handlers.ts';
 import type { JobHandlers } from '../jobs/job-queue.ts';
-import { CrawlRunner, type BuildReport } from './crawl-runner.ts';
+import { type BuildReport, CrawlRunner } from './crawl-runner.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { Crawler } from './crawler.ts';
 import { FrontierStore } from './frontier-store.ts';

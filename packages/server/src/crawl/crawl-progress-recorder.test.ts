@@ -9,7 +9,9 @@ import type { StoredCrawlProgress } from './stored-crawl-progress.ts';
 /** A store that keeps each progress write, and a clock the test moves. */
 function recorder(previous: StoredCrawlProgress | null = null) {
   const writes: { progress: StoredCrawlProgress; lastUrl: string }[] = [];
-  const store = { setProgress: async (_id: string, progress: StoredCrawlProgress, lastUrl: string) => void writes.push({ progress, lastUrl }) };
+  const store = {
+    setProgress: async (_id: string, progress: StoredCrawlProgress, lastUrl: string) => void writes.push({ progress, lastUrl }),
+  };
   const clock = { now: Date.parse('2026-11-28T12:00:00.000Z') };
   const subject = new CrawlProgressRecorder({
     store: store as unknown as CrawlStore,
@@ -22,7 +24,12 @@ function recorder(previous: StoredCrawlProgress | null = null) {
   return { subject, writes, clock, phases: () => writes.map((w) => w.progress.current.phase) };
 }
 
-const reported = (phase: CrawlProgress['phase'], pages: number, links: [number, number], lastUrl = `https://example.test/${pages}`): CrawlProgress => ({
+const reported = (
+  phase: CrawlProgress['phase'],
+  pages: number,
+  links: [number, number],
+  lastUrl = `https://example.test/${pages}`,
+): CrawlProgress => ({
   phase,
   pages: { done: pages, total: Math.max(pages, 10) },
   links: { done: links[0], total: links[1] },
@@ -110,6 +117,9 @@ describe('CrawlProgressRecorder', () => {
     resumed.subject.report(reported('pages', 3, [0, 0]));
     resumed.subject.tick();
     await resumed.subject.flush();
-    assert.deepEqual([resumed.writes.at(-1)!.progress.step, resumed.writes.at(-1)!.progress.current.phaseStartedAt], [1, previous.current.phaseStartedAt]);
+    assert.deepEqual(
+      [resumed.writes.at(-1)!.progress.step, resumed.writes.at(-1)!.progress.current.phaseStartedAt],
+      [1, previous.current.phaseStartedAt],
+    );
   });
 });

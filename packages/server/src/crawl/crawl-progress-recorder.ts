@@ -49,7 +49,12 @@ export class CrawlProgressRecorder {
     this.#log = options.log;
     this.#clock = options.clock ?? Date.now;
     const previous = options.previous?.current;
-    this.#latest = { phase: 'pages', pages: previous?.pages ?? { done: 0, total: 0 }, links: previous?.links ?? { done: 0, total: 0 }, lastUrl: '' };
+    this.#latest = {
+      phase: 'pages',
+      pages: previous?.pages ?? { done: 0, total: 0 },
+      links: previous?.links ?? { done: 0, total: 0 },
+      lastUrl: '',
+    };
     this.#phase = previous?.phase ?? null;
     this.#stored = options.previous ?? { current: this.#shown(new Date(this.#clock()).toISOString()), step: 0, entered: {} };
     if (options.autoTick !== false) this.#timer = setInterval(() => this.tick(), WRITE_EVERY_MS);

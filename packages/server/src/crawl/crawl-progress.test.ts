@@ -39,7 +39,10 @@ async function allEvents(stream: AsyncGenerator<CrawlEvent>): Promise<CrawlEvent
 const progressOf = (events: CrawlEvent[]) => events.filter((event): event is ProgressEvent => event.type === 'progress');
 
 /** Each phase once, in the order they came (a phase repeats only when its counts moved). */
-const phasesOf = (events: CrawlEvent[]) => progressOf(events).map((event) => event.phase).filter((phase, index, all) => phase !== all[index - 1]);
+const phasesOf = (events: CrawlEvent[]) =>
+  progressOf(events)
+    .map((event) => event.phase)
+    .filter((phase, index, all) => phase !== all[index - 1]);
 
 for (const dialect of testDialects()) {
   describe(`crawl progress (${dialect})`, () => {
@@ -74,7 +77,10 @@ for (const dialect of testDialects()) {
       // The last progress comes before the final status, and both say the crawl is over.
       assert.deepEqual([events.at(-2)?.type, events.at(-1)?.type], ['progress', 'status']);
       const last = progress.at(-1)!;
-      assert.deepEqual([last.phase, last.pages, last.pagesCrawled, last.pagesPerSecond, last.linksPerSecond], ['done', { done: 40, total: 40 }, 40, null, null]);
+      assert.deepEqual(
+        [last.phase, last.pages, last.pagesCrawled, last.pagesPerSecond, last.linksPerSecond],
+        ['done', { done: 40, total: 40 }, 40, null, null],
+      );
 
       const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
       assert.equal(crawl.status, 'completed');
@@ -84,10 +90,16 @@ for (const dialect of testDialects()) {
 
     it('says it is checking links, all pages done, while links to another host answer slowly', async () => {
       const held = await startHeldSite();
-      const external = (n: number) => Array.from({ length: 4 }, (_, k) => ({ href: held.url(`/ext/${n}/${k}`), text: `Elsewhere ${n}.${k}` }));
+      const external = (n: number) =>
+        Array.from({ length: 4 }, (_, k) => ({ href: held.url(`/ext/${n}/${k}`), text: `Elsewhere ${n}.${k}` }));
       const paths = ['/', '/a', '/b', '/c'];
       const slowSite = await startTestSite({
-        pages: Object.fromEntries(paths.map((path, n) => [path, htmlPage({ path, title: `Page ${path} of the slow-links site`, links: [...paths, ...external(n)] })])),
+        pages: Object.fromEntries(
+          paths.map((path, n) => [
+            path,
+            htmlPage({ path, title: `Page ${path} of the slow-links site`, links: [...paths, ...external(n)] }),
+          ]),
+        ),
         robotsTxt: 'User-agent: *\nDisallow:\n',
       });
       try {
@@ -158,16 +170,28 @@ for (const dialect of testDialects()) {
           return 30;
         },
       };
-      const runner = new CrawlRunner({ database: t.server.database, plans: t.server.plans, crawler, log: pino({ level: 'silent' }), buildReport: testBuildReport(t.server.database) });
+      const runner = new CrawlRunner({
+        database: t.server.database,
+        plans: t.server.plans,
+        crawler,
+        log: pino({ level: 'silent' }),
+        buildReport: testBuildReport(t.server.database),
+      });
       assert.equal(await runner.run(started.body.id, new AbortController().signal), 'completed');
-      assert.deepEqual([inLinksPhase?.status, inLinksPhase?.progress.pages, inLinksPhase?.progress.links], ['running', { done: 30, total: 30 }, { done: 60, total: 90 }]);
+      assert.deepEqual(
+        [inLinksPhase?.status, inLinksPhase?.progress.pages, inLinksPhase?.progress.links],
+        ['running', { done: 30, total: 30 }, { done: 60, total: 90 }],
+      );
 
       const events = await following;
       assert.deepEqual(phasesOf(events), ['pages', 'links', 'report', 'done']);
       const end = events.at(-1);
       assert.ok(end?.type === 'status' && end.status === 'completed', JSON.stringify(end));
       const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
-      assert.deepEqual([crawl.progress.phase, crawl.progress.pages, crawl.progress.links, crawl.pagesCrawled], ['done', { done: 30, total: 30 }, { done: 90, total: 90 }, 30]);
+      assert.deepEqual(
+        [crawl.progress.phase, crawl.progress.pages, crawl.progress.links, crawl.pagesCrawled],
+        ['done', { done: 30, total: 30 }, { done: 90, total: 90 }, 30],
+      );
     });
   });
 }

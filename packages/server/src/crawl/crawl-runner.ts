@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { Plans } from '../plans/plans.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { CrawlProgressRecorder } from './crawl-progress-recorder.ts';
-import { CrawlStore, type CrawlRow } from './crawl-store.ts';
-import { FrontierStore } from './frontier-store.ts';
+import { type CrawlRow, CrawlStore } from './crawl-store.ts';
 import type { Crawler } from './crawler.ts';
+import { FrontierStore } from './frontier-store.ts';
 import { parseStoredProgress, type StoredCrawlProgress } from './stored-crawl-progress.ts';
 
 /** How often a running crawl looks for a cancel request. */
@@ -109,7 +109,14 @@ export class CrawlRunner {
   }
 
   /** Ends the crawl, its final progress (phase done) and its credits in one transaction. */
-  async #finish(crawlId: string, status: 'completed' | 'canceled' | 'failed', pages: number, error: string | null, reportId: string | null, progress: StoredCrawlProgress) {
+  async #finish(
+    crawlId: string,
+    status: 'completed' | 'canceled' | 'failed',
+    pages: number,
+    error: string | null,
+    reportId: string | null,
+    progress: StoredCrawlProgress,
+  ) {
     await inTransaction(this.#database, async (transaction) => {
       const store = new CrawlStore(transaction);
       const row = await store.byId(crawlId);

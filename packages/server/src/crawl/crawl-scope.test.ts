@@ -5,7 +5,7 @@ import { htmlPage } from '../testing/html-page.ts';
 import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { ORIGIN, startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
+import { ORIGIN, type PageSpec, type SiteDefinition, startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
 import type { SiteFacts } from './site-facts.ts';
@@ -118,15 +118,22 @@ for (const dialect of testDialects()) {
     }
 
     it('takes a robots.txt answering 404 as allowing everything', async () => {
-      const { asked, facts } = await crawlSite(robotsSite({ status: 404, body: DISALLOW_PRIVATE, contentType: 'text/plain' }), { sitemaps: false });
+      const { asked, facts } = await crawlSite(robotsSite({ status: 404, body: DISALLOW_PRIVATE, contentType: 'text/plain' }), {
+        sitemaps: false,
+      });
       assert.equal(facts.robots.status, 'missing');
       assert.ok(asked.has('/private'));
     });
 
     it('takes a robots.txt answering 503 as disallowing the whole site', async () => {
-      const { pages, asked, facts } = await crawlSite(robotsSite({ status: 503, body: '', contentType: 'text/plain' }), { sitemaps: false });
+      const { pages, asked, facts } = await crawlSite(robotsSite({ status: 503, body: '', contentType: 'text/plain' }), {
+        sitemaps: false,
+      });
       assert.equal(facts.robots.status, 'error');
-      assert.deepEqual([...asked].filter((path) => path !== '/robots.txt'), []);
+      assert.deepEqual(
+        [...asked].filter((path) => path !== '/robots.txt'),
+        [],
+      );
       assert.equal(pages, 0, 'a page blocked by robots.txt is not fetched, and not charged');
     });
   });

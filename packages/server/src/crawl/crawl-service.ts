@@ -1,15 +1,15 @@
 import { lookup } from 'node:dns/promises';
-import { type StartCrawl, LoupeError, type Crawl, type CrawlEstimate, type CrawlStatus, type Page } from '@loupe/contract';
+import { type Crawl, type CrawlEstimate, type CrawlStatus, LoupeError, type Page, type StartCrawl } from '@loupe/contract';
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
-import type { Infrastructure } from '../infrastructure.ts';
 import { newId } from '../ids.ts';
+import type { Infrastructure } from '../infrastructure.ts';
 import { isPublicAddress } from '../outbound/address-guard.ts';
 import type { Plans } from '../plans/plans.ts';
+import type { Principal } from '../principal.ts';
 import { crawlOptions } from './crawl-options.ts';
 import type { CrawlProjects } from './crawl-projects.ts';
 import { CrawlStore, toCrawl } from './crawl-store.ts';
@@ -156,7 +156,10 @@ export class CrawlService {
  * The crawl service of a process (serve, worker): each crawl goes to the job queue as one job,
  * so a repeated send (a retried start) finds the job already there.
  */
-export function crawlServiceFor({ config, database, plans, jobs }: Pick<Infrastructure, 'config' | 'database' | 'plans' | 'jobs'>, projects: CrawlProjects): CrawlService {
+export function crawlServiceFor(
+  { config, database, plans, jobs }: Pick<Infrastructure, 'config' | 'database' | 'plans' | 'jobs'>,
+  projects: CrawlProjects,
+): CrawlService {
   return new CrawlService({
     database,
     plans,

@@ -8,7 +8,6 @@ import { crawlProgressOf, type StoredCrawlProgress } from './stored-crawl-progre
 
 export type CrawlRow = Selectable<CrawlTable>;
 
-
 export function toCrawl(row: CrawlRow): Crawl {
   return {
     id: row.id,
@@ -43,7 +42,12 @@ export class CrawlStore {
   }
 
   find(workspaceId: string, id: string): Promise<CrawlRow | undefined> {
-    return this.#database.db.selectFrom('crawls').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return this.#database.db
+      .selectFrom('crawls')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   byId(id: string): Promise<CrawlRow | undefined> {
@@ -99,7 +103,11 @@ export class CrawlStore {
   }
 
   async setSiteFacts(crawlId: string, facts: SiteFacts): Promise<void> {
-    await this.#database.db.updateTable('crawls').set({ site_facts: JSON.stringify(facts) }).where('id', '=', crawlId).execute();
+    await this.#database.db
+      .updateTable('crawls')
+      .set({ site_facts: JSON.stringify(facts) })
+      .where('id', '=', crawlId)
+      .execute();
   }
 
   /** What the crawl's start learnt about the site; null before it was written. */

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { brokenLinksSite, generatedSite, redirectsSite, robotsSite, externalSite } from '../testing/fixture-sites.ts';
+import { brokenLinksSite, externalSite, generatedSite, redirectsSite, robotsSite } from '../testing/fixture-sites.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
+import { type CrawlOptions, crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
 
 for (const dialect of testDialects()) {
@@ -19,8 +19,7 @@ for (const dialect of testDialects()) {
 
     const newCrawl = (options: CrawlOptions) => insertRunningCrawl(store, t.owner.workspaceId, options);
 
-    const rows = (crawlId: string) =>
-      t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute();
+    const rows = (crawlId: string) => t.server.database.db.selectFrom('crawl_urls').selectAll().where('crawl_id', '=', crawlId).execute();
 
     before(async () => {
       t = await startTestServer(dialect);
@@ -95,7 +94,10 @@ for (const dialect of testDialects()) {
         const crawlId = await newCrawl(options);
         await crawler().run(crawlId, options, new AbortController().signal, () => {});
         const [start] = await rows(crawlId);
-        assert.deepEqual(JSON.parse(start?.redirects ?? '[]').map((hop: { status: number }) => hop.status), [301, 302]);
+        assert.deepEqual(
+          JSON.parse(start?.redirects ?? '[]').map((hop: { status: number }) => hop.status),
+          [301, 302],
+        );
         assert.equal(start?.final_url, site.url('/chain/end'));
 
         const loopOptions = crawlOptions({ url: site.url('/loop/a'), mode: 'page' }, 1);
@@ -127,7 +129,11 @@ for (const dialect of testDialects()) {
         assert.equal(byUrl.get(site.url('/images/ok.png'))?.status_code, 200);
         assert.equal(byUrl.get(site.url('/images/missing.png'))?.status_code, 404);
         assert.equal(byUrl.get(site.url('/missing'))?.status_code, 404);
-        assert.deepEqual(external.requests.forPath('/exists').map((r) => r.method), ['HEAD'], 'HEAD was enough');
+        assert.deepEqual(
+          external.requests.forPath('/exists').map((r) => r.method),
+          ['HEAD'],
+          'HEAD was enough',
+        );
         assert.equal(pages, [...byUrl.values()].filter((r) => r.kind === 'page' && r.state === 'done').length);
         // Its Retry-After asks for an hour: more than we wait, so the 429 is its answer at once.
         assert.equal(byUrl.get(site.url('/rate-limited'))?.status_code, 429);
@@ -162,8 +168,15 @@ for (const dialect of testDialects()) {
       it('asks again once for a page whose connection was dropped before any answer, then takes the drop as its answer', async () => {
         const dropping = await startTestSite({
           pages: {
-            '/': htmlPage({ path: '/', title: 'Dropping test site: connections closed without an answer', links: ['/dropped-once', '/dropped-always'] }),
-            '/dropped-once': { drop: true, thenServe: htmlPage({ path: '/dropped-once', title: 'A page whose first connection was dropped' }) },
+            '/': htmlPage({
+              path: '/',
+              title: 'Dropping test site: connections closed without an answer',
+              links: ['/dropped-once', '/dropped-always'],
+            }),
+            '/dropped-once': {
+              drop: true,
+              thenServe: htmlPage({ path: '/dropped-once', title: 'A page whose first connection was dropped' }),
+            },
             '/dropped-always': { drop: true, times: 1000, thenServe: 'never' },
           },
         });
@@ -172,7 +185,10 @@ for (const dialect of testDialects()) {
           const crawlId = await newCrawl(options);
           await crawler().run(crawlId, options, new AbortController().signal, () => {});
           const byUrl = new Map((await rows(crawlId)).map((r) => [r.url, r]));
-          assert.deepEqual([byUrl.get(dropping.url('/dropped-once'))?.status_code, byUrl.get(dropping.url('/dropped-once'))?.fetch_error], [200, null]);
+          assert.deepEqual(
+            [byUrl.get(dropping.url('/dropped-once'))?.status_code, byUrl.get(dropping.url('/dropped-once'))?.fetch_error],
+            [200, null],
+          );
           assert.equal(dropping.requests.count('/dropped-once'), 2);
           const always = byUrl.get(dropping.url('/dropped-always'));
           assert.equal(always?.status_code, null);
@@ -210,7 +226,10 @@ for (const dialect of testDialects()) {
         assert.equal(site.requests.count('/private/secret'), 0);
         const blocked = (await rows(crawlId)).filter((r) => r.fetch_error === 'blocked-by-robots').map((r) => new URL(r.url).pathname);
         assert.ok(blocked.includes('/private/secret') || blocked.includes('/private/listed-in-sitemap'), JSON.stringify(blocked));
-        assert.ok((await rows(crawlId)).some((r) => r.url === site.url('/from-gzip-sitemap')), 'found through the gzip sitemap');
+        assert.ok(
+          (await rows(crawlId)).some((r) => r.url === site.url('/from-gzip-sitemap')),
+          'found through the gzip sitemap',
+        );
       });
     });
   });

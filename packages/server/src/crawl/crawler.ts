@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlContext } from '../page-facts/audited-page.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlPhase, CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore } from './crawl-store.ts';
@@ -9,17 +10,16 @@ import type { CrawlUrlRow, DiscoveredUrl, FrontierStore } from './frontier-store
 import { checkHttpTwins } from './http-twin-check.ts';
 import { DEFAULT_LINK_CHECKS, LinkCheckPool, type LinkKind } from './link-check-pool.ts';
 import { comparableProbe, notFoundProbeUrl, probeNotFound } from './not-found-probe.ts';
-import { fetchPage, type FetchedPage, type FetchLimits } from './page-fetcher.ts';
+import { type FetchedPage, type FetchLimits, fetchPage } from './page-fetcher.ts';
+import type { PageHandler } from './page-handler.ts';
+import { recordFetchedPage } from './page-record.ts';
+import { PageWriter } from './page-writer.ts';
 import { robotsFetcher } from './robots-fetch.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
 import { createScopeFilter, type ScopeFilter } from './scope-filter.ts';
-import { recordFetchedPage } from './page-record.ts';
-import type { PageHandler } from './page-handler.ts';
-import { PageWriter } from './page-writer.ts';
+import { MAX_SITEMAP_FILES_KEPT, type SiteFacts } from './site-facts.ts';
 import { sitemapFetcher } from './sitemap-fetch.ts';
 import { readSitemaps } from './sitemap-reader.ts';
-import { normalizeUrl } from '../page-facts/url-normalizer.ts';
-import { MAX_SITEMAP_FILES_KEPT, type SiteFacts } from './site-facts.ts';
 
 export interface CrawlerDependencies {
   store: CrawlStore;
@@ -32,7 +32,6 @@ export interface CrawlerDependencies {
   /** What is kept of each fetched page besides its response and links: the audit's findings and summary. */
   onPage: PageHandler;
 }
-
 
 /** How many times a URL answered 429/503 with Retry-After is asked again, and the longest wait honoured. */
 const MAX_BACKOFF_ATTEMPTS = 3;
@@ -76,7 +75,13 @@ export class Crawler {
     }
   }
 
-  async #run(fetcher: GuardedFetcher, crawlId: string, options: CrawlOptions, signal: AbortSignal, onProgress: (progress: CrawlProgress) => void): Promise<number> {
+  async #run(
+    fetcher: GuardedFetcher,
+    crawlId: string,
+    options: CrawlOptions,
+    signal: AbortSignal,
+    onProgress: (progress: CrawlProgress) => void,
+  ): Promise<number> {
     const { store, frontier } = this.#d;
     const origin = new URL(options.url).origin;
     // A site crawl queues each redirect target as a URL of its own (each fetched once, the
@@ -88,7 +93,11 @@ export class Crawler {
       headers: options.headers,
     };
     // robots.txt is read even when not obeyed: the robots checks report on it.
-    const robotsFile = await loadRobots(origin, robotsFetcher(fetcher, { userAgent: limits.userAgent, timeoutMs: limits.timeoutMs, signal }), limits.userAgent);
+    const robotsFile = await loadRobots(
+      origin,
+      robotsFetcher(fetcher, { userAgent: limits.userAgent, timeoutMs: limits.timeoutMs, signal }),
+      limits.userAgent,
+    );
     const robots = options.respectRobots ? robotsFile : null;
     const inScope = createScopeFilter({ origin, include: options.include, exclude: options.exclude, maxDepth: options.maxDepth });
     const gapMs = Math.max(options.delayMs, Math.min(robots?.crawlDelayMs() ?? 0, this.#d.limits.maxCrawlDelayMs));
@@ -163,7 +172,13 @@ export class Crawler {
         return;
       }
       count();
-      await this.#record(row, fetched, options, { inScope, known, writer }, { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) });
+      await this.#record(
+        row,
+        fetched,
+        options,
+        { inScope, known, writer },
+        { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) },
+      );
       links.wake();
       lastUrl = row.url;
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
@@ -178,7 +193,8 @@ export class Crawler {
     while (!signal.aborted && pages + uncounted < options.maxPages) {
       const room = options.maxPages - pages - uncounted;
       const free = Math.min(options.concurrency - inFlight.size, room);
-      if (free > 0 && ready.length === 0) ready.push(...(await frontier.claim(crawlId, 'page', gapMs > 0 ? 1 : Math.min(room, Math.max(CLAIM_AHEAD, free)))));
+      if (free > 0 && ready.length === 0)
+        ready.push(...(await frontier.claim(crawlId, 'page', gapMs > 0 ? 1 : Math.min(room, Math.max(CLAIM_AHEAD, free)))));
       const batch = free > 0 ? ready.splice(0, gapMs > 0 ? 1 : free) : [];
       if (batch.length === 0) {
         if (inFlight.size === 0) break;
@@ -228,7 +244,14 @@ export class Crawler {
    * and of a sample of the pages fetched. Like link checks they are no pages of the crawl
    * and cost no credit; the result joins the site facts.
    */
-  async #checkHttpTwins(fetcher: GuardedFetcher, crawlId: string, options: CrawlOptions, facts: SiteFacts, robots: RobotsPolicy | null, signal: AbortSignal): Promise<void> {
+  async #checkHttpTwins(
+    fetcher: GuardedFetcher,
+    crawlId: string,
+    options: CrawlOptions,
+    facts: SiteFacts,
+    robots: RobotsPolicy | null,
+    signal: AbortSignal,
+  ): Promise<void> {
     const start = normalizeUrl(options.url) ?? options.url;
     if (new URL(start).protocol !== 'https:') return;
     const fetched = await this.#d.frontier.htmlPageUrls(crawlId, HTTP_TWIN_SAMPLE);
@@ -254,14 +277,29 @@ export class Crawler {
     // The start URL keeps depth 0; its source says whether a sitemap lists it too.
     const seeds: DiscoveredUrl[] = [{ url: start, depth: 0, kind: 'page', source: 'start' }];
     const facts: SiteFacts = {
-      robots: { url: robots.url, status: robots.status, httpStatus: robots.httpStatus, blocksAll: robots.blocksAll, problems: robots.problems },
+      robots: {
+        url: robots.url,
+        status: robots.status,
+        httpStatus: robots.httpStatus,
+        blocksAll: robots.blocksAll,
+        problems: robots.problems,
+      },
       sitemaps: null,
     };
     if (options.mode === 'site' && options.sitemaps) {
       const listed = robots.sitemaps();
       const tried = listed.length > 0 ? listed : [`${origin}/sitemap.xml`];
-      const fetchFile = sitemapFetcher(fetcher, { userAgent: limits.userAgent, timeoutMs: limits.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, signal });
-      const result = await readSitemaps(tried, fetchFile, { maxUrls: Math.max(options.maxPages * 2, 1000), maxFiles: 200, maxBytesPerFile: SITEMAP_MAX_BYTES });
+      const fetchFile = sitemapFetcher(fetcher, {
+        userAgent: limits.userAgent,
+        timeoutMs: limits.timeoutMs,
+        maxBytes: SITEMAP_MAX_BYTES,
+        signal,
+      });
+      const result = await readSitemaps(tried, fetchFile, {
+        maxUrls: Math.max(options.maxPages * 2, 1000),
+        maxFiles: 200,
+        maxBytesPerFile: SITEMAP_MAX_BYTES,
+      });
       let otherOriginUrls = 0;
       let outOfScopeUrls = 0;
       // A listed URL is one click from the start, and obeys include, exclude and maxDepth as a link does.
@@ -311,9 +349,13 @@ export class Crawler {
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

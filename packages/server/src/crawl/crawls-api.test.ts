@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../testing/fixture-sites.ts';
+import { followCrawlEvents } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { followCrawlEvents } from '../testing/test-crawls.ts';
 
 for (const dialect of testDialects()) {
   describe(`crawls API (${dialect})`, () => {
@@ -12,7 +12,10 @@ for (const dialect of testDialects()) {
     let site: TestSite;
     before(async () => {
       const plan = { imageProjects: 3, imagesPerProject: 10, scheduledCrawls: false, customRulePacks: false };
-      const plans = { free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 }, tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 50 } };
+      const plans = {
+        free: { ...plan, pagesPerCrawl: 60, monthlyCredits: 1000 },
+        tiny: { ...plan, pagesPerCrawl: 60, monthlyCredits: 50 },
+      };
       t = await startTestServer(dialect, { plans, crawlAllowPrivate: true });
       site = await startTestSite(generatedSite(200), { record: false });
     });
@@ -66,14 +69,18 @@ for (const dialect of testDialects()) {
     it('estimates what a start would reserve, starting nothing', async () => {
       const poor = await t.createWorkspace({ plan: 'tiny' });
       const options = { key: poor.key, team: poor.workspaceId };
-      const estimate = (body: Record<string, unknown>) => t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), ...body }, ...options });
+      const estimate = (body: Record<string, unknown>) =>
+        t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), ...body }, ...options });
       const cases: [Record<string, unknown>, unknown][] = [
         [{}, { maxPages: 60, capped: false, balance: 50, sufficient: false }],
         [{ maxPages: 1 }, { maxPages: 1, capped: false, balance: 50, sufficient: true }],
         [{ maxPages: 50 }, { maxPages: 50, capped: false, balance: 50, sufficient: true }],
         [{ maxPages: 51 }, { maxPages: 51, capped: false, balance: 50, sufficient: false }],
         [{ maxPages: 100_000 }, { maxPages: 60, capped: true, balance: 50, sufficient: false }],
-        [{ mode: 'page', maxPages: 500 }, { maxPages: 1, capped: false, balance: 50, sufficient: true }],
+        [
+          { mode: 'page', maxPages: 500 },
+          { maxPages: 1, capped: false, balance: 50, sufficient: true },
+        ],
       ];
       for (const [body, expected] of cases) {
         const answer = await estimate(body);
@@ -87,14 +94,21 @@ for (const dialect of testDialects()) {
       assert.deepEqual([credits.body.balance, credits.body.reserved], [50, 0]);
       assert.deepEqual((await t.request('GET', '/api/v1/crawls?status=queued', options)).body, []);
       const viewer = await t.createMemberKey(poor.workspaceId, 'viewer');
-      assert.equal((await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/') }, key: viewer, team: poor.workspaceId })).status, 403);
+      assert.equal(
+        (await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/') }, key: viewer, team: poor.workspaceId })).status,
+        403,
+      );
     });
 
     it('never overspends when starts race', async () => {
       const other = await t.createWorkspace({ plan: 'tiny' });
       const starts = await Promise.all(
         Array.from({ length: 8 }, () =>
-          t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 20, delayMs: 5 }, key: other.key, team: other.workspaceId }),
+          t.request('POST', '/api/v1/crawls', {
+            body: { url: site.url('/'), maxPages: 20, delayMs: 5 },
+            key: other.key,
+            team: other.workspaceId,
+          }),
         ),
       );
       assert.equal(starts.filter((a) => a.status === 202).length, 2);
@@ -105,7 +119,9 @@ for (const dialect of testDialects()) {
     });
 
     it('cancels a running crawl, charging the pages crawled so far', async () => {
-      const started = await t.request('POST', '/api/v1/crawls', { body: { url: site.url('/'), maxPages: 60, delayMs: 100, concurrency: 1 } });
+      const started = await t.request('POST', '/api/v1/crawls', {
+        body: { url: site.url('/'), maxPages: 60, delayMs: 100, concurrency: 1 },
+      });
       const events = fetch(`${t.url}/api/v1/crawls/${started.body.id}/events`, {
         headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
       });
@@ -115,7 +131,10 @@ for (const dialect of testDialects()) {
       // Until a whole progress event with a page crawled has arrived (its line ended).
       while (!/"progress","pagesCrawled":[1-9][^\n]*\n/.test(seen)) seen += decoder.decode((await reader.read()).value);
       // A progress event names the page fetched last.
-      const progress = seen.split('\n').filter((line) => /"progress","pagesCrawled":[1-9]/.test(line)).map((line) => JSON.parse(line.slice('data: '.length)));
+      const progress = seen
+        .split('\n')
+        .filter((line) => /"progress","pagesCrawled":[1-9]/.test(line))
+        .map((line) => JSON.parse(line.slice('data: '.length)));
       assert.ok(progress[0].lastUrl.startsWith(site.url('/')), JSON.stringify(progress[0]));
       const canceled = await t.request('POST', `/api/v1/crawls/${started.body.id}/cancel`);
       assert.equal(canceled.status, 200);
@@ -147,7 +166,13 @@ for (const dialect of testDialects()) {
     });
 
     it('validates the request', async () => {
-      for (const body of [{}, { url: 'ftp://x' }, { url: site.url('/'), maxPages: 0 }, { url: site.url('/'), concurrency: 33 }, { url: site.url('/'), bogus: 1 }]) {
+      for (const body of [
+        {},
+        { url: 'ftp://x' },
+        { url: site.url('/'), maxPages: 0 },
+        { url: site.url('/'), concurrency: 33 },
+        { url: site.url('/'), bogus: 1 },
+      ]) {
         const answer = await t.request('POST', '/api/v1/crawls', { body });
         assert.equal(answer.status, 400, JSON.stringify(body));
       }

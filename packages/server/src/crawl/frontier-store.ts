@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { zstdCompressSync } from 'node:zlib';
 import type { Insertable, Selectable } from 'kysely';
-import { inTransaction, type Database } from '../database/database.ts';
 import { insertRows } from '../database/bulk-insert.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { CrawlFindingTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
 
@@ -86,7 +86,6 @@ export class FrontierStore {
     );
   }
 
-
   /** The next queued URLs of a kind, shallowest first, marked as being fetched. */
   async claim(crawlId: string, kind: DiscoveredUrl['kind'], limit: number): Promise<CrawlUrlRow[]> {
     const rows = await this.#database.db
@@ -103,7 +102,11 @@ export class FrontierStore {
       await this.#database.db
         .updateTable('crawl_urls')
         .set({ state: 'fetching' })
-        .where('id', 'in', rows.map((row) => row.id))
+        .where(
+          'id',
+          'in',
+          rows.map((row) => row.id),
+        )
         .execute();
     }
     return rows;
@@ -121,7 +124,11 @@ export class FrontierStore {
   }
 
   /** Marks every URL of these kinds still queued or in flight done with `result`; answers how many. */
-  async settleUnfinished(crawlId: string, kinds: readonly DiscoveredUrl['kind'][], result: Partial<Insertable<CrawlUrlTable>>): Promise<number> {
+  async settleUnfinished(
+    crawlId: string,
+    kinds: readonly DiscoveredUrl['kind'][],
+    result: Partial<Insertable<CrawlUrlTable>>,
+  ): Promise<number> {
     const answer = await this.#database.db
       .updateTable('crawl_urls')
       .set({ ...result, state: 'done' })
@@ -152,11 +159,20 @@ export class FrontierStore {
 
   /** After a crash, URLs caught mid-fetch go back to the queue. */
   async requeueInFlight(crawlId: string): Promise<void> {
-    await this.#database.db.updateTable('crawl_urls').set({ state: 'queued' }).where('crawl_id', '=', crawlId).where('state', '=', 'fetching').execute();
+    await this.#database.db
+      .updateTable('crawl_urls')
+      .set({ state: 'queued' })
+      .where('crawl_id', '=', crawlId)
+      .where('state', '=', 'fetching')
+      .execute();
   }
 
   async complete(id: string, result: Partial<Insertable<CrawlUrlTable>>): Promise<void> {
-    await this.#database.db.updateTable('crawl_urls').set({ ...result, state: 'done' }).where('id', '=', id).execute();
+    await this.#database.db
+      .updateTable('crawl_urls')
+      .set({ ...result, state: 'done' })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**
@@ -175,21 +191,54 @@ export class FrontierStore {
       await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', crawlId).where('source_id', 'in', ids).execute();
       await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', 'in', ids).execute();
       const findings = pages.flatMap(({ id, page }) =>
-        page.findings.map((f) => [newId(), crawlId, id, 'page', f.rule_id, f.severity, f.count, f.samples, f.detail ?? null, f.share ?? null]),
+        page.findings.map((f) => [
+          newId(),
+          crawlId,
+          id,
+          'page',
+          f.rule_id,
+          f.severity,
+          f.count,
+          f.samples,
+          f.detail ?? null,
+          f.share ?? null,
+        ]),
       );
       const links = pages.flatMap(({ id, page }) =>
-        [...new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link])).values()].map((link) => [crawlId, id, link.targetKey, link.kind]),
+        [...new Map(page.links.map((link) => [`${link.kind} ${link.targetKey}`, link])).values()].map((link) => [
+          crawlId,
+          id,
+          link.targetKey,
+          link.kind,
+        ]),
       );
       const hreflangs = pages.flatMap(({ id, page }) => page.hreflangs.map((h) => [crawlId, id, h.targetKey, h.code]));
-      await insertRows(transaction, 'crawl_findings', ['id', 'crawl_id', 'url_id', 'stage', 'rule_id', 'severity', 'count', 'samples', 'detail', 'share'], findings);
+      await insertRows(
+        transaction,
+        'crawl_findings',
+        ['id', 'crawl_id', 'url_id', 'stage', 'rule_id', 'severity', 'count', 'samples', 'detail', 'share'],
+        findings,
+      );
       await insertRows(transaction, 'crawl_links', ['crawl_id', 'source_id', 'target_key', 'kind'], links);
       await insertRows(transaction, 'crawl_hreflangs', ['crawl_id', 'source_id', 'target_key', 'code'], hreflangs);
-      await new FrontierStore(transaction).discover(crawlId, pages.flatMap(({ page }) => page.discovered));
+      await new FrontierStore(transaction).discover(
+        crawlId,
+        pages.flatMap(({ page }) => page.discovered),
+      );
       const bodies = pages.flatMap(({ id, page }) =>
         page.body ? [{ crawl_id: crawlId, url_id: id, html: compressed(page.body.html), text: compressed(page.body.text) }] : [],
       );
-      for (let start = 0; start < bodies.length; start += 100) await db.insertInto('crawl_page_bodies').values(bodies.slice(start, start + 100)).execute();
-      for (const { id, page } of pages) await db.updateTable('crawl_urls').set({ ...page.result, state: 'done' }).where('id', '=', id).execute();
+      for (let start = 0; start < bodies.length; start += 100)
+        await db
+          .insertInto('crawl_page_bodies')
+          .values(bodies.slice(start, start + 100))
+          .execute();
+      for (const { id, page } of pages)
+        await db
+          .updateTable('crawl_urls')
+          .set({ ...page.result, state: 'done' })
+          .where('id', '=', id)
+          .execute();
     });
   }
 

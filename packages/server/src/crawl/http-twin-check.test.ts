@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { insertRunningCrawl, testBuildReport, testCrawler } from '../testing/running-crawl.ts';
 import { testCertificate } from '../testing/test-certificate.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { ORIGIN, startTestSite, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
+import { ORIGIN, type SiteDefinition, startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { checkHttpTwins, httpTwin } from './http-twin-check.ts';
@@ -77,7 +77,11 @@ describe('checkHttpTwins against a local https site whose port also speaks http'
 
   it('passes twins that answer 301 or 308 to their https URL', async () => {
     const s = await start(redirectsEverything);
-    const result = await checkHttpTwins(fetcher, paths.map((path) => s.url(path)), { timeoutMs: 5_000, userAgent: 'LoupeBot/1.0' });
+    const result = await checkHttpTwins(
+      fetcher,
+      paths.map((path) => s.url(path)),
+      { timeoutMs: 5_000, userAgent: 'LoupeBot/1.0' },
+    );
     assert.deepEqual(result, { url: httpTwin(s.url('/')), checked: 5, notRedirected: 0, samples: [], unanswered: 0, skipped: 0 });
     assert.deepEqual(s.plainRequests.paths().sort(), [...paths].sort(), 'each twin asked once, over plain http');
     assert.equal(s.requests.total, 0, 'no https request was needed');
@@ -85,7 +89,11 @@ describe('checkHttpTwins against a local https site whose port also speaks http'
 
   it('fails a temporary redirect, a redirect elsewhere and a page served over http, saying what each answered', async () => {
     const s = await start(halfRedirected);
-    const result = await checkHttpTwins(fetcher, paths.map((path) => s.url(path)), { timeoutMs: 5_000, userAgent: 'LoupeBot/1.0' });
+    const result = await checkHttpTwins(
+      fetcher,
+      paths.map((path) => s.url(path)),
+      { timeoutMs: 5_000, userAgent: 'LoupeBot/1.0' },
+    );
     assert.deepEqual([result.checked, result.notRedirected, result.unanswered], [5, 3, 0]);
     assert.deepEqual([...result.samples].sort(), [
       `${httpTwin(s.url('/cocoa'))} → 301 ${s.url('/')}`,
@@ -100,7 +108,11 @@ describe('checkHttpTwins against a local https site whose port also speaks http'
     assert.deepEqual([result.checked, result.notRedirected, result.unanswered], [0, 0, 1]);
 
     const s = await start(halfRedirected);
-    const spent = await checkHttpTwins(fetcher, paths.map((path) => s.url(path)), { timeoutMs: 5_000, userAgent: 'LoupeBot/1.0', budgetMs: 0 });
+    const spent = await checkHttpTwins(
+      fetcher,
+      paths.map((path) => s.url(path)),
+      { timeoutMs: 5_000, userAgent: 'LoupeBot/1.0', budgetMs: 0 },
+    );
     assert.deepEqual([spent.checked, spent.skipped], [0, 5]);
     assert.equal(s.plainRequests.total, 0);
   });
@@ -139,7 +151,19 @@ for (const dialect of testDialects()) {
       const reportId = await testBuildReport(t.server.database)({ ...row!, status: 'completed' });
       const report = await t.request('GET', `/api/v1/reports/${reportId}`);
       assert.equal(report.status, 200);
-      return { pages, facts: await store.siteFacts(id), report: report.body as { issues: { ruleId: string; scope: string; pages: number; share: number | null; examples: { url: string; samples: string[]; detail: string | null }[] }[] } };
+      return {
+        pages,
+        facts: await store.siteFacts(id),
+        report: report.body as {
+          issues: {
+            ruleId: string;
+            scope: string;
+            pages: number;
+            share: number | null;
+            examples: { url: string; samples: string[]; detail: string | null }[];
+          }[];
+        },
+      };
     }
 
     before(async () => {
@@ -163,8 +187,14 @@ for (const dialect of testDialects()) {
       assert.deepEqual([issue.scope, issue.pages, issue.share], ['site', 0, 0.6]);
       assert.deepEqual([issue.examples[0]?.url, issue.examples[0]?.detail], [httpTwin(s.url('/')), '3 of 5 http:// URLs asked']);
       assert.deepEqual(s.plainRequests.paths().sort(), ['/', '/cocoa', '/coffee', '/juice', '/tea']);
-      assert.ok(s.requests.forPath('/tea').every((r) => r.headers.cookie === 'session=secret'), 'the crawl\'s headers go over https');
-      assert.ok(s.plainRequests.entries.every((r) => r.headers.cookie === undefined), 'and never over plain http');
+      assert.ok(
+        s.requests.forPath('/tea').every((r) => r.headers.cookie === 'session=secret'),
+        "the crawl's headers go over https",
+      );
+      assert.ok(
+        s.plainRequests.entries.every((r) => r.headers.cookie === undefined),
+        'and never over plain http',
+      );
     });
 
     it('finds nothing when every http:// twin redirects permanently', async () => {
@@ -172,7 +202,10 @@ for (const dialect of testDialects()) {
       const s = await startTestSite(site, { tls });
       sites.push(s);
       const { facts, report } = await crawlAndReport(s.url('/'));
-      assert.equal(report.issues.find((i) => i.ruleId === 'redirects/http-not-redirected'), undefined);
+      assert.equal(
+        report.issues.find((i) => i.ruleId === 'redirects/http-not-redirected'),
+        undefined,
+      );
       assert.deepEqual([facts?.httpTwins?.checked, facts?.httpTwins?.notRedirected], [5, 0]);
     });
 
@@ -181,7 +214,10 @@ for (const dialect of testDialects()) {
       sites.push(s);
       const { facts, report } = await crawlAndReport(s.url('/'));
       assert.equal(facts?.httpTwins, undefined);
-      assert.equal(report.issues.find((i) => i.ruleId === 'redirects/http-not-redirected'), undefined);
+      assert.equal(
+        report.issues.find((i) => i.ruleId === 'redirects/http-not-redirected'),
+        undefined,
+      );
     });
   });
 }

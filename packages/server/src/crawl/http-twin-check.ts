@@ -48,8 +48,19 @@ export function httpTwin(httpsUrl: string): string {
  * not travel in clear text. Probes stop starting once the budget is spent, and each waits
  * at most what is left of it.
  */
-export async function checkHttpTwins(fetcher: GuardedFetcher, httpsUrls: readonly string[], options: HttpTwinOptions): Promise<HttpTwinCheck> {
-  const result: HttpTwinCheck = { url: httpsUrls[0] === undefined ? '' : httpTwin(httpsUrls[0]), checked: 0, notRedirected: 0, samples: [], unanswered: 0, skipped: 0 };
+export async function checkHttpTwins(
+  fetcher: GuardedFetcher,
+  httpsUrls: readonly string[],
+  options: HttpTwinOptions,
+): Promise<HttpTwinCheck> {
+  const result: HttpTwinCheck = {
+    url: httpsUrls[0] === undefined ? '' : httpTwin(httpsUrls[0]),
+    checked: 0,
+    notRedirected: 0,
+    samples: [],
+    unanswered: 0,
+    skipped: 0,
+  };
   const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
   let next = 0;
   const worker = async () => {
@@ -62,7 +73,12 @@ export async function checkHttpTwins(fetcher: GuardedFetcher, httpsUrls: readonl
       const httpsUrl = httpsUrls[index] as string;
       const twin = httpTwin(httpsUrl);
       const answer = await fetcher
-        .open(new URL(twin), { method: 'GET', headers: { 'user-agent': options.userAgent }, timeoutMs: Math.min(options.timeoutMs, left), signal: options.signal })
+        .open(new URL(twin), {
+          method: 'GET',
+          headers: { 'user-agent': options.userAgent },
+          timeoutMs: Math.min(options.timeoutMs, left),
+          signal: options.signal,
+        })
         .catch(() => null);
       if (answer === null) {
         result.unanswered += 1;
@@ -73,7 +89,8 @@ export async function checkHttpTwins(fetcher: GuardedFetcher, httpsUrls: readonl
       const location = typeof answer.headers.location === 'string' ? normalizeUrl(answer.headers.location, twin) : null;
       if (PERMANENT.has(answer.statusCode) && location !== null && location === normalizeUrl(httpsUrl)) continue;
       result.notRedirected += 1;
-      if (result.samples.length < MAX_SAMPLES) result.samples.push(`${twin} → ${answer.statusCode}${location === null ? '' : ` ${location}`}`);
+      if (result.samples.length < MAX_SAMPLES)
+        result.samples.push(`${twin} → ${answer.statusCode}${location === null ? '' : ` ${location}`}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, httpsUrls.length) }, worker));

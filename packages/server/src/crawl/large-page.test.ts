@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { zstdDecompressSync } from 'node:zlib';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { KEPT_TEXT_CHARS } from '../page-facts/visible-text.ts';
 import { insertRunningCrawl, TEST_CRAWL_LIMITS, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -9,7 +10,6 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { urlKey } from './frontier-store.ts';
-import { KEPT_TEXT_CHARS } from '../page-facts/visible-text.ts';
 
 const LINKS = 5_000;
 /** Visible words of one list item: "Term", its number, "said", "&", "explained", "in", "a", "few", "words". */
@@ -38,9 +38,10 @@ function indexPage(siteOrigin: string, otherOrigin: string) {
     const query = i % 250 === 1 ? '?utm_source=index' : '';
     items.push(`<li class="t"><a href="/docs/term-${target}.html${query}#s${i}">Term ${i}</a> said &amp; explained in a few words</li>`);
   }
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Index of the manual, every term</title>'
-    + '<meta name="description" content="Every term of the manual and the sections that explain it, in alphabetical order."></head>'
-    + `<body><h1>Index</h1><ul>\n${items.join('\n')}\n</ul></body></html>`;
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Index of the manual, every term</title>' +
+    '<meta name="description" content="Every term of the manual and the sections that explain it, in alphabetical order."></head>' +
+    `<body><h1>Index</h1><ul>\n${items.join('\n')}\n</ul></body></html>`;
   return { html, internal, external, internalLinks };
 }
 
@@ -81,10 +82,18 @@ for (const dialect of testDialects()) {
       assert.equal(home.status_code, 200);
       assert.equal(home.fetch_error, null, 'the body was read whole');
 
-      const links = await db.selectFrom('crawl_links').select(['target_key', 'kind']).where('crawl_id', '=', crawlId).where('source_id', '=', home.id).execute();
+      const links = await db
+        .selectFrom('crawl_links')
+        .select(['target_key', 'kind'])
+        .where('crawl_id', '=', crawlId)
+        .where('source_id', '=', home.id)
+        .execute();
       const expected = [...page.internal, ...page.external];
       assert.equal(page.internal.size + page.external.size, 4_500);
-      assert.deepEqual(links.map((link) => link.kind).filter((kind) => kind !== 'link'), []);
+      assert.deepEqual(
+        links.map((link) => link.kind).filter((kind) => kind !== 'link'),
+        [],
+      );
       assert.deepEqual(new Set(links.map((link) => link.target_key)), new Set(expected.map(urlKey)));
       assert.equal(links.length, expected.length, 'each distinct link once');
 
@@ -101,10 +110,20 @@ for (const dialect of testDialects()) {
       assert.equal(home.word_count, 1 + LINKS * WORDS_PER_ITEM);
       assert.equal(summary.htmlBytes, Buffer.byteLength(page.html));
 
-      const tooMany = await db.selectFrom('crawl_findings').selectAll().where('crawl_id', '=', crawlId).where('rule_id', '=', 'links/too-many').executeTakeFirst();
+      const tooMany = await db
+        .selectFrom('crawl_findings')
+        .selectAll()
+        .where('crawl_id', '=', crawlId)
+        .where('rule_id', '=', 'links/too-many')
+        .executeTakeFirst();
       assert.equal(tooMany?.count, page.internalLinks);
 
-      const body = await db.selectFrom('crawl_page_bodies').selectAll().where('crawl_id', '=', crawlId).where('url_id', '=', home.id).executeTakeFirstOrThrow();
+      const body = await db
+        .selectFrom('crawl_page_bodies')
+        .selectAll()
+        .where('crawl_id', '=', crawlId)
+        .where('url_id', '=', home.id)
+        .executeTakeFirstOrThrow();
       assert.equal(zstdDecompressSync(body.html).toString('utf8'), page.html);
       // The visible text is kept up to its own cap, the start of the page's words.
       const words = ['Index', ...Array.from({ length: LINKS }, (_, i) => `Term ${i} said & explained in a few words`)].join(' ');

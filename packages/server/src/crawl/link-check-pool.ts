@@ -126,7 +126,8 @@ export class LinkCheckPool {
     const { store, crawlId, kinds } = this.#o;
     const reason = outcome === 'budget' ? NOT_CHECKED.timeBudget : NOT_CHECKED.overCap;
     this.#settled += await store.settleUnfinished(crawlId, kinds, { fetch_error: reason, fetched_at: new Date().toISOString() });
-    if (!kinds.includes('external')) await store.settleUnfinished(crawlId, ['external'], { fetch_error: NOT_CHECKED.turnedOff, fetched_at: new Date().toISOString() });
+    if (!kinds.includes('external'))
+      await store.settleUnfinished(crawlId, ['external'], { fetch_error: NOT_CHECKED.turnedOff, fetched_at: new Date().toISOString() });
   }
 
   /** Resolves once nothing is in hand and the frontier has nothing left this pool may take. */
@@ -253,7 +254,11 @@ export class LinkCheckPool {
       fetched_at: new Date().toISOString(),
     };
     if (rows.length === 1) await this.#o.store.complete(rows[0]!.id, result);
-    else await this.#o.store.completeMany(rows.map((row) => row.id), result);
+    else
+      await this.#o.store.completeMany(
+        rows.map((row) => row.id),
+        result,
+      );
     this.#settled += rows.length;
     this.#inHand -= rows.length;
   }

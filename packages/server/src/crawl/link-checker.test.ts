@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Resolve } from '../outbound/address-guard.ts';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
@@ -58,7 +58,8 @@ describe('link checker', () => {
         if (request.url === '/drops-head' && request.method === 'HEAD') return request.socket.resetAndDestroy();
         if (request.url === '/moved') return response.writeHead(301, { location: '/ok' }).end();
         if (request.url === '/loop') return response.writeHead(302, { location: '/loop' }).end();
-        if (request.url?.startsWith('/maze/')) return response.writeHead(302, { location: `/maze/${Number(request.url.slice(6)) + 1}` }).end();
+        if (request.url?.startsWith('/maze/'))
+          return response.writeHead(302, { location: `/maze/${Number(request.url.slice(6)) + 1}` }).end();
         if (request.url === '/bad-location') return response.writeHead(302, { location: 'http://[::1' }).end();
         if (request.url === '/to-dead-host') return response.writeHead(302, { location: `http://127.0.0.1:${deadPort}/` }).end();
         if (request.url === '/missing') return response.writeHead(404).end();
@@ -160,7 +161,9 @@ describe('link checker', () => {
   });
 
   it("reports an untrusted certificate as 'tls', asked once", async () => {
-    const secure = await listen(createHttpsServer({ key: testCertificate.key, cert: testCertificate.cert }, (_request, response) => response.end('ok')));
+    const secure = await listen(
+      createHttpsServer({ key: testCertificate.key, cert: testCertificate.cert }, (_request, response) => response.end('ok')),
+    );
     try {
       const check = await checkLink(fetcher, `https://localhost:${secure.port}/`, options);
       assert.deepEqual([check.status, check.error, check.hostFailure], [null, 'tls', false]);

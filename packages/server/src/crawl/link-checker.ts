@@ -1,7 +1,7 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
-import { FetchDeadline } from './fetch-deadline.ts';
-import { fetchFailure, HOST_FAILURES, type FetchFailure } from './fetch-failure.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
+import { FetchDeadline } from './fetch-deadline.ts';
+import { type FetchFailure, fetchFailure, HOST_FAILURES } from './fetch-failure.ts';
 
 /** Why a check got no usable answer: a fetch failure, or a redirect chain that leads nowhere. */
 export type LinkCheckError = FetchFailure | 'too-many-redirects' | 'redirect-loop' | 'invalid-redirect';
@@ -39,7 +39,13 @@ export async function checkLink(
 ): Promise<LinkCheck> {
   const started = performance.now();
   const deadline = new FetchDeadline(options.timeoutMs, options.signal);
-  const result = (status: number | null, finalUrl: string, redirects: number, error: LinkCheckError | null, bytes: number | null = null): LinkCheck => ({
+  const result = (
+    status: number | null,
+    finalUrl: string,
+    redirects: number,
+    error: LinkCheckError | null,
+    bytes: number | null = null,
+  ): LinkCheck => ({
     status,
     finalUrl,
     redirects,

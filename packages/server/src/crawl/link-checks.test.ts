@@ -8,8 +8,8 @@ import { insertRunningCrawl, TEST_CRAWL_LIMITS, testCrawler } from '../testing/r
 import { testDialects } from '../testing/test-dialects.ts';
 import { loopbackResolver, type TestResolver } from '../testing/test-resolver.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { startTestSite, type PageSpec, type TestSite } from '../testing/test-site.ts';
-import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
+import { type PageSpec, startTestSite, type TestSite } from '../testing/test-site.ts';
+import { type CrawlOptions, crawlOptions } from './crawl-options.ts';
 import type { CrawlProgress } from './crawl-progress.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { NOT_CHECKED } from './link-outcome.ts';
@@ -109,7 +109,9 @@ for (const dialect of testDialects()) {
 
     it('settles thousands of links to hosts that do not resolve, one lookup per host', async () => {
       const hosts = Array.from({ length: 10 }, (_, h) => `gone-${h}.invalid`);
-      const main = await site({ pages: pagesLinking(20, (n) => Array.from({ length: 150 }, (_, l) => `http://${hosts[l % 10]}/p${n}/l${l}`)) });
+      const main = await site({
+        pages: pagesLinking(20, (n) => Array.from({ length: 150 }, (_, l) => `http://${hosts[l % 10]}/p${n}/l${l}`)),
+      });
       const { crawlId, progress } = await crawl(crawlOptions({ url: main.url('/'), concurrency: 4, sitemaps: false }, 100));
       const rows = await linkRows(crawlId);
       assert.equal(rows.length, 3000);
@@ -125,7 +127,9 @@ for (const dialect of testDialects()) {
 
     it('settles every link of a host that refuses connections with its answer', async () => {
       const port = await closedPort();
-      const main = await site({ pages: pagesLinking(3, (n) => Array.from({ length: 40 }, (_, l) => `http://refusing.test:${port}/p${n}/l${l}`)) });
+      const main = await site({
+        pages: pagesLinking(3, (n) => Array.from({ length: 40 }, (_, l) => `http://refusing.test:${port}/p${n}/l${l}`)),
+      });
       const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false }, 10));
       const rows = await linkRows(crawlId);
       assert.equal(rows.length, 120);
@@ -136,7 +140,9 @@ for (const dialect of testDialects()) {
       const slow: Record<string, PageSpec> = {};
       for (let l = 0; l < 30; l++) slow[`/l${l}`] = { body: 'ok', contentType: 'text/plain', delayMs: 40 };
       const other = await site({ pages: slow });
-      const pages = pagesLinking(40, (n) => (n === 0 ? Object.keys(slow).map((path) => `http://other.test:${new URL(other.origin).port}${path}`) : []));
+      const pages = pagesLinking(40, (n) =>
+        n === 0 ? Object.keys(slow).map((path) => `http://other.test:${new URL(other.origin).port}${path}`) : [],
+      );
       for (const path of Object.keys(pages)) if (path !== '/') pages[path] = { body: pages[path] as string, delayMs: 30 };
       const main = await site({ pages });
       const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), concurrency: 1, sitemaps: false }, 100));
@@ -150,7 +156,9 @@ for (const dialect of testDialects()) {
     it('takes a host that never answers as silent after three timeouts', async () => {
       const silent = await silentServer();
       sites.push(silent);
-      const main = await site({ pages: pagesLinking(2, () => Array.from({ length: 20 }, (_, l) => `http://silent.test:${silent.port}/l${l}`)) });
+      const main = await site({
+        pages: pagesLinking(2, () => Array.from({ length: 20 }, (_, l) => `http://silent.test:${silent.port}/l${l}`)),
+      });
       const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false }, 10), crawler(undefined, 300));
       const rows = await linkRows(crawlId);
       assert.equal(rows.length, 20);
@@ -162,8 +170,13 @@ for (const dialect of testDialects()) {
       const slow: Record<string, PageSpec> = {};
       for (let l = 0; l < 10; l++) slow[`/l${l}`] = { hang: 'before-headers' };
       const other = await site({ pages: slow });
-      const main = await site({ pages: pagesLinking(2, () => Object.keys(slow).map((path) => `http://hanging.test:${new URL(other.origin).port}${path}`)) });
-      const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false }, 10), crawler({ cap: 10_000, budgetMs: 200 }, 60_000));
+      const main = await site({
+        pages: pagesLinking(2, () => Object.keys(slow).map((path) => `http://hanging.test:${new URL(other.origin).port}${path}`)),
+      });
+      const { crawlId } = await crawl(
+        crawlOptions({ url: main.url('/'), sitemaps: false }, 10),
+        crawler({ cap: 10_000, budgetMs: 200 }, 60_000),
+      );
       const rows = await linkRows(crawlId);
       assert.equal(rows.length, 10);
       for (const row of rows) assert.deepEqual([row.state, row.fetch_error], ['done', NOT_CHECKED.timeBudget], row.url);
@@ -175,16 +188,24 @@ for (const dialect of testDialects()) {
       sites.push(silent);
       const links = Array.from({ length: 6 }, (_, l) => `https://handshake.test:${silent.port}/l${l}`);
       const main = await site({ pages: pagesLinking(1, () => links) });
-      const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false }, 10), crawler({ cap: 10_000, budgetMs: 200 }, 60_000));
+      const { crawlId } = await crawl(
+        crawlOptions({ url: main.url('/'), sitemaps: false }, 10),
+        crawler({ cap: 10_000, budgetMs: 200 }, 60_000),
+      );
       const rows = await linkRows(crawlId);
-      assert.deepEqual(rows.map((row) => row.fetch_error), links.map(() => NOT_CHECKED.timeBudget));
+      assert.deepEqual(
+        rows.map((row) => row.fetch_error),
+        links.map(() => NOT_CHECKED.timeBudget),
+      );
     });
 
     it('checks no more than the cap and records the rest as over it', async () => {
       const fast: Record<string, PageSpec> = {};
       for (let l = 0; l < 20; l++) fast[`/l${l}`] = { body: 'ok', contentType: 'text/plain' };
       const other = await site({ pages: fast });
-      const main = await site({ pages: pagesLinking(1, () => Object.keys(fast).map((path) => `http://capped.test:${new URL(other.origin).port}${path}`)) });
+      const main = await site({
+        pages: pagesLinking(1, () => Object.keys(fast).map((path) => `http://capped.test:${new URL(other.origin).port}${path}`)),
+      });
       const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false }, 10), crawler({ cap: 5, budgetMs: 30_000 }));
       const rows = await linkRows(crawlId);
       assert.equal(rows.filter((row) => row.status_code === 200).length, 5);
@@ -196,14 +217,27 @@ for (const dialect of testDialects()) {
       const other = await site({ pages: { '/elsewhere': 'ok', '/picture.png': { body: 'png', contentType: 'image/png' } } });
       const port = new URL(other.origin).port;
       const main = await site({
-        pages: pagesLinking(2, () => [`http://off.test:${port}/elsewhere`], () => [`http://off.test:${port}/picture.png`]),
+        pages: pagesLinking(
+          2,
+          () => [`http://off.test:${port}/elsewhere`],
+          () => [`http://off.test:${port}/picture.png`],
+        ),
       });
       const { crawlId } = await crawl(crawlOptions({ url: main.url('/'), sitemaps: false, checkExternalLinks: false }, 10));
       const rows = await linkRows(crawlId);
       const external = rows.filter((row) => row.kind === 'external');
-      assert.deepEqual(external.map((row) => row.fetch_error), [NOT_CHECKED.turnedOff]);
-      assert.deepEqual(rows.filter((row) => row.kind === 'asset').map((row) => row.status_code), [200]);
-      assert.deepEqual(other.requests.paths().map((path) => path.split('?')[0]), ['/picture.png']);
+      assert.deepEqual(
+        external.map((row) => row.fetch_error),
+        [NOT_CHECKED.turnedOff],
+      );
+      assert.deepEqual(
+        rows.filter((row) => row.kind === 'asset').map((row) => row.status_code),
+        [200],
+      );
+      assert.deepEqual(
+        other.requests.paths().map((path) => path.split('?')[0]),
+        ['/picture.png'],
+      );
     });
   });
 }

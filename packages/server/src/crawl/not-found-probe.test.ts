@@ -20,7 +20,11 @@ describe('the probe of a path that cannot exist', () => {
     soft = await startTestSite({ pages: {}, fallback: () => ERROR_PAGE });
     strict = await startTestSite({ pages: {} });
     redirecting = await startTestSite({ pages: {}, fallback: () => ({ redirect: '/', status: 302 }) });
-    empty = await startTestSite({ pages: {}, fallback: () => '<!doctype html><html><head><title>App</title></head><body><div id="app"></div><script>start()</script></body></html>' });
+    empty = await startTestSite({
+      pages: {},
+      fallback: () =>
+        '<!doctype html><html><head><title>App</title></head><body><div id="app"></div><script>start()</script></body></html>',
+    });
   });
   after(async () => {
     await Promise.all([soft, strict, redirecting, empty].map((site) => site.close()));

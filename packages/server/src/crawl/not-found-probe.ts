@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { extractPageFacts } from '../page-facts/page-facts.ts';
-import { fetchPage, type FetchLimits } from './page-fetcher.ts';
+import { type FetchLimits, fetchPage } from './page-fetcher.ts';
 
 /** How a site answered a path that cannot exist. */
 export interface NotFoundProbe {
@@ -25,7 +25,12 @@ export function notFoundProbeUrl(origin: string): string {
  * no credit, and is never a URL of the report. A redirect is not followed: a site that
  * redirects unknown paths serves no error page under them.
  */
-export async function probeNotFound(fetcher: GuardedFetcher, url: string, limits: FetchLimits, signal?: AbortSignal): Promise<NotFoundProbe> {
+export async function probeNotFound(
+  fetcher: GuardedFetcher,
+  url: string,
+  limits: FetchLimits,
+  signal?: AbortSignal,
+): Promise<NotFoundProbe> {
   const answer = await fetchPage(fetcher, url, { ...limits, followRedirects: false }, signal);
   const html = answer.status !== null && answer.status >= 200 && answer.status < 300 ? answer.html : null;
   const text = html === null ? null : extractPageFacts(html, answer.finalUrl, answer.headers).text;

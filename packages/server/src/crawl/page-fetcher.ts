@@ -1,9 +1,9 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import { FetchDeadline } from './fetch-deadline.ts';
 import { fetchFailure } from './fetch-failure.ts';
-import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 
 export interface FetchLimits {
   /** The whole fetch, every hop and the body, ends after this; so does each hop left idle this long. */
@@ -96,7 +96,8 @@ async function* decodedBody(body: Readable, encoding: string | undefined, transf
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   return flat;
 }
 
@@ -164,7 +165,8 @@ async function fetchWithin(fetcher: GuardedFetcher, url: string, limits: FetchLi
     } catch (error) {
       // Pages keep undici's words for other failures (link checks group them: link-checker.ts).
       const failure = fetchFailure(error, deadline);
-      const reason = failure === 'timeout' || failure === 'blocked-address' || failure === 'aborted' ? failure : `network: ${(error as Error).message}`;
+      const reason =
+        failure === 'timeout' || failure === 'blocked-address' || failure === 'aborted' ? failure : `network: ${(error as Error).message}`;
       return result({ finalUrl: current, error: reason, connectionLost: !deadline.signal.aborted && lostConnection(error) });
     }
     ttfbMs = Math.round(performance.now() - started);
@@ -192,7 +194,14 @@ async function fetchWithin(fetcher: GuardedFetcher, url: string, limits: FetchLi
     if (!contentType || !(limits.readBodies ?? HTML_TYPES).test(contentType)) {
       // Not a page: its status and headers are all an audit needs, so the body is not read.
       await discard(response.body);
-      return result({ finalUrl: current, status, headers, contentType, retryAfterSeconds: retry, bytes: Number(headers['content-length'] ?? 0) });
+      return result({
+        finalUrl: current,
+        status,
+        headers,
+        contentType,
+        retryAfterSeconds: retry,
+        bytes: Number(headers['content-length'] ?? 0),
+      });
     }
     const chunks: Buffer[] = [];
     // The limit bounds the decoded size, so a small compressed body cannot expand without bound.

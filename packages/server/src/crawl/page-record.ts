@@ -3,9 +3,16 @@ import { effectiveCanonical } from '../page-facts/effective-canonical.ts';
 import { extractPageFacts, type PageFacts } from '../page-facts/page-facts.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { urlKey, type CrawlUrlRow, type DiscoveredUrl, type HreflangAnnotation, type PageLink, type RecordedPage } from './frontier-store.ts';
-import type { PageHandler } from './page-handler.ts';
+import {
+  type CrawlUrlRow,
+  type DiscoveredUrl,
+  type HreflangAnnotation,
+  type PageLink,
+  type RecordedPage,
+  urlKey,
+} from './frontier-store.ts';
 import type { FetchedPage } from './page-fetcher.ts';
+import type { PageHandler } from './page-handler.ts';
 import type { ScopeFilter, ScopeVerdict } from './scope-filter.ts';
 
 /** Response headers kept with a page: what the checks and the page detail read. */
@@ -39,9 +46,10 @@ export function recordFetchedPage(
   context?: CrawlContext,
 ): RecordedPage {
   const origin = new URL(options.url).origin;
-  const facts = fetched.html !== null && fetched.status !== null && fetched.status >= 200 && fetched.status < 300
-    ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
-    : null;
+  const facts =
+    fetched.html !== null && fetched.status !== null && fetched.status >= 200 && fetched.status < 300
+      ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
+      : null;
   const page: AuditedPage = {
     url: row.url,
     finalUrl: fetched.finalUrl,
@@ -95,7 +103,10 @@ function linksAndDiscoveries(
     const target = normalizeUrl(fetched.finalUrl);
     const verdict = target === null ? null : inScope(target, row.depth);
     if (verdict === 'ok' || verdict === 'external') {
-      return { links: [], discovered: [{ url: target as string, depth: row.depth, kind: verdict === 'ok' ? 'page' : 'external', source: 'redirect' }] };
+      return {
+        links: [],
+        discovered: [{ url: target as string, depth: row.depth, kind: verdict === 'ok' ? 'page' : 'external', source: 'redirect' }],
+      };
     }
   }
   if (!facts) return { links: [], discovered: [] };

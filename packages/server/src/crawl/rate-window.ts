@@ -41,7 +41,9 @@ export class RateWindow {
     const last = this.#samples.at(-1);
     if (!first || !last) return [];
     const span = at - first.at;
-    return last.counts.map((count, index) => (span < MIN_SPAN_MS ? null : Math.round(((count - (first.counts[index] ?? 0)) / span) * 10_000) / 10));
+    return last.counts.map((count, index) =>
+      span < MIN_SPAN_MS ? null : Math.round(((count - (first.counts[index] ?? 0)) / span) * 10_000) / 10,
+    );
   }
 
   #prune(at: number): void {

@@ -1,8 +1,8 @@
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { readAtMost } from '../outbound/read-at-most.ts';
-import { FetchDeadline } from './fetch-deadline.ts';
-import { ROBOTS_MAX_BYTES, type FetchText } from './robots-policy.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
+import { FetchDeadline } from './fetch-deadline.ts';
+import { type FetchText, ROBOTS_MAX_BYTES } from './robots-policy.ts';
 
 /** Google follows at least five redirects of a robots.txt, then reads the file as missing. */
 const ROBOTS_MAX_REDIRECTS = 5;

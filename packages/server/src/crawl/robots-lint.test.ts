@@ -6,9 +6,20 @@ import { loadRobots } from './robots-policy.ts';
 describe('lintRobotsTxt', () => {
   it('finds nothing in a well-formed file with comments, blank lines and the directives Lighthouse accepts', () => {
     const text = [
-      '# robots for example.com', '', 'User-agent: *', 'Disallow: /private/ # not for crawlers', 'Allow: /private/open/',
-      'Disallow: /*.pdf$', 'Disallow:', 'Crawl-delay: 2', '', 'user-agent: Googlebot', 'disallow: *?sort=',
-      'Sitemap: https://example.com/sitemap.xml', 'Host: example.com', 'Clean-param: ref /articles/',
+      '# robots for example.com',
+      '',
+      'User-agent: *',
+      'Disallow: /private/ # not for crawlers',
+      'Allow: /private/open/',
+      'Disallow: /*.pdf$',
+      'Disallow:',
+      'Crawl-delay: 2',
+      '',
+      'user-agent: Googlebot',
+      'disallow: *?sort=',
+      'Sitemap: https://example.com/sitemap.xml',
+      'Host: example.com',
+      'Clean-param: ref /articles/',
     ].join('\r\n');
     assert.deepEqual(lintRobotsTxt(text), { count: 0, samples: [] });
   });
@@ -47,7 +58,11 @@ describe('RobotsPolicy.disallowedForSearchEngines', () => {
     assert.deepEqual(policy.disallowedForSearchEngines('https://example.com/drafts/a'), ['Googlebot']);
     assert.deepEqual(policy.disallowedForSearchEngines('https://example.com/public'), []);
     assert.equal(policy.isAllowed('https://example.com/private/a'), true, 'LoupeBot has its own group');
-    const fallback = await loadRobots('https://example.com', async () => ({ status: 200, body: 'User-agent: *\nDisallow: /\n' }), 'LoupeBot');
+    const fallback = await loadRobots(
+      'https://example.com',
+      async () => ({ status: 200, body: 'User-agent: *\nDisallow: /\n' }),
+      'LoupeBot',
+    );
     assert.deepEqual(fallback.disallowedForSearchEngines('https://example.com/a'), ['*', 'Googlebot']);
   });
 

@@ -7,7 +7,18 @@ export interface RobotsProblems {
 }
 
 /** Directives crawlers act on, and the ones Lighthouse accepts beside them (core/audits/seo/robots-txt.js). */
-const KNOWN_DIRECTIVES = new Set(['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'clean-param', 'host', 'request-rate', 'visit-time', 'noindex']);
+const KNOWN_DIRECTIVES = new Set([
+  'user-agent',
+  'allow',
+  'disallow',
+  'sitemap',
+  'crawl-delay',
+  'clean-param',
+  'host',
+  'request-rate',
+  'visit-time',
+  'noindex',
+]);
 const SITEMAP_PROTOCOLS = new Set(['http:', 'https:', 'ftp:']);
 const MAX_SAMPLES = 3;
 /** A sample quotes at most this much of the line. */
@@ -49,7 +60,8 @@ function lineProblem(line: string, inGroup: boolean): string | null {
     case 'disallow':
       if (!inGroup) return `${directive} before any user-agent`;
       if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) return `pattern "${quote(value)}" does not start with / or *`;
-      if (value.includes('$') && value.indexOf('$') !== value.length - 1) return `"$" inside the pattern "${quote(value)}" (only at its end)`;
+      if (value.includes('$') && value.indexOf('$') !== value.length - 1)
+        return `"$" inside the pattern "${quote(value)}" (only at its end)`;
       return null;
     case 'sitemap': {
       const url = URL.parse(value);

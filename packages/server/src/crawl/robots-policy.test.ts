@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { loadRobots, ROBOTS_MAX_BYTES, type FetchText } from './robots-policy.ts';
+import { type FetchText, loadRobots, ROBOTS_MAX_BYTES } from './robots-policy.ts';
 
 const origin = 'https://example.com';
 
@@ -64,7 +64,11 @@ describe('loadRobots', () => {
   });
 
   it('falls back to the * group when no group names us', async () => {
-    const policy = await loadRobots(origin, serve(200, 'User-agent: OtherBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\nCrawl-delay: 0.5'), 'LoupeBot');
+    const policy = await loadRobots(
+      origin,
+      serve(200, 'User-agent: OtherBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\nCrawl-delay: 0.5'),
+      'LoupeBot',
+    );
     assert.equal(policy.isAllowed('https://example.com/'), true);
     assert.equal(policy.isAllowed('https://example.com/tmp/a'), false);
     assert.equal(policy.crawlDelayMs(), 500);
@@ -85,7 +89,8 @@ describe('loadRobots', () => {
   });
 
   it('lists Sitemap lines normalized, resolved and without duplicates', async () => {
-    const body = 'Sitemap: https://Example.com/sitemap.xml\nUser-agent: *\nDisallow:\nSitemap: /news.xml#x\n' +
+    const body =
+      'Sitemap: https://Example.com/sitemap.xml\nUser-agent: *\nDisallow:\nSitemap: /news.xml#x\n' +
       'Sitemap: https://example.com:443/sitemap.xml\nSitemap: ftp://example.com/s.xml\n';
     const policy = await loadRobots(origin, serve(200, body), 'LoupeBot');
     assert.deepEqual(policy.sitemaps(), ['https://example.com/sitemap.xml', 'https://example.com/news.xml']);
@@ -125,7 +130,13 @@ describe('loadRobots', () => {
 
   it('disallows everything when there is no answer or the fetcher throws', async () => {
     const silent = await loadRobots(origin, async () => null, 'LoupeBot');
-    const failing = await loadRobots(origin, async () => { throw new Error('ECONNRESET'); }, 'LoupeBot');
+    const failing = await loadRobots(
+      origin,
+      async () => {
+        throw new Error('ECONNRESET');
+      },
+      'LoupeBot',
+    );
     for (const policy of [silent, failing]) {
       assert.equal(policy.status, 'unreachable');
       assert.equal(policy.httpStatus, null);

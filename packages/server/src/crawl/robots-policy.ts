@@ -1,6 +1,6 @@
 import robotsParserModule from 'robots-parser';
-import { lintRobotsTxt, type RobotsProblems } from './robots-lint.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
+import { lintRobotsTxt, type RobotsProblems } from './robots-lint.ts';
 
 /**
  * - `ok`: 2xx, the file was parsed.
@@ -50,7 +50,14 @@ export class RobotsPolicy {
   readonly #robots: ParsedRobots;
   readonly #agent: string;
 
-  constructor(url: string, status: RobotsStatus, httpStatus: number | null, robots: ParsedRobots, agent: string, problems: RobotsProblems = { count: 0, samples: [] }) {
+  constructor(
+    url: string,
+    status: RobotsStatus,
+    httpStatus: number | null,
+    robots: ParsedRobots,
+    agent: string,
+    problems: RobotsProblems = { count: 0, samples: [] },
+  ) {
     this.url = url;
     this.status = status;
     this.httpStatus = httpStatus;
@@ -131,7 +138,14 @@ export async function loadRobots(origin: string, fetchText: FetchText, userAgent
 
   const status = statusOf(answer.status);
   const contents = status === 'ok' ? readable(answer.body) : status === 'missing' ? '' : DISALLOW_ALL;
-  return new RobotsPolicy(url, status, answer.status, robotsParser(url, contents), agent, status === 'ok' ? lintRobotsTxt(contents) : undefined);
+  return new RobotsPolicy(
+    url,
+    status,
+    answer.status,
+    robotsParser(url, contents),
+    agent,
+    status === 'ok' ? lintRobotsTxt(contents) : undefined,
+  );
 }
 
 function statusOf(httpStatus: number): RobotsStatus {

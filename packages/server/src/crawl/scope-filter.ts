@@ -63,5 +63,8 @@ function compileGlobs(globs: readonly string[]): ((target: string) => boolean) |
   for (const pattern of patterns) {
     if (pattern.startsWith('!')) throw new TypeError(`Negated glob "${pattern}": list it under exclude instead.`);
   }
-  return picomatch(patterns.map((pattern) => (pattern.startsWith('/') ? pattern : `**/${pattern}`)), { dot: true });
+  return picomatch(
+    patterns.map((pattern) => (pattern.startsWith('/') ? pattern : `**/${pattern}`)),
+    { dot: true },
+  );
 }

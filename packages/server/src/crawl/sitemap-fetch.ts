@@ -8,11 +8,19 @@ import type { FetchBytes } from './sitemap-reader.ts';
  * the whole answer (a file trickled a byte at a time is unreachable), and read no further than
  * one byte past `maxBytes`, which the reader then refuses as too large. Null without an answer.
  */
-export function sitemapFetcher(fetcher: GuardedFetcher, options: { userAgent: string; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): FetchBytes {
+export function sitemapFetcher(
+  fetcher: GuardedFetcher,
+  options: { userAgent: string; timeoutMs: number; maxBytes: number; signal?: AbortSignal },
+): FetchBytes {
   return async (url) => {
     const deadline = new FetchDeadline(options.timeoutMs, options.signal);
     try {
-      const response = await fetcher.open(new URL(url), { method: 'GET', headers: { 'user-agent': options.userAgent }, timeoutMs: options.timeoutMs, signal: deadline.signal });
+      const response = await fetcher.open(new URL(url), {
+        method: 'GET',
+        headers: { 'user-agent': options.userAgent },
+        timeoutMs: options.timeoutMs,
+        signal: deadline.signal,
+      });
       const body = await readAtMost(response.body, options.maxBytes);
       return { status: response.statusCode, body, contentType: String(response.headers['content-type'] ?? '') };
     } catch {

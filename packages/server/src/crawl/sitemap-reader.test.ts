@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { readSitemaps, SITEMAP_NAMESPACE, type FetchBytes, type SitemapLimits } from './sitemap-reader.ts';
+import { type FetchBytes, readSitemaps, SITEMAP_NAMESPACE, type SitemapLimits } from './sitemap-reader.ts';
 
 const limits: SitemapLimits = { maxUrls: 1000, maxFiles: 20, maxBytesPerFile: 1024 * 1024 };
 
@@ -50,8 +50,15 @@ describe('readSitemaps', () => {
   });
 
   it('reads a single <url> the same as many', async () => {
-    const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': urlset('https://example.com/only') }), limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/only']);
+    const result = await readSitemaps(
+      ['https://example.com/s.xml'],
+      site({ 'https://example.com/s.xml': urlset('https://example.com/only') }),
+      limits,
+    );
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/only'],
+    );
   });
 
   it('follows a sitemap index into its children, breadth first', async () => {
@@ -61,18 +68,36 @@ describe('readSitemaps', () => {
       'https://example.com/pages.xml': urlset('https://example.com/about'),
     });
     const result = await readSitemaps(['https://example.com/index.xml'], fetchBytes, limits);
-    assert.deepEqual(fetchBytes.fetched, ['https://example.com/index.xml', 'https://example.com/posts.xml', 'https://example.com/pages.xml']);
-    assert.deepEqual(result.files.map((file) => [file.kind, file.urlCount]), [['index', 2], ['urlset', 2], ['urlset', 1]]);
-    assert.deepEqual(result.urls.map((url) => [url.loc, url.sitemap]), [
-      ['https://example.com/p1', 'https://example.com/posts.xml'],
-      ['https://example.com/p2', 'https://example.com/posts.xml'],
-      ['https://example.com/about', 'https://example.com/pages.xml'],
+    assert.deepEqual(fetchBytes.fetched, [
+      'https://example.com/index.xml',
+      'https://example.com/posts.xml',
+      'https://example.com/pages.xml',
     ]);
+    assert.deepEqual(
+      result.files.map((file) => [file.kind, file.urlCount]),
+      [
+        ['index', 2],
+        ['urlset', 2],
+        ['urlset', 1],
+      ],
+    );
+    assert.deepEqual(
+      result.urls.map((url) => [url.loc, url.sitemap]),
+      [
+        ['https://example.com/p1', 'https://example.com/posts.xml'],
+        ['https://example.com/p2', 'https://example.com/posts.xml'],
+        ['https://example.com/about', 'https://example.com/pages.xml'],
+      ],
+    );
   });
 
   it('never fetches the same file twice, however it is spelled', async () => {
     const fetchBytes = site({
-      'https://example.com/index.xml': sitemapIndex('https://example.com/index.xml', 'https://EXAMPLE.com:443/a.xml', 'https://example.com/a.xml#x'),
+      'https://example.com/index.xml': sitemapIndex(
+        'https://example.com/index.xml',
+        'https://EXAMPLE.com:443/a.xml',
+        'https://example.com/a.xml#x',
+      ),
       'https://example.com/a.xml': sitemapIndex('https://example.com/index.xml'),
     });
     const result = await readSitemaps(['https://example.com/index.xml', 'https://example.com/index.xml'], fetchBytes, limits);
@@ -98,7 +123,10 @@ describe('readSitemaps', () => {
       'https://example.com/b.xml': urlset('https://example.com/4'),
     });
     const result = await readSitemaps(['https://example.com/a.xml', 'https://example.com/b.xml'], fetchBytes, { ...limits, maxUrls: 2 });
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/1', 'https://example.com/2']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/1', 'https://example.com/2'],
+    );
     assert.equal(result.files[0]?.urlCount, 3);
     assert.deepEqual(fetchBytes.fetched, ['https://example.com/a.xml']);
     assert.equal(result.urlsCapped, true);
@@ -110,10 +138,13 @@ describe('readSitemaps', () => {
       'https://example.com/b.xml': urlset('https://example.com/x', 'https://example.com/y'),
     });
     const result = await readSitemaps(['https://example.com/a.xml', 'https://example.com/b.xml'], fetchBytes, limits);
-    assert.deepEqual(result.urls.map((url) => [url.loc, url.sitemap]), [
-      ['https://example.com/x', 'https://example.com/a.xml'],
-      ['https://example.com/y', 'https://example.com/b.xml'],
-    ]);
+    assert.deepEqual(
+      result.urls.map((url) => [url.loc, url.sitemap]),
+      [
+        ['https://example.com/x', 'https://example.com/a.xml'],
+        ['https://example.com/y', 'https://example.com/b.xml'],
+      ],
+    );
   });
 
   it('decompresses gzip found by its magic bytes, whatever the name', async () => {
@@ -122,14 +153,23 @@ describe('readSitemaps', () => {
       'https://example.com/posts.xml.gz': gzipSync(urlset('https://example.com/p1')),
     });
     const result = await readSitemaps(['https://example.com/sitemap.xml'], fetchBytes, limits);
-    assert.deepEqual(result.files.map((file) => file.kind), ['index', 'urlset']);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/p1']);
+    assert.deepEqual(
+      result.files.map((file) => file.kind),
+      ['index', 'urlset'],
+    );
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/p1'],
+    );
   });
 
   it('undoes a gzip layer added by Content-Encoding on top of a .gz file', async () => {
     const fetchBytes = site({ 'https://example.com/s.xml.gz': gzipSync(gzipSync(urlset('https://example.com/p1'))) });
     const result = await readSitemaps(['https://example.com/s.xml.gz'], fetchBytes, limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/p1']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/p1'],
+    );
   });
 
   it('stops decompressing a gzip bomb at maxBytesPerFile', async () => {
@@ -142,7 +182,10 @@ describe('readSitemaps', () => {
 
   it('refuses a file larger than maxBytesPerFile as received', async () => {
     const big = urlset('https://example.com/a').padEnd(2000, ' ');
-    const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': big }), { ...limits, maxBytesPerFile: 1000 });
+    const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': big }), {
+      ...limits,
+      maxBytesPerFile: 1000,
+    });
     assert.equal(result.files[0]?.error, 'Larger than 1000 bytes.');
   });
 
@@ -158,20 +201,30 @@ describe('readSitemaps', () => {
       <!DOCTYPE urlset [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
       <urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>https://example.com/&b;</loc></url></urlset>`;
     const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': xml }), limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/&b;']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/&b;'],
+    );
   });
 
   it('decodes predefined entities and character references, and leaves CDATA as written', async () => {
     const xml = urlset('https://example.com/s?a=1&amp;b=2&amp;c=&#x41;&#66;', '<![CDATA[https://example.com/t?x=1&y=2]]>');
     const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': xml }), limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/s?a=1&b=2&c=AB', 'https://example.com/t?x=1&y=2']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/s?a=1&b=2&c=AB', 'https://example.com/t?x=1&y=2'],
+    );
   });
 
   it('counts entries whose loc is missing, relative or not http(s)', async () => {
-    const xml = `<urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>/relative</loc></url><url><lastmod>2024</lastmod></url>` +
+    const xml =
+      `<urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>/relative</loc></url><url><lastmod>2024</lastmod></url>` +
       `<url><loc>mailto:a@example.com</loc></url><url><loc>https://example.com/ok</loc></url></urlset>`;
     const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': xml }), limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/ok']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/ok'],
+    );
     assert.equal(result.files[0]?.urlCount, 1);
     assert.equal(result.files[0]?.invalidLocs, 3);
   });
@@ -180,9 +233,20 @@ describe('readSitemaps', () => {
     const prefixed = `<sm:urlset xmlns:sm="${SITEMAP_NAMESPACE}"><sm:url><sm:loc>https://example.com/a</sm:loc></sm:url></sm:urlset>`;
     const bare = '<urlset><url><loc>https://example.com/b</loc></url></urlset>';
     const wrong = '<urlset xmlns="http://www.google.com/schemas/sitemap/0.84"><url><loc>https://example.com/c</loc></url></urlset>';
-    const fetchBytes = site({ 'https://example.com/1.xml': prefixed, 'https://example.com/2.xml': bare, 'https://example.com/3.xml': wrong });
-    const result = await readSitemaps(['https://example.com/1.xml', 'https://example.com/2.xml', 'https://example.com/3.xml'], fetchBytes, limits);
-    assert.deepEqual(result.files.map((file) => file.namespace), [SITEMAP_NAMESPACE, undefined, 'http://www.google.com/schemas/sitemap/0.84']);
+    const fetchBytes = site({
+      'https://example.com/1.xml': prefixed,
+      'https://example.com/2.xml': bare,
+      'https://example.com/3.xml': wrong,
+    });
+    const result = await readSitemaps(
+      ['https://example.com/1.xml', 'https://example.com/2.xml', 'https://example.com/3.xml'],
+      fetchBytes,
+      limits,
+    );
+    assert.deepEqual(
+      result.files.map((file) => file.namespace),
+      [SITEMAP_NAMESPACE, undefined, 'http://www.google.com/schemas/sitemap/0.84'],
+    );
     assert.equal(result.urls.length, 3);
   });
 
@@ -191,11 +255,18 @@ describe('readSitemaps', () => {
       <url><loc>https://example.com/a</loc><image:image><image:loc>https://cdn.example.com/i.jpg</image:loc></image:image>
       <xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/a"/></url></urlset>`;
     const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': xml }), limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/a']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/a'],
+    );
   });
 
   it('calls malformed XML invalid', async () => {
-    const result = await readSitemaps(['https://example.com/s.xml'], site({ 'https://example.com/s.xml': '<urlset><url></urlset>' }), limits);
+    const result = await readSitemaps(
+      ['https://example.com/s.xml'],
+      site({ 'https://example.com/s.xml': '<urlset><url></urlset>' }),
+      limits,
+    );
     assert.equal(result.files[0]?.kind, 'invalid');
     assert.match(result.files[0]?.error ?? '', /^XML does not parse/);
   });
@@ -214,11 +285,14 @@ describe('readSitemaps', () => {
     };
     const start = ['https://example.com/gone.xml', 'https://example.com/silent.xml', 'https://example.com/down.xml'];
     const result = await readSitemaps(start, fetchBytes, limits);
-    assert.deepEqual(result.files.map((file) => [file.status, file.kind, file.error]), [
-      [410, 'invalid', 'HTTP 410.'],
-      [0, 'invalid', 'No response.'],
-      [0, 'invalid', 'Fetch failed: connect ECONNREFUSED'],
-    ]);
+    assert.deepEqual(
+      result.files.map((file) => [file.status, file.kind, file.error]),
+      [
+        [410, 'invalid', 'HTTP 410.'],
+        [0, 'invalid', 'No response.'],
+        [0, 'invalid', 'Fetch failed: connect ECONNREFUSED'],
+      ],
+    );
   });
 
   it('records a start URL that is not http(s) without fetching it', async () => {
@@ -233,7 +307,10 @@ describe('readSitemaps', () => {
   it('reads a text sitemap, one URL per line', async () => {
     const text = '\uFEFFhttps://example.com/a\r\n\r\n  https://example.com/b  \nnot a url\nhttps://example.com/c';
     const result = await readSitemaps(['https://example.com/s.txt'], site({ 'https://example.com/s.txt': text }), limits);
-    assert.deepEqual(result.urls.map((url) => url.loc), ['https://example.com/a', 'https://example.com/b', 'https://example.com/c']);
+    assert.deepEqual(
+      result.urls.map((url) => url.loc),
+      ['https://example.com/a', 'https://example.com/b', 'https://example.com/c'],
+    );
     assert.deepEqual(result.files[0], { url: 'https://example.com/s.txt', status: 200, kind: 'text', urlCount: 3, invalidLocs: 1 });
   });
 
@@ -267,13 +344,19 @@ describe('readSitemaps', () => {
         return { status: response.status, body: Buffer.from(await response.arrayBuffer()), ...(contentType ? { contentType } : {}) };
       };
       const result = await readSitemaps([`${base}/sitemap_index.xml`], fetchBytes, limits);
-      assert.deepEqual(result.files.map((file) => [file.url.slice(base.length), file.status, file.kind]), [
-        ['/sitemap_index.xml', 200, 'index'],
-        ['/posts.xml.gz', 200, 'urlset'],
-        ['/pages.txt', 200, 'text'],
-        ['/missing.xml', 404, 'invalid'],
-      ]);
-      assert.deepEqual(result.urls.map((url) => url.loc.slice(base.length)), ['/posts/1', '/posts/2', '/about', '/contact']);
+      assert.deepEqual(
+        result.files.map((file) => [file.url.slice(base.length), file.status, file.kind]),
+        [
+          ['/sitemap_index.xml', 200, 'index'],
+          ['/posts.xml.gz', 200, 'urlset'],
+          ['/pages.txt', 200, 'text'],
+          ['/missing.xml', 404, 'invalid'],
+        ],
+      );
+      assert.deepEqual(
+        result.urls.map((url) => url.loc.slice(base.length)),
+        ['/posts/1', '/posts/2', '/about', '/contact'],
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

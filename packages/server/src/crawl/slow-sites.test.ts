@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { crawlOptions, type CrawlOptions } from './crawl-options.ts';
+import { type CrawlOptions, crawlOptions } from './crawl-options.ts';
 import { CrawlStore } from './crawl-store.ts';
 import { fetchPage } from './page-fetcher.ts';
 
@@ -38,7 +38,8 @@ async function serve(server: Server): Promise<{ origin: string; port: number; co
   };
 }
 
-const page = (...links: string[]) => `<!doctype html><html lang="en"><head><title>Slow sites</title></head><body>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`;
+const page = (...links: string[]) =>
+  `<!doctype html><html lang="en"><head><title>Slow sites</title></head><body>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`;
 
 const html = (response: ServerResponse, body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
 

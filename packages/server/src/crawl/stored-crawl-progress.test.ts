@@ -16,13 +16,27 @@ describe('stored crawl progress', () => {
   const stored: StoredCrawlProgress = {
     current: progress('done', 10),
     step: 4,
-    entered: { pages: { step: 1, progress: progress('pages', 0) }, links: { step: 2, progress: progress('links', 10) }, report: { step: 3, progress: progress('report', 10) }, done: { step: 4, progress: progress('done', 10) } },
+    entered: {
+      pages: { step: 1, progress: progress('pages', 0) },
+      links: { step: 2, progress: progress('links', 10) },
+      report: { step: 3, progress: progress('report', 10) },
+      done: { step: 4, progress: progress('done', 10) },
+    },
   };
 
   it('gives a reader the phases it missed between two reads, in order, then the current progress', () => {
-    assert.deepEqual(progressSince(stored, 1).map((p) => p.phase), ['links', 'report', 'done']);
-    assert.deepEqual(progressSince(stored, 3).map((p) => p.phase), ['done']);
-    assert.deepEqual(progressSince(stored, 4).map((p) => p.phase), ['done']);
+    assert.deepEqual(
+      progressSince(stored, 1).map((p) => p.phase),
+      ['links', 'report', 'done'],
+    );
+    assert.deepEqual(
+      progressSince(stored, 3).map((p) => p.phase),
+      ['done'],
+    );
+    assert.deepEqual(
+      progressSince(stored, 4).map((p) => p.phase),
+      ['done'],
+    );
   });
 
   it('is null for a queued crawl, and made from the page count for a crawl with none stored', () => {

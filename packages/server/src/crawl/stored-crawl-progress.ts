@@ -13,7 +13,14 @@ export interface StoredCrawlProgress {
   entered: Partial<Record<CrawlPhase, { step: number; progress: CrawlProgress }>>;
 }
 
-type ProgressFields = { status: string; progress: string | null; pages_crawled: number; created_at: string; started_at: string | null; finished_at: string | null };
+type ProgressFields = {
+  status: string;
+  progress: string | null;
+  pages_crawled: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+};
 
 const ENDED: readonly string[] = ['completed', 'failed', 'canceled'] satisfies CrawlStatus[];
 

@@ -1,12 +1,11 @@
-import { LoupeError, type CreditEntry, type CreditSummary, type Page } from '@loupe/contract';
+import { type CreditEntry, type CreditSummary, LoupeError, type Page } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Plans } from '../plans/plans.ts';
+import type { Principal } from '../principal.ts';
 import { CreditStore } from './credit-store.ts';
 
-const noSuchWorkspace = (workspaceId: string) =>
-  new LoupeError('not_found', { message: `No workspace with id ${workspaceId}.` });
+const noSuchWorkspace = (workspaceId: string) => new LoupeError('not_found', { message: `No workspace with id ${workspaceId}.` });
 
 /**
  * Credits (DESIGN.md §6): what a workspace can spend, and the ledger of every grant, hold,
@@ -31,10 +30,7 @@ export class CreditService {
     const workspace = await this.#workspaces.findWorkspace(principal.workspaceId);
     if (!workspace) throw noSuchWorkspace(principal.workspaceId);
     const limits = this.#plans.limits(workspace.plan);
-    const [balance, reserved] = await Promise.all([
-      this.#credits.balance(workspace.id),
-      this.#credits.reservedTotal(workspace.id),
-    ]);
+    const [balance, reserved] = await Promise.all([this.#credits.balance(workspace.id), this.#credits.reservedTotal(workspace.id)]);
     return {
       balance: balance ?? 0,
       reserved,

@@ -1,6 +1,6 @@
 import type { CreditEntry, Page } from '@loupe/contract';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CreditLedgerTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
@@ -95,7 +95,14 @@ export class CreditStore {
       .selectFrom('workspaces')
       .select(['id', 'plan'])
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('credit_allowances').select('period').whereRef('credit_allowances.workspace_id', '=', 'workspaces.id').where('period', '=', period))),
+        not(
+          exists(
+            selectFrom('credit_allowances')
+              .select('period')
+              .whereRef('credit_allowances.workspace_id', '=', 'workspaces.id')
+              .where('period', '=', period),
+          ),
+        ),
       )
       .orderBy('id')
       .limit(limit)
@@ -177,11 +184,7 @@ export class CreditStore {
 
   /** Credits available now (holds already taken out); undefined for an unknown workspace. */
   async balance(workspaceId: string): Promise<number | undefined> {
-    const row = await this.#database.db
-      .selectFrom('workspaces')
-      .select('credit_balance')
-      .where('id', '=', workspaceId)
-      .executeTakeFirst();
+    const row = await this.#database.db.selectFrom('workspaces').select('credit_balance').where('id', '=', workspaceId).executeTakeFirst();
     return row && Number(row.credit_balance);
   }
 

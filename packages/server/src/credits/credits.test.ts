@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { LoupeError } from '@loupe/contract';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { CreditService } from './credit-service.ts';
 
 const CREDITS = '/api/v1/team/credits';
 const LEDGER = '/api/v1/team/credits/ledger';
-
 
 for (const dialect of testDialects()) {
   describe(`credits (${dialect})`, () => {
@@ -22,8 +21,7 @@ for (const dialect of testDialects()) {
     after(() => t.close());
 
     /** A GET as the workspace's owner, in that workspace. */
-    const get = (path: string, workspace: TestWorkspace) =>
-      t.request('GET', path, { key: workspace.key, team: workspace.workspaceId });
+    const get = (path: string, workspace: TestWorkspace) => t.request('GET', path, { key: workspace.key, team: workspace.workspaceId });
 
     async function summaryOf(workspace: TestWorkspace): Promise<any> {
       const answer = await get(CREDITS, workspace);
@@ -147,7 +145,10 @@ for (const dialect of testDialects()) {
         await credits.grant(theirs.workspaceId, 7, 'theirs only');
         const ledger = await ledgerOf(mine);
         assert.equal(ledger.length, 1);
-        assert.equal(ledger.some((entry) => entry.note === 'theirs only'), false);
+        assert.equal(
+          ledger.some((entry) => entry.note === 'theirs only'),
+          false,
+        );
       });
 
       it("refuses another workspace's ledger with 403 not_a_member", async () => {

@@ -31,17 +31,24 @@ for (const dialect of testDialects()) {
     const grantsOf = async (workspace: TestWorkspace): Promise<{ amount: number; note: string }[]> =>
       (await t.request('GET', `${LEDGER}?limit=100`, as(workspace))).body.filter((entry: { kind: string }) => entry.kind === 'grant');
     /** Spends credits the way a running crawl holds them. */
-    const hold = (workspace: TestWorkspace, amount: number) => new CreditStore(t.server.database).reserve(workspace.workspaceId, amount, randomUUID());
+    const hold = (workspace: TestWorkspace, amount: number) =>
+      new CreditStore(t.server.database).reserve(workspace.workspaceId, amount, randomUUID());
 
     it('gives a new workspace its first month at once, and nothing more that month', async () => {
       const workspace = await t.createWorkspace();
       assert.equal(await balanceOf(workspace), FREE_ALLOWANCE);
       await hold(workspace, 300);
       const given = await t.server.allowance.tick(new Date());
-      assert.equal(given.find((each) => each.workspaceId === workspace.workspaceId), undefined);
+      assert.equal(
+        given.find((each) => each.workspaceId === workspace.workspaceId),
+        undefined,
+      );
       assert.equal(await balanceOf(workspace), 700);
       const grants = await grantsOf(workspace);
-      assert.deepEqual(grants.map((grant) => [grant.amount, grant.note]), [[FREE_ALLOWANCE, `Monthly allowance of the free plan (${allowancePeriod(new Date())})`]]);
+      assert.deepEqual(
+        grants.map((grant) => [grant.amount, grant.note]),
+        [[FREE_ALLOWANCE, `Monthly allowance of the free plan (${allowancePeriod(new Date())})`]],
+      );
     });
 
     it('tops the balance up to the allowance in the next month, once however often it ticks', async () => {
@@ -87,7 +94,11 @@ for (const dialect of testDialects()) {
       const ticks = await Promise.all([t.server.allowance.tick(at), ...others.map((allowance) => allowance.tick(at))]);
       for (const workspace of workspaces) {
         const grants = ticks.flat().filter((each) => each.workspaceId === workspace.workspaceId);
-        assert.deepEqual(grants.map((grant) => grant.granted), [250], 'one process granted it');
+        assert.deepEqual(
+          grants.map((grant) => grant.granted),
+          [250],
+          'one process granted it',
+        );
         assert.equal(await balanceOf(workspace), FREE_ALLOWANCE);
       }
     });

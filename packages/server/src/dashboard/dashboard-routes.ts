@@ -70,7 +70,9 @@ export async function registerDashboard(app: FastifyInstance, options: { directo
 
   await app.register(async (scope) => {
     if (!files.has('/index.html')) {
-      scope.get('/', async (_request, reply) => reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT));
+      scope.get('/', async (_request, reply) =>
+        reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT),
+      );
       return;
     }
     await scope.register(fastifyStatic, { root: directory, serve: false, preCompressed: true });

@@ -45,7 +45,13 @@ export async function insertRows<Table extends keyof Schema & string>(
   }
 }
 
-function statement(kind: Database['kind'], table: string, columns: readonly string[], count: number, skipConflictsOn?: readonly string[]): string {
+function statement(
+  kind: Database['kind'],
+  table: string,
+  columns: readonly string[],
+  count: number,
+  skipConflictsOn?: readonly string[],
+): string {
   const key = `${kind} ${table} ${columns.join(',')} ${count} ${skipConflictsOn?.join(',') ?? ''}`;
   let sql = statements.get(key);
   if (sql === undefined) {

@@ -1,4 +1,4 @@
-import { createQueryId, type CompiledQuery } from 'kysely';
+import { type CompiledQuery, createQueryId } from 'kysely';
 
 /**
  * Opens the SQL of every query compiledOnce makes: PostgreSQL's pool runs such a query as a

@@ -15,11 +15,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
   return id;
 }
 
-export function pageFromRows<Row extends { id: string }, Item>(
-  rows: Row[],
-  limit: number,
-  toItem: (row: Row) => Item,
-): Page<Item> {
+export function pageFromRows<Row extends { id: string }, Item>(rows: Row[], limit: number, toItem: (row: Row) => Item): Page<Item> {
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
   const last = pageRows.at(-1);

@@ -1,5 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import { StatementCache } from './statement-cache.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
 import { FIXED_QUERY_MARK } from './compiled-query.ts';
 import type { Database } from './database.ts';
@@ -60,7 +60,9 @@ async function runPrepared(client: pg.PoolClient, text: string, values: unknown[
     } catch {
       throw error;
     }
-    const { connection } = client as unknown as { connection: Record<'parsedStatements' | 'submittedNamedStatements', Record<string, string>> };
+    const { connection } = client as unknown as {
+      connection: Record<'parsedStatements' | 'submittedNamedStatements', Record<string, string>>;
+    };
     delete connection.parsedStatements[name];
     delete connection.submittedNamedStatements[name];
     return client.query({ name, text, values });

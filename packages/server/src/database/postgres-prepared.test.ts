@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { testDialects } from '../testing/test-dialects.ts';
 import { createTestSchema } from '../testing/test-database.ts';
+import { testDialects } from '../testing/test-dialects.ts';
 import { compiledOnce } from './compiled-query.ts';
 import type { Database } from './database.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
@@ -25,7 +25,9 @@ if (testDialects().includes('postgres')) {
     });
 
     const statements = async () =>
-      (await sql<{ name: string }>`SELECT name FROM pg_prepared_statements WHERE name LIKE 'loupe_%'`.execute(database.db)).rows.map((row) => row.name);
+      (await sql<{ name: string }>`SELECT name FROM pg_prepared_statements WHERE name LIKE 'loupe_%'`.execute(database.db)).rows.map(
+        (row) => row.name,
+      );
 
     it('runs as a named statement, prepared once for the connection', async () => {
       const find = compiledOnce(() => sql<{ id: string }>`SELECT id FROM things WHERE id = ${''}`.compile(database.db));

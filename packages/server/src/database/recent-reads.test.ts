@@ -18,7 +18,11 @@ describe('RecentReads', () => {
     at += 499;
     assert.deepEqual(await recent.find('k', db.read), { row: { id: 'first' }, kept: true });
     at += 2;
-    assert.deepEqual(await recent.find('k', db.read), { row: { id: 'second' }, kept: false }, 'a change made by another process is seen after the ttl');
+    assert.deepEqual(
+      await recent.find('k', db.read),
+      { row: { id: 'second' }, kept: false },
+      'a change made by another process is seen after the ttl',
+    );
     assert.equal(db.reads.length, 2);
   });
 

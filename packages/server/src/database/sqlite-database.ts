@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import type { Database } from './database.ts';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
-import { SqliteReaders } from './sqlite-readers.ts';
 import type { Schema } from './schema.ts';
+import { SqliteReaders } from './sqlite-readers.ts';
 
 const SQLITE_CONSTRAINT_UNIQUE = 2067;
 const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;

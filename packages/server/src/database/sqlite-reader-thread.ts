@@ -11,7 +11,10 @@ import { statementsOf } from './statement-cache.ts';
 export type ReadRequest =
   | { id: number; sql: string; parameters: SQLInputValue[] }
   | { id: number; module: string; name: string; input: unknown };
-export type ReadAnswer = { id: number; rows: unknown[] } | { id: number; result: unknown } | { id: number; error: { message: string; errcode?: number } };
+export type ReadAnswer =
+  | { id: number; rows: unknown[] }
+  | { id: number; result: unknown }
+  | { id: number; error: { message: string; errcode?: number } };
 
 const port = parentPort;
 if (port) {

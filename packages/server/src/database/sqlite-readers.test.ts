@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery } from 'kysely';
-import { FAILING, MISSING, NOTES_LONGER_THAN } from './test-reader-procedures.ts';
 import { SqliteReaders } from './sqlite-readers.ts';
+import { FAILING, MISSING, NOTES_LONGER_THAN } from './test-reader-procedures.ts';
 
 /** A query whose rows are of type Row. */
 const query = <Row>(sql: string, parameters: unknown[] = []) => CompiledQuery.raw(sql, parameters) as CompiledQuery<Row>;
 
 /** Counts to `n` in SQL: a read that keeps a thread busy for a while. */
-const slowCount = (n: number) => query<{ n: number }>('WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT count(*) AS n FROM c', [n]);
+const slowCount = (n: number) =>
+  query<{ n: number }>('WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT count(*) AS n FROM c', [n]);
 
 describe('SQLite reader threads', () => {
   let dir: string;
@@ -23,7 +24,9 @@ describe('SQLite reader threads', () => {
     dir = await mkdtemp(join(tmpdir(), 'loupe-readers-'));
     const file = join(dir, 'loupe.db');
     writer = new DatabaseSync(file);
-    writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('first');");
+    writer.exec(
+      "PRAGMA journal_mode = WAL; CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('first');",
+    );
     readers = new SqliteReaders(file, 2);
   });
   after(async () => {
@@ -34,7 +37,10 @@ describe('SQLite reader threads', () => {
 
   it('answers the rows of a query with its parameters', async () => {
     const rows = await readers.query(query<{ text: string }>('SELECT text FROM notes WHERE id = ?', [1]));
-    assert.deepEqual(rows.map((row) => row.text), ['first']);
+    assert.deepEqual(
+      rows.map((row) => row.text),
+      ['first'],
+    );
   });
 
   it('reads what the writer has committed', async () => {
@@ -88,6 +94,10 @@ describe('SQLite reader threads', () => {
     assert.deepEqual([...answer.bytes], [2]);
     await assert.rejects(readers.run(FAILING, null), /the procedure failed/);
     await assert.rejects(readers.run(MISSING, null), /has no reader procedure noSuchProcedure/);
-    assert.deepEqual((await readers.run(NOTES_LONGER_THAN, { length: 0 })).texts, ['first', 'second'], 'the thread goes on after a failure');
+    assert.deepEqual(
+      (await readers.run(NOTES_LONGER_THAN, { length: 0 })).texts,
+      ['first', 'second'],
+      'the thread goes on after a failure',
+    );
   });
 });

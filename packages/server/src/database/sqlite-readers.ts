@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { SQLInputValue } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import type { ReaderProcedure } from './reader-procedure.ts';
 import type { ReadAnswer, ReadRequest } from './sqlite-reader-thread.ts';

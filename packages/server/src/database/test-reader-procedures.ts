@@ -2,7 +2,10 @@ import type { DatabaseSync } from 'node:sqlite';
 import { readerProcedure } from './reader-procedure.ts';
 
 /** Reader procedures for sqlite-readers.test.ts. */
-export const NOTES_LONGER_THAN = readerProcedure<{ length: number }, { texts: string[]; bytes: Uint8Array }>(import.meta.url, 'notesLongerThan');
+export const NOTES_LONGER_THAN = readerProcedure<{ length: number }, { texts: string[]; bytes: Uint8Array }>(
+  import.meta.url,
+  'notesLongerThan',
+);
 export const FAILING = readerProcedure<null, never>(import.meta.url, 'failing');
 export const MISSING = readerProcedure<null, never>(import.meta.url, 'noSuchProcedure');
 

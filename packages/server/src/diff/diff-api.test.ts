@@ -7,7 +7,7 @@ import { htmlPage } from '../testing/html-page.ts';
 import { crawlToReport } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
-import { ORIGIN, secureHeaders, startTestSite, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
+import { ORIGIN, type SiteDefinition, secureHeaders, startTestSite, type TestSite } from '../testing/test-site.ts';
 import { siteOf } from './diff-service.ts';
 
 interface IssueGroup {
@@ -68,7 +68,10 @@ async function startOnOtherHost(site: SiteDefinition): Promise<{ origin: string;
     const spec = path === '/robots.txt' ? site.robotsTxt : site.pages[path];
     const found = typeof spec === 'string';
     let body = Buffer.from(found ? spec.replaceAll(ORIGIN, origin) : '<!doctype html><title>Not found</title>');
-    const headers: Record<string, string> = { ...secureHeaders, 'content-type': path === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' };
+    const headers: Record<string, string> = {
+      ...secureHeaders,
+      'content-type': path === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8',
+    };
     if (body.length >= 1024 && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
       body = gzipSync(body);
       headers['content-encoding'] = 'gzip';
@@ -91,7 +94,8 @@ async function exportedIssues(t: TestServer, report: { id: string; url: string }
   const exported = (await t.request('GET', `/api/v1/reports/${report.id}/export?format=json`)).body;
   const origin = new URL(report.url).origin;
   const issues = new Map<string, { ruleId: string; url: string; severity: string }>();
-  const add = (ruleId: string, url: string, severity: string) => issues.set(`${ruleId} ${url.startsWith(`${origin}/`) ? url.slice(origin.length) : url}`, { ruleId, url, severity });
+  const add = (ruleId: string, url: string, severity: string) =>
+    issues.set(`${ruleId} ${url.startsWith(`${origin}/`) ? url.slice(origin.length) : url}`, { ruleId, url, severity });
   for (const p of exported.pages) for (const finding of p.findings) add(finding.ruleId, p.url, finding.severity);
   for (const issue of exported.report.issues) {
     for (const example of issue.examples) if (example.pageId === null) add(issue.ruleId, example.url, issue.severity);
@@ -158,12 +162,32 @@ for (const dialect of testDialects()) {
       const answer = await diff(`old=${first.id}&new=${second.id}&limit=1000`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const d = answer.body;
-      assert.deepEqual(d.old, { id: first.id, url: first.url, createdAt: first.createdAt, score: first.health.score, grade: first.health.grade });
-      assert.deepEqual(d.new, { id: second.id, url: second.url, createdAt: second.createdAt, score: second.health.score, grade: second.health.grade });
+      assert.deepEqual(d.old, {
+        id: first.id,
+        url: first.url,
+        createdAt: first.createdAt,
+        score: first.health.score,
+        grade: first.health.grade,
+      });
+      assert.deepEqual(d.new, {
+        id: second.id,
+        url: second.url,
+        createdAt: second.createdAt,
+        score: second.health.score,
+        grade: second.health.grade,
+      });
       assert.equal(d.matchedBy, 'url');
-      assert.deepEqual(d.score, { before: first.health.score, after: second.health.score, delta: second.health.score - first.health.score });
+      assert.deepEqual(d.score, {
+        before: first.health.score,
+        after: second.health.score,
+        delta: second.health.score - first.health.score,
+      });
       assert.ok(d.score.delta < 0, 'a broken link and two 404s cost more than the fixes gain');
-      for (const [key, severity] of [['errors', 'errors'], ['warnings', 'warnings'], ['notices', 'notices']] as const) {
+      for (const [key, severity] of [
+        ['errors', 'errors'],
+        ['warnings', 'warnings'],
+        ['notices', 'notices'],
+      ] as const) {
         assert.deepEqual(d.severities[key], {
           before: first.counts[severity],
           after: second.counts[severity],
@@ -183,24 +207,43 @@ for (const dialect of testDialects()) {
       // /blog lost its title too, but as a 404 it is no longer an HTML page: a status change only.
       assert.deepEqual(d.changed.title, {
         total: 1,
-        pages: [{ url: s.url('/about'), before: 'About the diff test site and the people who run it', after: 'About us: the team behind the diff test site today' }],
+        pages: [
+          {
+            url: s.url('/about'),
+            before: 'About the diff test site and the people who run it',
+            after: 'About us: the team behind the diff test site today',
+          },
+        ],
       });
 
       // The planted changes, by hand…
       assert.deepEqual(urlsOf(d.issues.new.byRule, 'status/client-error'), [s.url('/blog'), s.url('/products/gadget')]);
       assert.deepEqual(urlsOf(d.issues.new.byRule, 'links/broken-internal'), [s.url('/'), s.url('/products')]);
       assert.deepEqual(urlsOf(d.issues.resolved.byRule, 'descriptions/missing'), [s.url('/contact')]);
-      assert.deepEqual(urlsOf(d.issues.resolved.byRule, 'robots/missing'), [s.url('/robots.txt')], 'a site-level finding, on the URL it names');
-      assert.equal(d.issues.new.byRule.find((group: IssueGroup) => group.ruleId === 'links/broken-internal').title, 'Broken internal links');
+      assert.deepEqual(
+        urlsOf(d.issues.resolved.byRule, 'robots/missing'),
+        [s.url('/robots.txt')],
+        'a site-level finding, on the URL it names',
+      );
+      assert.equal(
+        d.issues.new.byRule.find((group: IssueGroup) => group.ruleId === 'links/broken-internal').title,
+        'Broken internal links',
+      );
       // …and every other list entry, against both reports' full exports.
       const [before, after] = [await exportedIssues(t, first), await exportedIssues(t, second)];
       const expectedNew = onlyIn(after, before);
       const expectedResolved = onlyIn(before, after);
       assert.deepEqual(withoutTitles(d.issues.new.byRule), expectedNew);
       assert.deepEqual(withoutTitles(d.issues.resolved.byRule), expectedResolved);
-      assert.equal(d.issues.new.total, expectedNew.reduce((sum, group) => sum + group.total, 0));
+      assert.equal(
+        d.issues.new.total,
+        expectedNew.reduce((sum, group) => sum + group.total, 0),
+      );
       assert.equal(d.issues.new.rules, expectedNew.length);
-      assert.equal(d.issues.resolved.total, expectedResolved.reduce((sum, group) => sum + group.total, 0));
+      assert.equal(
+        d.issues.resolved.total,
+        expectedResolved.reduce((sum, group) => sum + group.total, 0),
+      );
       // The old page's issues went with it.
       assert.ok(d.issues.resolved.byRule.some((group: IssueGroup) => group.urls.includes(s.url('/old-page'))));
     });
@@ -214,8 +257,10 @@ for (const dialect of testDialects()) {
       assert.deepEqual(backward.issues.new, forward.issues.resolved);
       assert.deepEqual(backward.issues.resolved, forward.issues.new);
       assert.deepEqual(backward.changed.status.pages, [{ url: s.url('/blog'), before: 404, after: 200 }]);
-      assert.deepEqual(backward.changed.title.pages.map((p: { before: string; after: string }) => [p.before, p.after]),
-        forward.changed.title.pages.map((p: { before: string; after: string }) => [p.after, p.before]));
+      assert.deepEqual(
+        backward.changed.title.pages.map((p: { before: string; after: string }) => [p.before, p.after]),
+        forward.changed.title.pages.map((p: { before: string; after: string }) => [p.after, p.before]),
+      );
     });
 
     it('finds nothing between a report and itself', async () => {

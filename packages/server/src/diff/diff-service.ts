@@ -2,9 +2,9 @@ import { LoupeError, type Report, type ReportDiff, type Severity } from '@loupe/
 import type { PageSummary } from '../audit/page-summary.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
-import { ReportStore, type ReportRow } from '../reports/report-store.ts';
-import { reportRules, type RuleDescriber } from '../reports/report-views.ts';
-import { DiffStore, keyOfUrl, type DiffSide, type IssueRow } from './diff-store.ts';
+import { type ReportRow, ReportStore } from '../reports/report-store.ts';
+import { type RuleDescriber, reportRules } from '../reports/report-views.ts';
+import { type DiffSide, DiffStore, type IssueRow, keyOfUrl } from './diff-store.ts';
 
 export interface DiffQuery {
   old: string;
@@ -73,8 +73,18 @@ export class DiffService {
         removed: { total: removed.total, urls: removed.rows },
       },
       issues: {
-        new: issueChanges(newIssues, siteAfter.filter((f) => !beforeKeys.has(issueKey(f, newer))), reportRules(after), limit),
-        resolved: issueChanges(resolvedIssues, siteBefore.filter((f) => !afterKeys.has(issueKey(f, older))), reportRules(before), limit),
+        new: issueChanges(
+          newIssues,
+          siteAfter.filter((f) => !beforeKeys.has(issueKey(f, newer))),
+          reportRules(after),
+          limit,
+        ),
+        resolved: issueChanges(
+          resolvedIssues,
+          siteBefore.filter((f) => !afterKeys.has(issueKey(f, older))),
+          reportRules(before),
+          limit,
+        ),
       },
       changed: {
         status: { total: status.total, pages: status.rows },
@@ -171,7 +181,9 @@ function issueChanges(pageRows: IssueRow[], site: SiteFinding[], describe: RuleD
       total: entry.total,
       urls: entry.urls.slice(0, limit),
     }))
-    .sort((a, b) => severities.indexOf(b.severity) - severities.indexOf(a.severity) || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+    .sort(
+      (a, b) => severities.indexOf(b.severity) - severities.indexOf(a.severity) || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),
+    );
   return {
     total: byRule.reduce((sum, entry) => sum + entry.total, 0),
     rules: byRule.length,

@@ -5,11 +5,18 @@ import { urlKey } from '../crawl/frontier-store.ts';
 import type { CrawlFindingTable, CrawlUrlTable } from '../database/schema.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { DiffStore, type DiffSide } from './diff-store.ts';
+import { type DiffSide, DiffStore } from './diff-store.ts';
 
 /** Enough pages that a plan re-reading one crawl per row of the other would not finish (170 s at this size, before). */
 const PAGES = 20_000;
-const RULES = ['content/thin', 'descriptions/missing', 'images/alt-missing', 'links/broken-internal', 'security/not-https', 'titles/too-long'];
+const RULES = [
+  'content/thin',
+  'descriptions/missing',
+  'images/alt-missing',
+  'links/broken-internal',
+  'security/not-https',
+  'titles/too-long',
+];
 const LIMIT = 100;
 
 /** Which planted pages each crawl has and what is on them, so the expected answers can be counted here. */
@@ -29,11 +36,28 @@ async function seed(database: TestDatabase['database']): Promise<void> {
   await db.insertInto('workspaces').values({ id: 'w', name: 'w', plan: 'free', created_at: at, updated_at: at }).execute();
   for (const name of ['old', 'new'] as const) {
     const side = sides[name];
-    await db.insertInto('crawls').values({
-      id: side.crawlId, workspace_id: 'w', project_id: null, status: 'completed', url: `${side.origin}/`, mode: 'site', options: '{}',
-      max_pages: PAGES, capped: 0, credits_reserved: 0, credits_charged: 0, report_id: null, error: null, created_at: at,
-      started_at: at, finished_at: at, site_facts: null,
-    }).execute();
+    await db
+      .insertInto('crawls')
+      .values({
+        id: side.crawlId,
+        workspace_id: 'w',
+        project_id: null,
+        status: 'completed',
+        url: `${side.origin}/`,
+        mode: 'site',
+        options: '{}',
+        max_pages: PAGES,
+        capped: 0,
+        credits_reserved: 0,
+        credits_charged: 0,
+        report_id: null,
+        error: null,
+        created_at: at,
+        started_at: at,
+        finished_at: at,
+        site_facts: null,
+      })
+      .execute();
     for (let start = 0; start < PAGES; start += 500) {
       const pages: Insertable<CrawlUrlTable>[] = [];
       const findings: Insertable<CrawlFindingTable>[] = [];
@@ -43,25 +67,69 @@ async function seed(database: TestDatabase['database']): Promise<void> {
         const id = `${name}-${i}`;
         const pageTitle = title(name, i);
         pages.push({
-          id, crawl_id: side.crawlId, url, url_key: urlKey(url), depth: 1, state: 'done', kind: 'page', source: 'link',
-          status_code: status(name, i), summary: JSON.stringify({ title: pageTitle }), title_hash: pageTitle.toLowerCase(),
+          id,
+          crawl_id: side.crawlId,
+          url,
+          url_key: urlKey(url),
+          depth: 1,
+          state: 'done',
+          kind: 'page',
+          source: 'link',
+          status_code: status(name, i),
+          summary: JSON.stringify({ title: pageTitle }),
+          title_hash: pageTitle.toLowerCase(),
         });
         RULES.forEach((rule, r) => {
           if (fires(name, i, r)) {
-            findings.push({ id: `${id}-${r}`, crawl_id: side.crawlId, url_id: id, rule_id: rule, severity: r < 2 ? 'warning' : 'error',
-              count: 1, samples: '[]', detail: null, stage: 'page', share: null });
+            findings.push({
+              id: `${id}-${r}`,
+              crawl_id: side.crawlId,
+              url_id: id,
+              rule_id: rule,
+              severity: r < 2 ? 'warning' : 'error',
+              count: 1,
+              samples: '[]',
+              detail: null,
+              stage: 'page',
+              share: null,
+            });
           }
         });
       }
       await db.insertInto('crawl_urls').values(pages).execute();
-      for (let f = 0; f < findings.length; f += 500) await db.insertInto('crawl_findings').values(findings.slice(f, f + 500)).execute();
+      for (let f = 0; f < findings.length; f += 500)
+        await db
+          .insertInto('crawl_findings')
+          .values(findings.slice(f, f + 500))
+          .execute();
     }
   }
   // Not crawled, not a page: neither counts.
-  await db.insertInto('crawl_urls').values([
-    { id: 'queued', crawl_id: now.crawlId, url: `${now.origin}/queued`, url_key: urlKey(`${now.origin}/queued`), depth: 9, state: 'queued', kind: 'page', source: 'link' },
-    { id: 'asset', crawl_id: now.crawlId, url: `${now.origin}/a.png`, url_key: urlKey(`${now.origin}/a.png`), depth: 1, state: 'done', kind: 'asset', source: 'image' },
-  ]).execute();
+  await db
+    .insertInto('crawl_urls')
+    .values([
+      {
+        id: 'queued',
+        crawl_id: now.crawlId,
+        url: `${now.origin}/queued`,
+        url_key: urlKey(`${now.origin}/queued`),
+        depth: 9,
+        state: 'queued',
+        kind: 'page',
+        source: 'link',
+      },
+      {
+        id: 'asset',
+        crawl_id: now.crawlId,
+        url: `${now.origin}/a.png`,
+        url_key: urlKey(`${now.origin}/a.png`),
+        depth: 1,
+        state: 'done',
+        kind: 'asset',
+        source: 'image',
+      },
+    ])
+    .execute();
 }
 
 const indices = (test: (i: number) => boolean) => Array.from({ length: PAGES }, (_, i) => i).filter(test);
@@ -84,18 +152,26 @@ for (const dialect of testDialects()) {
     });
 
     it('finds the pages added and removed, matched by path across the move', async () => {
-      const added = urls(now, indices((i) => has('new', i) && !has('old', i)));
-      const removed = urls(old, indices((i) => has('old', i) && !has('new', i)));
+      const added = urls(
+        now,
+        indices((i) => has('new', i) && !has('old', i)),
+      );
+      const removed = urls(
+        old,
+        indices((i) => has('old', i) && !has('new', i)),
+      );
       assert.deepEqual(await store.pagesOnlyIn(now, old, LIMIT), { total: added.length, rows: added.slice(0, LIMIT) });
       assert.deepEqual(await store.pagesOnlyIn(old, now, LIMIT), { total: removed.length, rows: removed.slice(0, LIMIT) });
     });
 
     it('finds status changes, a failed fetch (null) included, with both statuses', async () => {
       const changed = indices((i) => has('old', i) && has('new', i) && status('old', i) !== status('new', i));
-      const expected = urls(now, changed).slice(0, LIMIT).map((url) => {
-        const i = Number(url.split('/').at(-1));
-        return { url, before: status('old', i), after: status('new', i) };
-      });
+      const expected = urls(now, changed)
+        .slice(0, LIMIT)
+        .map((url) => {
+          const i = Number(url.split('/').at(-1));
+          return { url, before: status('old', i), after: status('new', i) };
+        });
       assert.deepEqual(await store.statusChanges(old, now, LIMIT), { total: changed.length, rows: expected });
     });
 
@@ -103,26 +179,53 @@ for (const dialect of testDialects()) {
       const changed = indices((i) => has('old', i) && has('new', i) && title('old', i) !== title('new', i));
       const result = await store.titleChanges(old, now, LIMIT);
       assert.equal(result.total, changed.length);
-      assert.deepEqual(result.rows, urls(now, changed).slice(0, LIMIT).map((url) => {
-        const i = Number(url.split('/').at(-1));
-        return { url, beforeSummary: JSON.stringify({ title: title('old', i) }), afterSummary: JSON.stringify({ title: title('new', i) }) };
-      }));
+      assert.deepEqual(
+        result.rows,
+        urls(now, changed)
+          .slice(0, LIMIT)
+          .map((url) => {
+            const i = Number(url.split('/').at(-1));
+            return {
+              url,
+              beforeSummary: JSON.stringify({ title: title('old', i) }),
+              afterSummary: JSON.stringify({ title: title('new', i) }),
+            };
+          }),
+      );
     });
 
     it('finds new and resolved issues by rule and page, each rule cut at the limit with its total', async () => {
-      for (const [from, against, fromName, againstName] of [[now, old, 'new', 'old'], [old, now, 'old', 'new']] as const) {
+      for (const [from, against, fromName, againstName] of [
+        [now, old, 'new', 'old'],
+        [old, now, 'old', 'new'],
+      ] as const) {
         const rows = await store.issuesOnlyIn(from, against, LIMIT);
         const expected = RULES.flatMap((ruleId, r) => {
           const only = indices((i) => has(fromName, i) && fires(fromName, i, r) && !(has(againstName, i) && fires(againstName, i, r)));
-          return urls(from, only).slice(0, LIMIT).map((url) => ({ ruleId, url, total: only.length, severityRank: r < 2 ? 1 : 2 }));
+          return urls(from, only)
+            .slice(0, LIMIT)
+            .map((url) => ({ ruleId, url, total: only.length, severityRank: r < 2 ? 1 : 2 }));
         });
         assert.deepEqual(rows, expected);
       }
     });
 
     it('lists the site-level findings apart', async () => {
-      await t.database.db.insertInto('crawl_findings').values({ id: 'site', crawl_id: now.crawlId, url_id: null, rule_id: 'robots/missing',
-        severity: 'notice', count: 1, samples: '[]', detail: null, stage: 'site', share: 1 }).execute();
+      await t.database.db
+        .insertInto('crawl_findings')
+        .values({
+          id: 'site',
+          crawl_id: now.crawlId,
+          url_id: null,
+          rule_id: 'robots/missing',
+          severity: 'notice',
+          count: 1,
+          samples: '[]',
+          detail: null,
+          stage: 'site',
+          share: 1,
+        })
+        .execute();
       assert.deepEqual(await store.siteFindings(now), [{ ruleId: 'robots/missing', severity: 'notice' }]);
       assert.deepEqual(await store.siteFindings(old), []);
     });

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../database/database.ts';
 
 /** One report's crawl as a side of a diff. */

@@ -7,7 +7,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { LoupeError } from '@loupe/contract';
 import { pino } from 'pino';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.ts';
-import { DiskGuard, RESERVE_FILE, type DisposableSpace, type DiskSettings } from './disk-guard.ts';
+import { DiskGuard, type DiskSettings, type DisposableSpace, RESERVE_FILE } from './disk-guard.ts';
 import { isStorageFull } from './storage-full.ts';
 
 const KiB = 1024;
@@ -70,7 +70,10 @@ describe('DiskGuard', () => {
     await disk.fill(MIN_FREE + 100 * KiB);
     await guard.makeRoom(300 * KiB);
     assert.equal(existsSync(cache.path), false, 'the cache gave way');
-    await assert.rejects(guard.makeRoom(600 * KiB), (error: unknown) => error instanceof LoupeError && error.code === 'insufficient_storage');
+    await assert.rejects(
+      guard.makeRoom(600 * KiB),
+      (error: unknown) => error instanceof LoupeError && error.code === 'insufficient_storage',
+    );
   });
 
   it('relieves a full disk from the cache first, and from the reserve only when that is not enough', async () => {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoupeError } from '@loupe/contract';
 import type { Logger } from 'pino';
-import { diskSpaceOf, type DiskSpace } from './disk-space.ts';
+import { type DiskSpace, diskSpaceOf } from './disk-space.ts';
 import { SpaceReserve } from './space-reserve.ts';
 import { isStorageFull } from './storage-full.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.ts';
-import { testDialects, type Dialect } from '../testing/test-dialects.ts';
+import { type Dialect, testDialects } from '../testing/test-dialects.ts';
 import { readTestImage, uploadForm } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { RESERVE_FILE } from './disk-guard.ts';
@@ -142,7 +142,11 @@ for (const dialect of testDialects()) {
         assert.equal(answer.headers.get('content-type'), 'image/webp');
         assert.ok((await answer.arrayBuffer()).byteLength > 0);
       }
-      assert.deepEqual((await variants()).filter((file) => file.endsWith('.tmp')), [], 'no temporary file');
+      assert.deepEqual(
+        (await variants()).filter((file) => file.endsWith('.tmp')),
+        [],
+        'no temporary file',
+      );
       assert.ok((await disk.freeBytes()) >= free, 'the cache made its own room, if it kept them at all');
     });
 

@@ -21,7 +21,13 @@ const sockets = new Set<Socket>();
  * keeps the socket open without sending more. Resolves with the answer: only a server that
  * answers before reading the body can give one.
  */
-function sendUnfinished(t: TestServer, method: string, path: string, headers: Record<string, string>, announced = ANNOUNCED_BYTES): Promise<EarlyAnswer> {
+function sendUnfinished(
+  t: TestServer,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  announced = ANNOUNCED_BYTES,
+): Promise<EarlyAnswer> {
   const { hostname, port } = new URL(t.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -34,7 +40,9 @@ function sendUnfinished(t: TestServer, method: string, path: string, headers: Re
       const end = received.indexOf('\r\n\r\n');
       if (end === -1) return;
       const [statusLine = '', ...lines] = received.slice(0, end).split('\r\n');
-      const fields = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const fields = new Map(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const length = Number(fields.get('content-length') ?? 0);
       if (received.length < end + 4 + length) return;
       socket.destroy();
@@ -116,7 +124,11 @@ describe('refusals before the body is read (issue #22, point 4)', () => {
   });
 
   it('answers 413 to an invite accept, callable without a key, whose body is over 16 KB', async () => {
-    const answer = await t.request('POST', `/api/v1/invites/${'A'.repeat(22)}/accept`, { key: null, team: null, body: { name: 'n'.repeat(17 * 1024) } });
+    const answer = await t.request('POST', `/api/v1/invites/${'A'.repeat(22)}/accept`, {
+      key: null,
+      team: null,
+      body: { name: 'n'.repeat(17 * 1024) },
+    });
     assert.equal(answer.status, 413, JSON.stringify(answer.body));
     assert.equal(answer.body.code, 'payload_too_large');
   });

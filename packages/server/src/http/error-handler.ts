@@ -1,6 +1,6 @@
-import { LoupeError, errorCatalogue, type ErrorCode } from '@loupe/contract';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { type ErrorCode, errorCatalogue, LoupeError } from '@loupe/contract';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorageFull } from '../disk/storage-full.ts';
 
@@ -47,7 +47,10 @@ function toLoupeError(error: FastifyError): LoupeError | undefined {
   if (error instanceof LoupeError) return error;
   if (isStorageFull(error)) return new LoupeError('insufficient_storage');
   const code = fastifyCodes[error.code] ?? (error instanceof SyntaxError && error.statusCode === 400 ? 'invalid_json' : undefined);
-  if (code) return new LoupeError(code, { message: code === 'invalid_json' ? `The request body is not valid JSON: ${error.message}` : fastifyMessages[error.code] });
+  if (code)
+    return new LoupeError(code, {
+      message: code === 'invalid_json' ? `The request body is not valid JSON: ${error.message}` : fastifyMessages[error.code],
+    });
   const refusal = error.code === undefined ? fileServerRefusals[error.statusCode ?? 0] : undefined;
   if (refusal) return new LoupeError(refusal.code, { message: refusal.message });
   return undefined;
@@ -70,7 +73,12 @@ export function answerFrameworkError(error: FastifyError, _request: FastifyReque
  */
 export function answerClientError(error: ConnectionError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) socket.write(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n' : refusal(error));
+  if (socket.writable)
+    socket.write(
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'
+        : refusal(error),
+    );
   // As Node does: what is left of a request the parser gave up on is not read.
   socket.destroy(error);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startHeldSite, type HeldSite } from '../testing/held-site.ts';
+import { type HeldSite, startHeldSite } from '../testing/held-site.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 

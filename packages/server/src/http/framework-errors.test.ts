@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
+import { type RawAnswer, rawRequest } from '../testing/raw-request.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 /** Failures the fuzz pass (fuzz-operations.test.ts) found answered outside DESIGN.md §4 or as 500s. */
@@ -15,7 +15,12 @@ describe('requests that fail before their route runs', () => {
   after(() => t.close());
 
   const multipart = (body: string, contentType = 'multipart/form-data; boundary=b') =>
-    rawRequest(t.url, { method: 'POST', path: `/api/images/projects/${projectId}/images`, headers: { ...auth(), 'content-type': contentType }, body });
+    rawRequest(t.url, {
+      method: 'POST',
+      path: `/api/images/projects/${projectId}/images`,
+      headers: { ...auth(), 'content-type': contentType },
+      body,
+    });
 
   it('answers a malformed percent escape in the path with 400 and the error body', async () => {
     for (const path of ['/api/images/projects/%E0', '/cdn/x/%E0.png', '/api/v1/reports/%']) {
@@ -82,7 +87,11 @@ describe('requests refused by the file servers and by the HTTP parser', () => {
   });
 
   it('answers a precondition a file fails (If-Match) with 412 and the error body', async () => {
-    assertRefused(await rawRequest(t.url, { method: 'GET', path: css, headers: { 'if-match': '"not-this-one"' } }), 412, 'precondition_failed');
+    assertRefused(
+      await rawRequest(t.url, { method: 'GET', path: css, headers: { 'if-match': '"not-this-one"' } }),
+      412,
+      'precondition_failed',
+    );
   });
 
   it('answers a request line and headers past 16 KB with 431 and the error body', async () => {
@@ -94,8 +103,16 @@ describe('requests refused by the file servers and by the HTTP parser', () => {
 
   it('answers a request it cannot parse (a NUL in the path, an unknown method, a bad Content-Length) with 400 and the error body', async () => {
     const request = (line: string, header = '') => `${line}\r\nHost: 127.0.0.1\r\n${header}Connection: close\r\n\r\n`;
-    for (const wire of [request('GET /a\u0000b HTTP/1.1'), request('BREW / HTTP/1.1'), request('POST /mcp HTTP/1.1', 'Content-Length: abc\r\n')]) {
-      assertRefused(await rawRequest(t.url, { method: 'RAW', path: JSON.stringify(wire.split('\r\n')[0]), wire }), 400, 'validation_failed');
+    for (const wire of [
+      request('GET /a\u0000b HTTP/1.1'),
+      request('BREW / HTTP/1.1'),
+      request('POST /mcp HTTP/1.1', 'Content-Length: abc\r\n'),
+    ]) {
+      assertRefused(
+        await rawRequest(t.url, { method: 'RAW', path: JSON.stringify(wire.split('\r\n')[0]), wire }),
+        400,
+        'validation_failed',
+      );
     }
   });
 });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { operations, querySchema, type OperationDefinition } from '@loupe/contract';
+import { type OperationDefinition, operations, querySchema } from '@loupe/contract';
 import { generatedSite } from '../testing/fixture-sites.ts';
-import { fuzzCases, type FuzzCase } from '../testing/fuzz-cases.ts';
+import { type FuzzCase, fuzzCases } from '../testing/fuzz-cases.ts';
 import { createFuzzFixtures, type FuzzWorkspace, type KnownBodies } from '../testing/fuzz-fixtures.ts';
 import { errorBodyProblem, runFuzzCases } from '../testing/fuzz-run.ts';
-import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
+import { type RawAnswer, rawRequest } from '../testing/raw-request.ts';
 import { schemaSample } from '../testing/schema-sample.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
 import { testDialects } from '../testing/test-dialects.ts';
@@ -22,10 +22,18 @@ const UNSAFE_NAME = /^Must not contain control characters or invisible formattin
 
 const registry = operations as readonly OperationDefinition[];
 // Deletions last, so the resources they remove serve every other operation first.
-const ordered = [...registry.filter((operation) => operation.method !== 'DELETE'), ...registry.filter((operation) => operation.method === 'DELETE')];
+const ordered = [
+  ...registry.filter((operation) => operation.method !== 'DELETE'),
+  ...registry.filter((operation) => operation.method === 'DELETE'),
+];
 
 function sampleValues(own: FuzzWorkspace, siteUrl: string) {
-  const byField: Record<string, string | undefined> = { old: own.ids.reportId, new: own.ids.reportId, projectId: own.ids.auditProjectId, rulePackIds: own.ids.packId };
+  const byField: Record<string, string | undefined> = {
+    old: own.ids.reportId,
+    new: own.ids.reportId,
+    projectId: own.ids.auditProjectId,
+    rulePackIds: own.ids.packId,
+  };
   return { id: (field: string) => byField[field] ?? own.ids[field] ?? randomUUID(), url: siteUrl };
 }
 
@@ -50,8 +58,10 @@ function problemWith(answer: RawAnswer, fuzz: FuzzCase): string | undefined {
   const problem = errorBodyProblem(answer);
   if (problem) return problem;
   if (fuzz.refusesField) {
-    const messages = (JSON.parse(answer.text) as { details?: { fieldErrors?: Record<string, string[]> } }).details?.fieldErrors?.[fuzz.refusesField] ?? [];
-    if (answer.status !== 400 || !messages.some((message) => UNSAFE_NAME.test(message))) return `did not refuse the name in ${fuzz.refusesField}`;
+    const messages =
+      (JSON.parse(answer.text) as { details?: { fieldErrors?: Record<string, string[]> } }).details?.fieldErrors?.[fuzz.refusesField] ?? [];
+    if (answer.status !== 400 || !messages.some((message) => UNSAFE_NAME.test(message)))
+      return `did not refuse the name in ${fuzz.refusesField}`;
   }
   return undefined;
 }
@@ -67,7 +77,10 @@ for (const dialect of testDialects()) {
     before(async () => {
       t = await startTestServer(dialect, { crawlAllowPrivate: true });
       site = await startTestSite(generatedSite(5), { record: false });
-      ({ workspaces: [own, foreign], known } = await createFuzzFixtures(t, site.url('/')));
+      ({
+        workspaces: [own, foreign],
+        known,
+      } = await createFuzzFixtures(t, site.url('/')));
     });
     after(async () => {
       await t.close();
@@ -78,7 +91,14 @@ for (const dialect of testDialects()) {
       it(`${operation.id} answers every bad input with a 4xx error body, never a 5xx`, async () => {
         const siteUrl = site.url('/');
         const random = mulberry32(SEED + index);
-        const cases = fuzzCases({ operation, own, foreign, body: baseBody(operation, known, own, siteUrl), query: baseQuery(operation, own, siteUrl), random });
+        const cases = fuzzCases({
+          operation,
+          own,
+          foreign,
+          body: baseBody(operation, known, own, siteUrl),
+          query: baseQuery(operation, own, siteUrl),
+          random,
+        });
         const failures = await runFuzzCases(t.url, cases, problemWith, operation.id);
         sent += cases.length;
         assert.equal(failures.length, 0, `seed ${SEED}, ${failures.length} of ${cases.length} cases:\n${failures.join('\n')}`);

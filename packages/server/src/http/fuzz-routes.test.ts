@@ -5,8 +5,8 @@ import { addPasswordMember, signIn } from '../sessions/test-session.ts';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { createFuzzFixtures } from '../testing/fuzz-fixtures.ts';
 import { errorBodyProblem, runFuzzCases } from '../testing/fuzz-run.ts';
-import { mcpAnswerProblem, mcpProtocolCases, mcpToolCases, type ListedTool } from '../testing/mcp-fuzz-cases.ts';
-import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
+import { type ListedTool, mcpAnswerProblem, mcpProtocolCases, mcpToolCases } from '../testing/mcp-fuzz-cases.ts';
+import { type RawAnswer, rawRequest } from '../testing/raw-request.ts';
 import {
   cdnCases,
   customDomainCases,
@@ -14,16 +14,16 @@ import {
   docsCases,
   healthCases,
   parserCases,
+  type RouteCase,
+  type RouteFixtures,
   sessionCases,
   setupCases,
   sharePageCases,
   uploadTargetCases,
-  type RouteCase,
-  type RouteFixtures,
 } from '../testing/route-fuzz-cases.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
-import { readTestImage, uploadForm } from '../testing/test-images.ts';
 import { testDialects } from '../testing/test-dialects.ts';
+import { readTestImage, uploadForm } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { targetFingerprints } from '../testing/traversal-cases.ts';
@@ -51,13 +51,19 @@ function problemWith(answer: RawAnswer, fuzz: RouteCase): string | undefined {
 
 async function uploadImage(t: TestServer, key: string, projectId: string, path: string): Promise<void> {
   const form = uploadForm({ name: 'tiny.gif', data: await readTestImage('no_time_for_that_tiny.gif'), type: 'image/gif' }, { path });
-  const answer = await fetch(`${t.url}/api/images/projects/${projectId}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const answer = await fetch(`${t.url}/api/images/projects/${projectId}/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   assert.equal(answer.status, 201, await answer.text());
 }
 
 /** Beyond the registry fuzz's fixtures: the project's slug and custom domain, a signed-only project, a live upload slot, a session. */
 async function routeFixtures(t: TestServer, siteUrl: string): Promise<RouteFixtures> {
-  const { workspaces: [own, foreign] } = await createFuzzFixtures(t, siteUrl);
+  const {
+    workspaces: [own, foreign],
+  } = await createFuzzFixtures(t, siteUrl);
   const images = (path: string, method = 'GET', body?: unknown) => t.request(method, `/api/images/projects${path}`, { key: own.key, body });
   const domain = 'fuzz-images.example.test';
   const project = await images(`/${own.ids.imageProjectId}`, 'PATCH', { customDomain: domain });
@@ -107,24 +113,63 @@ for (const dialect of testDialects()) {
 
     /** What each test sends: made when it runs, after the fixtures and the tests before it. */
     const groups: { title: string; name: string; cases: () => RouteCase[] | Promise<RouteCase[]> }[] = [
-      { title: 'the first run (/api/setup) answers bad input with the error body, never a 5xx', name: 'setup, to do', cases: () => setupCases(random(1)) },
+      {
+        title: 'the first run (/api/setup) answers bad input with the error body, never a 5xx',
+        name: 'setup, to do',
+        cases: () => setupCases(random(1)),
+      },
       {
         title: 'a finished first run answers bad input with the error body, never a 5xx',
         name: 'setup, done',
         cases: async () => {
-          await t.request('POST', sessionPaths.setup, { key: null, body: { name: 'Fuzz Owner', email: 'fuzz-owner@example.test', password: 'fuzz password 22' } });
+          await t.request('POST', sessionPaths.setup, {
+            key: null,
+            body: { name: 'Fuzz Owner', email: 'fuzz-owner@example.test', password: 'fuzz password 22' },
+          });
           assert.equal((await t.request('GET', sessionPaths.setup, { key: null })).body.needed, false);
           return setupCases(random(2));
         },
       },
-      { title: 'signing in, out and "who is signed in" answer bad input with the error body, never a 5xx', name: 'session', cases: () => sessionCases(fixtures, random(3)) },
-      { title: 'the upload target (PUT /api/images/uploads/:token) answers bad input with the error body, never a 5xx', name: 'upload target', cases: () => uploadTargetCases(fixtures, random(4)) },
-      { title: 'the CDN answers bad paths, queries, signatures and headers with the error body, never a 5xx', name: 'cdn', cases: () => cdnCases(fixtures, random(5)) },
-      { title: 'a custom domain answers bad paths and Host headers with the error body, never a 5xx', name: 'custom domain', cases: () => customDomainCases(fixtures, random(6)) },
-      { title: 'the shared report page answers bad tokens with a page or the error body, never a 5xx', name: 'share page', cases: () => sharePageCases(fixtures, random(7)) },
-      { title: '/healthz, /readyz and /metrics answer bad input with the error body, never a 5xx', name: 'health', cases: () => healthCases(fixtures, random(8)) },
-      { title: '/api/openapi.json and /api/docs answer bad input without a 5xx or a file from outside Swagger UI', name: 'docs', cases: () => docsCases(random(9)) },
-      { title: "the dashboard's files answer climbing paths, NUL bytes and long paths without a file from outside its build", name: 'dashboard', cases: () => dashboardCases(random(10)) },
+      {
+        title: 'signing in, out and "who is signed in" answer bad input with the error body, never a 5xx',
+        name: 'session',
+        cases: () => sessionCases(fixtures, random(3)),
+      },
+      {
+        title: 'the upload target (PUT /api/images/uploads/:token) answers bad input with the error body, never a 5xx',
+        name: 'upload target',
+        cases: () => uploadTargetCases(fixtures, random(4)),
+      },
+      {
+        title: 'the CDN answers bad paths, queries, signatures and headers with the error body, never a 5xx',
+        name: 'cdn',
+        cases: () => cdnCases(fixtures, random(5)),
+      },
+      {
+        title: 'a custom domain answers bad paths and Host headers with the error body, never a 5xx',
+        name: 'custom domain',
+        cases: () => customDomainCases(fixtures, random(6)),
+      },
+      {
+        title: 'the shared report page answers bad tokens with a page or the error body, never a 5xx',
+        name: 'share page',
+        cases: () => sharePageCases(fixtures, random(7)),
+      },
+      {
+        title: '/healthz, /readyz and /metrics answer bad input with the error body, never a 5xx',
+        name: 'health',
+        cases: () => healthCases(fixtures, random(8)),
+      },
+      {
+        title: '/api/openapi.json and /api/docs answer bad input without a 5xx or a file from outside Swagger UI',
+        name: 'docs',
+        cases: () => docsCases(random(9)),
+      },
+      {
+        title: "the dashboard's files answer climbing paths, NUL bytes and long paths without a file from outside its build",
+        name: 'dashboard',
+        cases: () => dashboardCases(random(10)),
+      },
       {
         title: '/mcp answers malformed JSON-RPC with JSON-RPC errors, never an internal error or a 5xx',
         name: 'mcp',
@@ -137,7 +182,12 @@ for (const dialect of testDialects()) {
           const listed = await rawRequest(t.url, {
             method: 'POST',
             path: '/mcp',
-            headers: { authorization: `Bearer ${caller().key}`, 'x-service-team': caller().workspaceId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            headers: {
+              authorization: `Bearer ${caller().key}`,
+              'x-service-team': caller().workspaceId,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
             body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
           });
           const tools = (JSON.parse(listed.text) as { result: { tools: ListedTool[] } }).result.tools;

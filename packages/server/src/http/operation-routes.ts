@@ -1,27 +1,27 @@
+import { Readable } from 'node:stream';
 import {
   CSRF_HEADER,
+  type Download,
   LoupeError,
+  type OperationDefinition,
   operations,
+  type Page,
   parseOrThrow,
   querySchema,
   responseSchema,
   successStatus,
   validationDetails,
-  type Download,
-  type OperationDefinition,
-  type Page,
 } from '@loupe/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Caller, Principal } from '../principal.ts';
-import { carriesCredentials, type CallerIdentifier, type Credentials } from './credentials.ts';
-import { readSessionCookie } from './session-cookie.ts';
 import { ANONYMOUS_BODY_LIMIT } from './anonymous-body-limit.ts';
 import { checkBeforeBody } from './check-before-body.ts';
+import { type CallerIdentifier, type Credentials, carriesCredentials } from './credentials.ts';
 import type { Handlers } from './handlers.ts';
 import { readMultipartUpload } from './multipart-upload.ts';
 import { PreparedPage } from './prepared-page.ts';
+import { readSessionCookie } from './session-cookie.ts';
 
 const NoQuery = z.strictObject({});
 
@@ -52,7 +52,11 @@ function credentialsOf(request: FastifyRequest): Credentials {
 }
 
 /** Who calls an operation, by its registry entry: nobody (public), maybe an account, or a member of a workspace. */
-function callerOf(authenticator: CallerIdentifier, operation: OperationDefinition, request: FastifyRequest): Promise<Principal | Caller | null> {
+function callerOf(
+  authenticator: CallerIdentifier,
+  operation: OperationDefinition,
+  request: FastifyRequest,
+): Promise<Principal | Caller | null> {
   if (operation.public) return Promise.resolve(null);
   const credentials = credentialsOf(request);
   if (operation.credentials === 'optional') {
@@ -107,7 +111,8 @@ export function registerOperationRoutes(
           if (!reply.raw.writableFinished) disconnected.abort();
         });
         const result = await handler(input, { principal, requestId: request.id, signal: disconnected.signal });
-        if (operation.stream) return sendEvents(request, reply, result as AsyncIterable<unknown>, dependencies.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS);
+        if (operation.stream)
+          return sendEvents(request, reply, result as AsyncIterable<unknown>, dependencies.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS);
         if (operation.download) return sendDownload(reply, result as Download);
 
         let answer = result;
@@ -153,7 +158,12 @@ const EVENT_HEARTBEAT_MS = 15_000;
  * client goes away (which ends the source through its `return`); a `:` comment line, which
  * clients ignore, every `heartbeatMs` keeps the connection alive meanwhile.
  */
-async function sendEvents(request: FastifyRequest, reply: FastifyReply, events: AsyncIterable<unknown>, heartbeatMs: number): Promise<void> {
+async function sendEvents(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  events: AsyncIterable<unknown>,
+  heartbeatMs: number,
+): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   const first = await iterator.next();
   reply.hijack();

@@ -1,10 +1,10 @@
-import { LoupeError, type ApiKey, type CreateApiKey, type CreatedApiKey, type Page } from '@loupe/contract';
+import { type ApiKey, type CreateApiKey, type CreatedApiKey, LoupeError, type Page } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
+import type { Principal } from '../principal.ts';
 import type { ApiKeyStore } from './api-key-store.ts';
 import type { KeysChanged } from './key-cache.ts';
 import { generateKeySecret, hashKeySecret, keyPrefix } from './key-secret.ts';
-import type { Principal } from '../principal.ts';
 
 export class ApiKeyService {
   readonly #keys: ApiKeyStore;

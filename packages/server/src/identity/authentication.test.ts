@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { BOOTSTRAP_OWNER_EMAIL } from '../provisioning/bootstrap.ts';
 import { addMember } from '../provisioning/provisioning.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { type HttpAnswer, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 
 const PROJECTS = '/api/images/projects';
 const KEYS = '/api/v1/keys';
@@ -182,9 +182,7 @@ for (const dialect of testDialects()) {
       });
 
       it('refuses a viewer a project rename with 403 forbidden and leaves the name', async () => {
-        assertForbidden(
-          await t.request('PATCH', `${PROJECTS}/${project.id}`, { key: viewer, body: { name: 'Renamed' } }),
-        );
+        assertForbidden(await t.request('PATCH', `${PROJECTS}/${project.id}`, { key: viewer, body: { name: 'Renamed' } }));
         const own = await t.request('GET', `${PROJECTS}/${project.id}`, { key: ws.key });
         assert.equal(own.body.name, 'Shared');
       });

@@ -1,11 +1,11 @@
-import { LoupeError, roleScopes, type OperationDefinition, type Role, type Scope } from '@loupe/contract';
+import { LoupeError, type OperationDefinition, type Role, roleScopes, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
+import type { CallerIdentifier, Credentials } from '../http/credentials.ts';
+import type { Caller, Principal } from '../principal.ts';
 import type { ApiKeyStore, StoredKey } from './api-key-store.ts';
 import { bearerSecret } from './bearer-secret.ts';
 import type { KeyCache } from './key-cache.ts';
 import { hashKeySecret } from './key-secret.ts';
-import type { CallerIdentifier, Credentials } from '../http/credentials.ts';
-import type { Caller, Principal } from '../principal.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 
 /** `last_used_at` is written at most this often per key, so reads do not turn into writes. */

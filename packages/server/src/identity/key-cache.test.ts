@@ -3,7 +3,15 @@ import { describe, it } from 'node:test';
 import type { StoredKey } from './api-key-store.ts';
 import { KEY_CACHE_MS, KeyCache } from './key-cache.ts';
 
-const stored = (id: string): StoredKey => ({ id, workspaceId: 'w', userId: 'u', scopes: [], expiresAt: null, lastUsedAt: null, role: 'owner' });
+const stored = (id: string): StoredKey => ({
+  id,
+  workspaceId: 'w',
+  userId: 'u',
+  scopes: [],
+  expiresAt: null,
+  lastUsedAt: null,
+  role: 'owner',
+});
 
 // What it keeps and when it reads again is RecentReads' (database/recent-reads.test.ts).
 describe('KeyCache', () => {

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { scopes } from '@loupe/contract';
-import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
 import { addMember } from '../provisioning/provisioning.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 const KEYS = '/api/v1/keys';
 const PROJECTS = '/api/images/projects';
-
 
 function inOneHour(): string {
   return new Date(Date.now() + 3_600_000).toISOString();

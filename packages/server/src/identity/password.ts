@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * scrypt at N=2^15, r=8, p=1, OWASP's floor for scrypt: ~32 MiB and ~120 ms per hash on one
@@ -35,7 +35,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const salt = Buffer.from(parts[4] as string, 'base64url');
   const expected = Buffer.from(parts[5] as string, 'base64url');
   // Bounds on what a stored hash may ask for, so a tampered row cannot make a sign-in hang.
-  const sane = [N, r, p].every(Number.isSafeInteger) && N > 1 && N <= 2 ** 20 && (N & (N - 1)) === 0 && r >= 1 && r <= 32 && p >= 1 && p <= 16;
+  const sane =
+    [N, r, p].every(Number.isSafeInteger) && N > 1 && N <= 2 ** 20 && (N & (N - 1)) === 0 && r >= 1 && r <= 32 && p >= 1 && p <= 16;
   if (!sane || salt.length === 0 || expected.length < 16) return false;
   try {
     const actual = await derive(password, salt, { N, r, p }, expected.length);

@@ -16,11 +16,7 @@ export class WorkspaceStore {
   }
 
   async findWorkspace(id: string): Promise<WorkspaceRow | undefined> {
-    return this.#database.db
-      .selectFrom('workspaces')
-      .select(['id', 'name', 'plan'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.#database.db.selectFrom('workspaces').select(['id', 'name', 'plan']).where('id', '=', id).executeTakeFirst();
   }
 
   /** Every workspace, oldest first (for the operator's list; an instance holds few). */
@@ -77,11 +73,7 @@ export class WorkspaceStore {
   }
 
   async setPlan(workspaceId: string, plan: string, at: string): Promise<void> {
-    await this.#database.db
-      .updateTable('workspaces')
-      .set({ plan, updated_at: at })
-      .where('id', '=', workspaceId)
-      .execute();
+    await this.#database.db.updateTable('workspaces').set({ plan, updated_at: at }).where('id', '=', workspaceId).execute();
   }
 
   /**

@@ -1,6 +1,6 @@
 import { LoupeError } from '@loupe/contract';
 import { BlockedAddressError } from '../outbound/address-guard.ts';
-import { ResponseTooLargeError, type GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { type GuardedFetcher, ResponseTooLargeError } from '../outbound/guarded-fetch.ts';
 
 const urlError = (message: string) =>
   new LoupeError('validation_failed', { message, details: { fieldErrors: { url: [message] }, formErrors: [] } });

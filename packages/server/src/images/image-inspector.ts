@@ -1,6 +1,6 @@
 import { LoupeError } from '@loupe/contract';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
-import { inspectImage, type ImageFacts } from '../transform/inspect-image.ts';
+import { type ImageFacts, inspectImage } from '../transform/inspect-image.ts';
 
 /** What an upload is found to be once decoded: the only facts about it the service trusts. */
 export type InspectedImage = ImageFacts;

@@ -1,4 +1,4 @@
-import { LoupeError, type ImageProject } from '@loupe/contract';
+import { type ImageProject, LoupeError } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
 import type { Plans } from '../plans/plans.ts';
 import { ImageStore } from './image-store.ts';

@@ -1,25 +1,25 @@
 import {
-  ImagePath,
-  LoupeError,
-  parseOrThrow,
   type Image,
+  ImagePath,
   type ImageProject,
+  LoupeError,
   type Page,
+  parseOrThrow,
   type UpdateImage,
   type UploadedFile,
 } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { DiskGuard } from '../disk/disk-guard.ts';
-import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
-import type { ProjectService } from './project-service.ts';
+import type { Principal } from '../principal.ts';
 import type { ImageImporter } from './image-importer.ts';
-import { checkImageLimit } from './image-limit.ts';
 import type { InspectedImage } from './image-inspector.ts';
-import { ImageStore, type ImageFilter, type ImageRow } from './image-store.ts';
+import { checkImageLimit } from './image-limit.ts';
+import { type ImageFilter, type ImageRow, ImageStore } from './image-store.ts';
+import type { ProjectService } from './project-service.ts';
 
 /**
  * An original already in the blob store (the two-step upload's PUT): `claim` ends its slot in
@@ -82,12 +82,7 @@ export class ImageService {
     };
   }
 
-  async list(
-    principal: Principal,
-    projectId: string,
-    filter: ImageFilter,
-    page: { limit: number; cursor?: string },
-  ): Promise<Page<Image>> {
+  async list(principal: Principal, projectId: string, filter: ImageFilter, page: { limit: number; cursor?: string }): Promise<Page<Image>> {
     const project = await this.#dependencies.projects.get(principal, projectId);
     const rows = await this.#images.list(project.id, filter, page);
     return { items: rows.items.map((row) => this.#toImage(row, project)), nextCursor: rows.nextCursor };

@@ -31,7 +31,11 @@ export class ImageStore {
       )
       .$if(tag !== undefined, (q) =>
         q.where('id', 'in', (eb) =>
-          eb.selectFrom('image_tags').select('image_id').where('project_id', '=', projectId).where('tag', '=', tag as string),
+          eb
+            .selectFrom('image_tags')
+            .select('image_id')
+            .where('project_id', '=', projectId)
+            .where('tag', '=', tag as string),
         ),
       )
       .$if(after !== undefined, (q) => q.where('id', '>', after as string))
@@ -42,12 +46,7 @@ export class ImageStore {
   }
 
   find(projectId: string, id: string): Promise<ImageRow | undefined> {
-    return this.#database.db
-      .selectFrom('images')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.#database.db.selectFrom('images').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
   }
 
   findByPath(projectId: string, path: string): Promise<ImageRow | undefined> {
@@ -76,17 +75,15 @@ export class ImageStore {
   /** Replaces the stored file of an image, keeping its id, alt text and tags. */
   async replaceFile(
     id: string,
-    file: Pick<ImageRow, 'blob_key' | 'filename' | 'content_type' | 'file_size' | 'width' | 'height' | 'format' | 'has_alpha' | 'blurhash' | 'updated_at'>,
+    file: Pick<
+      ImageRow,
+      'blob_key' | 'filename' | 'content_type' | 'file_size' | 'width' | 'height' | 'format' | 'has_alpha' | 'blurhash' | 'updated_at'
+    >,
   ): Promise<void> {
     await this.#database.db.updateTable('images').set(file).where('id', '=', id).execute();
   }
 
-  async updateDetails(
-    projectId: string,
-    id: string,
-    changes: { altText?: string | null; tags?: string[] },
-    at: string,
-  ): Promise<boolean> {
+  async updateDetails(projectId: string, id: string, changes: { altText?: string | null; tags?: string[] }, at: string): Promise<boolean> {
     const result = await this.#database.db
       .updateTable('images')
       .set({
@@ -103,11 +100,7 @@ export class ImageStore {
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    const result = await this.#database.db
-      .deleteFrom('images')
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const result = await this.#database.db.deleteFrom('images').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

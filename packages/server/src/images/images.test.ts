@@ -20,9 +20,8 @@ for (const dialect of testDialects()) {
         body: form,
       }).then(async (response) => ({ status: response.status, body: await response.json() }));
     const blobFiles = async () =>
-      (await readdir(join(t.dataDir, 'originals'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) =>
-        e.isFile(),
-      ).length;
+      (await readdir(join(t.dataDir, 'originals'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile())
+        .length;
 
     before(async () => {
       t = await startTestServer(dialect);
@@ -47,7 +46,9 @@ for (const dialect of testDialects()) {
 
     it('stores at the path given, and trusts the decoded format over the declared type', async () => {
       const data = await readTestImage('rocket.jpg');
-      const { status, body } = await upload(uploadForm({ name: 'x.png', data, type: 'image/png' }, { path: 'blog/2026/rocket launch.jpg' }));
+      const { status, body } = await upload(
+        uploadForm({ name: 'x.png', data, type: 'image/png' }, { path: 'blog/2026/rocket launch.jpg' }),
+      );
       assert.equal(status, 201);
       assert.equal(body.path, 'blog/2026/rocket launch.jpg');
       assert.deepEqual([body.format, body.contentType, body.width, body.height], ['jpeg', 'image/jpeg', 640, 427]);
@@ -119,20 +120,32 @@ for (const dialect of testDialects()) {
       const listed = await t.request('GET', `/api/images/projects/${projectId}/images?limit=100`);
       const stats = (await t.request('GET', `/api/images/projects/${projectId}`)).body.stats;
       assert.equal(stats.imageCount, listed.body.length);
-      assert.equal(stats.totalSize, listed.body.reduce((sum: number, image: { fileSize: number }) => sum + image.fileSize, 0));
+      assert.equal(
+        stats.totalSize,
+        listed.body.reduce((sum: number, image: { fileSize: number }) => sum + image.fileSize, 0),
+      );
     });
 
     it('lists by path prefix, exactly (case-sensitive)', async () => {
       await upload(uploadForm({ name: 'a.png', data: await readTestImage('chelsea.png') }, { path: 'Blog/upper.png' }));
       const lower = await t.request('GET', `/api/images/projects/${projectId}/images?prefix=blog/`);
-      assert.deepEqual(lower.body.map((i: { path: string }) => i.path), ['blog/2026/rocket launch.jpg']);
+      assert.deepEqual(
+        lower.body.map((i: { path: string }) => i.path),
+        ['blog/2026/rocket launch.jpg'],
+      );
       const upper = await t.request('GET', `/api/images/projects/${projectId}/images?prefix=Blog/`);
-      assert.deepEqual(upper.body.map((i: { path: string }) => i.path), ['Blog/upper.png']);
+      assert.deepEqual(
+        upper.body.map((i: { path: string }) => i.path),
+        ['Blog/upper.png'],
+      );
     });
 
     it('lists by tag, exactly', async () => {
       const tagged = await t.request('GET', `/api/images/projects/${projectId}/images?tag=pets`);
-      assert.deepEqual(tagged.body.map((i: { path: string }) => i.path), ['swap.png']);
+      assert.deepEqual(
+        tagged.body.map((i: { path: string }) => i.path),
+        ['swap.png'],
+      );
       assert.deepEqual((await t.request('GET', `/api/images/projects/${projectId}/images?tag=Pets`)).body, []);
     });
 
@@ -223,7 +236,14 @@ for (const dialect of testDialects()) {
     let site: Server;
     let projectId: string;
     before(async () => {
-      const plan = { pagesPerCrawl: 10, monthlyCredits: 10, imageProjects: 1, imagesPerProject: 2, scheduledCrawls: false, customRulePacks: false };
+      const plan = {
+        pagesPerCrawl: 10,
+        monthlyCredits: 10,
+        imageProjects: 1,
+        imagesPerProject: 2,
+        scheduledCrawls: false,
+        customRulePacks: false,
+      };
       t = await startTestServer(dialect, { plans: { free: plan }, maxUploadBytes: 200_000, crawlAllowPrivate: true });
       projectId = (await t.request('POST', '/api/images/projects', { body: { name: 'Limits' } })).body.id;
       const rocket = await readTestImage('rocket.jpg');
@@ -263,7 +283,9 @@ for (const dialect of testDialects()) {
     });
 
     it("stops at the plan's images per project with 403, limit and current", async () => {
-      await t.request('POST', `/api/images/projects/${projectId}/images`, { body: { url: siteUrl('/photos/rocket.jpg'), path: 'two.jpg' } });
+      await t.request('POST', `/api/images/projects/${projectId}/images`, {
+        body: { url: siteUrl('/photos/rocket.jpg'), path: 'two.jpg' },
+      });
       const answer = await t.request('POST', `/api/images/projects/${projectId}/images`, {
         body: { url: siteUrl('/photos/rocket.jpg'), path: 'three.jpg' },
       });

@@ -8,8 +8,7 @@ export function presetHandlers(presets: PresetService): PresetHandlers {
     listPresets: ({ params, query }, { principal }) => presets.list(principal, params.projectId, query),
     createPreset: ({ params, body }, { principal }) => presets.create(principal, params.projectId, body),
     getPreset: ({ params }, { principal }) => presets.get(principal, params.projectId, params.presetId),
-    updatePreset: ({ params, body }, { principal }) =>
-      presets.update(principal, params.projectId, params.presetId, body),
+    updatePreset: ({ params, body }, { principal }) => presets.update(principal, params.projectId, params.presetId, body),
     deletePreset: ({ params }, { principal }) => presets.delete(principal, params.projectId, params.presetId),
   };
 }

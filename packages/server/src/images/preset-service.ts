@@ -1,11 +1,11 @@
-import { LoupeError, type CreatePreset, type Page, type Preset, type UpdatePreset } from '@loupe/contract';
+import { type CreatePreset, LoupeError, type Page, type Preset, type UpdatePreset } from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
+import type { Principal } from '../principal.ts';
 import { assertPresetWithinBound } from '../transform/output-bound.ts';
-import type { ProjectService } from './project-service.ts';
 import { PresetStore } from './preset-store.ts';
+import type { ProjectService } from './project-service.ts';
 
 const presetNotFound = () => new LoupeError('not_found', { message: 'No such preset in this project.' });
 const nameTaken = (name: string) =>

@@ -70,12 +70,7 @@ export class PresetStore {
   }
 
   /** Applies the changes; false when the project has no such preset. */
-  async update(
-    projectId: string,
-    id: string,
-    changes: { name?: string; transforms?: Transforms },
-    at: string,
-  ): Promise<boolean> {
+  async update(projectId: string, id: string, changes: { name?: string; transforms?: Transforms }, at: string): Promise<boolean> {
     const result = await this.#database.db
       .updateTable('presets')
       .set({

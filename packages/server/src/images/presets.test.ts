@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -18,7 +18,6 @@ function assertNotFound(answer: HttpAnswer): void {
   assert.equal(answer.status, 404, JSON.stringify(answer.body));
   assert.equal(answer.body.code, 'not_found');
 }
-
 
 for (const dialect of testDialects()) {
   describe(`presets (${dialect})`, () => {
@@ -41,12 +40,7 @@ for (const dialect of testDialects()) {
       return answer.body.id;
     }
 
-    async function createPreset(
-      project: string,
-      transforms: Record<string, unknown> = { width: 320 },
-      name = uniqueName(),
-      key = me.key,
-    ) {
+    async function createPreset(project: string, transforms: Record<string, unknown> = { width: 320 }, name = uniqueName(), key = me.key) {
       const answer = await api('POST', presetsOf(project), { name, transforms }, key);
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       return answer.body;

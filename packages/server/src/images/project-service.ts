@@ -1,23 +1,23 @@
 import {
-  LoupeError,
   type CreateImageProject,
   type ImageProject,
   type ImageProjectWithStats,
+  LoupeError,
   type Page,
   type UpdateImageProject,
 } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { DiskGuard } from '../disk/disk-guard.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
-import type { Principal } from '../principal.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
+import type { Principal } from '../principal.ts';
 import { ImageStore } from './image-store.ts';
-import { UploadSlotStore } from './upload-slot-store.ts';
 import { ProjectStore } from './project-store.ts';
 import { projectSlug } from './slug.ts';
+import { UploadSlotStore } from './upload-slot-store.ts';
 
 /** A slug clash is a 1-in-2·10⁹ event; a few fresh suffixes settle it. */
 const SLUG_ATTEMPTS = 5;
@@ -126,10 +126,12 @@ export class ProjectService {
     if (!(await this.#disk.evenWhenFull(() => this.#projects.delete(principal.workspaceId, project.id)))) {
       throw new LoupeError('not_found', { message: 'No such image project.' });
     }
-    await Promise.all(blobKeys.map(async (key) => {
-      await this.#blobs.delete(key);
-      await this.#purgeVariants(key);
-    }));
+    await Promise.all(
+      blobKeys.map(async (key) => {
+        await this.#blobs.delete(key);
+        await this.#purgeVariants(key);
+      }),
+    );
     await Promise.all(stagedKeys.map((key) => this.#blobs.delete(key)));
     return { deleted: true };
   }

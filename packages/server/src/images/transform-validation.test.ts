@@ -18,19 +18,7 @@ const accepted: Record<string, unknown[]> = {
   dpr: [1, 2, 3],
   blur: [1, 250],
   sharpen: [0, 10, 0.5, 9.99],
-  gravity: [
-    'auto',
-    'face',
-    'center',
-    'top',
-    'bottom',
-    'left',
-    'right',
-    'top-left',
-    'top-right',
-    'bottom-left',
-    'bottom-right',
-  ],
+  gravity: ['auto', 'face', 'center', 'top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right'],
   radius: [1, 9999, 'max'],
   grayscale: [true, false],
   brightness: [-100, 0, 100],
@@ -80,8 +68,7 @@ for (const dialect of testDialects()) {
     });
     after(() => t.close());
 
-    const create = (transforms: unknown, name = `case-${++names}`) =>
-      t.request('POST', presets, { body: { name, transforms } });
+    const create = (transforms: unknown, name = `case-${++names}`) => t.request('POST', presets, { body: { name, transforms } });
 
     for (const [field, values] of Object.entries(accepted)) {
       for (const value of values) {
@@ -119,11 +106,7 @@ for (const dialect of testDialects()) {
     it('names every rejected field of one request', async () => {
       const answer = await create({ width: 0, rotate: 45, bg: '#000000' });
       assert.equal(answer.status, 400);
-      assert.deepEqual(Object.keys(answer.body.details.fieldErrors).sort(), [
-        'transforms.bg',
-        'transforms.rotate',
-        'transforms.width',
-      ]);
+      assert.deepEqual(Object.keys(answer.body.details.fieldErrors).sort(), ['transforms.bg', 'transforms.rotate', 'transforms.width']);
     });
 
     it('covers every transform field of spec §2, and the contract has no other', () => {

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { LoupeError, type ConfirmUpload, type CreateUpload, type ErrorCode, type Image, type PendingUpload } from '@loupe/contract';
+import { type ConfirmUpload, type CreateUpload, type ErrorCode, type Image, LoupeError, type PendingUpload } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { hashKeySecret } from '../identity/key-secret.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
-import type { ProjectService } from './project-service.ts';
+import type { Principal } from '../principal.ts';
 import { checkImageLimit } from './image-limit.ts';
 import type { ImageService } from './image-service.ts';
 import { ImageStore } from './image-store.ts';
-import { UploadSlotStore, type UploadSlot } from './upload-slot-store.ts';
+import type { ProjectService } from './project-service.ts';
+import { type UploadSlot, UploadSlotStore } from './upload-slot-store.ts';
 
 /** How long an upload URL accepts its PUT. */
 const SLOT_LIFETIME_MS = 60 * 60 * 1000;

@@ -32,7 +32,10 @@ for (const dialect of testDialects()) {
       assert.equal(response.status, 200);
       const image = await confirm(slot.body.imageId);
       assert.equal(image.status, 201);
-      assert.deepEqual([image.body.id, image.body.path, image.body.width, image.body.format], [slot.body.imageId, 'shots/rocket.jpg', 640, 'jpeg']);
+      assert.deepEqual(
+        [image.body.id, image.body.path, image.body.width, image.body.format],
+        [slot.body.imageId, 'shots/rocket.jpg', 640, 'jpeg'],
+      );
     });
 
     it('takes a PUT with any media type, even one that looks like JSON', async () => {
@@ -66,7 +69,10 @@ for (const dialect of testDialects()) {
     it('refuses a start with a bad path, and for another workspace’s project', async () => {
       assert.equal((await start('../x.jpg')).status, 400);
       const other = await t.createWorkspace();
-      const answer = await t.request('POST', `/api/images/projects/${projectId}/images/upload`, { body: { path: 'a.jpg' }, key: other.key });
+      const answer = await t.request('POST', `/api/images/projects/${projectId}/images/upload`, {
+        body: { path: 'a.jpg' },
+        key: other.key,
+      });
       assert.equal(answer.status, 404);
     });
 
@@ -153,7 +159,9 @@ for (const dialect of testDialects()) {
       await put(slot.body.uploadUrl, await readTestImage('rocket.jpg'));
       assert.equal((await confirm(slot.body.imageId)).status, 201);
       await t.server.uploadSweeper.tick(later(2));
-      const delivered = await fetch(`${t.url}/cdn/${(await t.request('GET', `/api/images/projects/${projectId}`)).body.slug}/kept.jpg?w=50`);
+      const delivered = await fetch(
+        `${t.url}/cdn/${(await t.request('GET', `/api/images/projects/${projectId}`)).body.slug}/kept.jpg?w=50`,
+      );
       assert.equal(delivered.status, 200);
     });
 
@@ -194,7 +202,8 @@ for (const dialect of testDialects()) {
     let t: TestServer;
     let projectId: string;
     const start = (path: string) => t.request('POST', `/api/images/projects/${projectId}/images/upload`, { body: { path } });
-    const confirm = (imageId: string) => t.request('POST', `/api/images/projects/${projectId}/images/upload/confirm`, { body: { imageId } });
+    const confirm = (imageId: string) =>
+      t.request('POST', `/api/images/projects/${projectId}/images/upload/confirm`, { body: { imageId } });
     const put = (uploadUrl: string, data: Uint8Array) =>
       fetch(t.url + new URL(uploadUrl).pathname, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(data) });
     const uploadFile = async (path: string) =>
@@ -205,7 +214,14 @@ for (const dialect of testDialects()) {
       });
 
     before(async () => {
-      const plan = { pagesPerCrawl: 10, monthlyCredits: 10, imageProjects: 2, imagesPerProject: 2, scheduledCrawls: false, customRulePacks: false };
+      const plan = {
+        pagesPerCrawl: 10,
+        monthlyCredits: 10,
+        imageProjects: 2,
+        imagesPerProject: 2,
+        scheduledCrawls: false,
+        customRulePacks: false,
+      };
       t = await startTestServer(dialect, { plans: { free: plan } });
       projectId = (await t.request('POST', '/api/images/projects', { body: { name: 'Bounded' } })).body.id;
     });

@@ -8,9 +8,9 @@ import { newId } from '../ids.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { DatabaseJobQueue } from './database-job-queue.ts';
-import { describeJobQueueContract, type JobQueueSubject } from './test-job-queue-contract.ts';
 import type { JobHandlers, JobOutcome, JobQueue, JobSettlement } from './job-queue.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
+import { describeJobQueueContract, type JobQueueSubject } from './test-job-queue-contract.ts';
 
 /** Short leases and polls keep the tests quick; the behaviour does not depend on their length. */
 const TEST_TIMING = { leaseMs: 600, pollIntervalMs: 100, stopTimeoutMs: 5_000 };
@@ -103,11 +103,16 @@ for (const dialect of testDialects()) {
     });
 
     it('leaves alone a running job whose worker still holds it', async () => {
-      const held = await insertJob(store, 'crawl.run', { crawlId: 'held' }, {
-        state: 'running',
-        attempts: 1,
-        lockedUntil: new Date(Date.now() + 60_000),
-      });
+      const held = await insertJob(
+        store,
+        'crawl.run',
+        { crawlId: 'held' },
+        {
+          state: 'running',
+          attempts: 1,
+          lockedUntil: new Date(Date.now() + 60_000),
+        },
+      );
       let sent: string | undefined;
       const { settled, onSettled } = settlementOf(() => sent);
       const ran: string[] = [];
@@ -150,11 +155,16 @@ for (const dialect of testDialects()) {
     });
 
     it('fails, without running it, a job taken back from dead workers as often as it has attempts', async () => {
-      const id = await insertJob(store, 'crawl.run', { crawlId: 'kills its worker' }, {
-        state: 'running',
-        attempts: 3,
-        lockedUntil: new Date(Date.now() - 1_000),
-      });
+      const id = await insertJob(
+        store,
+        'crawl.run',
+        { crawlId: 'kills its worker' },
+        {
+          state: 'running',
+          attempts: 3,
+          lockedUntil: new Date(Date.now() - 1_000),
+        },
+      );
       const { settled, onSettled } = settlementOf(() => id);
       let ran = false;
       queue = new DatabaseJobQueue(store.connect(), { ...TEST_TIMING, maxAttempts: 3, onSettled });

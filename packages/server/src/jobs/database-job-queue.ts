@@ -3,18 +3,18 @@ import { newId } from '../ids.ts';
 import {
   concurrencyOf,
   DEFAULT_MAX_ATTEMPTS,
-  runHandler,
-  validateHandlers,
   type JobHandlers,
   type JobOutcome,
   type JobQueue,
   type JobQueueObserver,
   type JobSettlement,
+  runHandler,
   type SendOptions,
+  validateHandlers,
   type WorkOptions,
 } from './job-queue.ts';
-import { JobStore, type ClaimedJob } from './job-store.ts';
-import { jobNames, type JobName, type JobPayloads } from './job-types.ts';
+import { type ClaimedJob, JobStore } from './job-store.ts';
+import { type JobName, type JobPayloads, jobNames } from './job-types.ts';
 
 export interface DatabaseJobQueueOptions extends JobQueueObserver {
   /** How long a worker holds a job without renewing; renewed every third of it while the handler runs. */

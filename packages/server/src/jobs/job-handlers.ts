@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../infrastructure.ts';
-import { validateHandlers, type JobHandlers } from './job-queue.ts';
+import { type JobHandlers, validateHandlers } from './job-queue.ts';
 
 /**
  * What job handlers are built from: the process's infrastructure, queue included (a handler may

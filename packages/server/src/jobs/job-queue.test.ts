@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { concurrencyOf, runHandler, validateHandlers, type JobContext, type JobHandlers, type JobOutcome } from './job-queue.ts';
+import { concurrencyOf, type JobContext, type JobHandlers, type JobOutcome, runHandler, validateHandlers } from './job-queue.ts';
 import { jobNames } from './job-types.ts';
 
 const done = async (): Promise<JobOutcome> => ({ kind: 'done' });

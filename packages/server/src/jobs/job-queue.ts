@@ -1,4 +1,4 @@
-import { jobNames, isJobName, type JobName, type JobPayloads } from './job-types.ts';
+import { isJobName, type JobName, type JobPayloads, jobNames } from './job-types.ts';
 
 /** What a handler answers: the expected outcomes are returned, never thrown (STYLE.md practice 7). */
 export type JobOutcome =

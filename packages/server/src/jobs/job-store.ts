@@ -143,9 +143,7 @@ export class JobStore {
 
   async finish(job: ClaimedJob, state: 'done' | 'failed', reason: string | null, now: Date): Promise<boolean> {
     const result = await this.#heldBy(
-      this.#database.db
-        .updateTable('jobs')
-        .set({ state, locked_until: null, last_error: reason, finished_at: now.toISOString() }),
+      this.#database.db.updateTable('jobs').set({ state, locked_until: null, last_error: reason, finished_at: now.toISOString() }),
       job,
     ).executeTakeFirst();
     return result.numUpdatedRows > 0n;

@@ -3,9 +3,9 @@ import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { createTestSchema, testDatabaseUrl } from '../testing/test-database.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { describeJobQueueContract, type JobQueueSubject } from './test-job-queue-contract.ts';
 import type { JobQueue } from './job-queue.ts';
 import { PgBossJobQueue } from './pg-boss-job-queue.ts';
+import { describeJobQueueContract, type JobQueueSubject } from './test-job-queue-contract.ts';
 
 /** Fast polls and supervision keep the tests quick; production uses the defaults. */
 const TEST_TIMING = { pollIntervalSeconds: 0.5, superviseIntervalSeconds: 1, retryParkSeconds: 1, stopTimeoutMs: 5_000, poolSize: 2 };
@@ -52,7 +52,10 @@ if (testDialects().includes('postgres')) {
           if (!id || job?.id !== id) throw new Error('the abandoned job was not fetched');
           await deadWorker
             .getDb()
-            .executeSql(`update ${schema}.job set heartbeat_on = now() - interval '1 hour', started_on = now() - interval '1 hour' where id = $1`, [id]);
+            .executeSql(
+              `update ${schema}.job set heartbeat_on = now() - interval '1 hour', started_on = now() - interval '1 hour' where id = $1`,
+              [id],
+            );
           return id;
         } finally {
           await deadWorker.stop({ graceful: false });

@@ -1,19 +1,19 @@
-import { PgBoss, type JobResult, type JobWithMetadata } from 'pg-boss';
+import { type JobResult, type JobWithMetadata, PgBoss } from 'pg-boss';
 import { newId } from '../ids.ts';
 import {
   concurrencyOf,
   DEFAULT_MAX_ATTEMPTS,
-  runHandler,
-  validateHandlers,
   type JobHandlers,
   type JobOutcome,
   type JobQueue,
   type JobQueueObserver,
   type JobSettlement,
+  runHandler,
   type SendOptions,
+  validateHandlers,
   type WorkOptions,
 } from './job-queue.ts';
-import { jobNames, type JobName, type JobPayloads } from './job-types.ts';
+import { type JobName, type JobPayloads, jobNames } from './job-types.ts';
 
 export interface PgBossJobQueueOptions extends JobQueueObserver {
   connectionString: string;
@@ -185,8 +185,7 @@ export class PgBossJobQueue implements JobQueue {
     } finally {
       this.#running.delete(stopping);
     }
-    const settled = (state: JobSettlement['state']) =>
-      this.#observer.onSettled?.({ jobId: job.id, name, attempt, outcome, state });
+    const settled = (state: JobSettlement['state']) => this.#observer.onSettled?.({ jobId: job.id, name, attempt, outcome, state });
     const landed = (response: SettleResponse) => (response.affected ?? 0) > 0;
 
     if (outcome.kind === 'done') {

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { CreateJobHandlers, JobServices } from './job-handlers.ts';
-import { validateHandlers, type JobQueue, type WorkOptions } from './job-queue.ts';
+import { type JobQueue, validateHandlers, type WorkOptions } from './job-queue.ts';
 
 /**
  * Handlers of each job running at once in one process. Crawls are long and mostly wait on the

@@ -10,8 +10,7 @@ type Estimate = (args: Record<string, unknown>, client: LoupeClient) => Promise<
  */
 const estimates: Record<string, Estimate> = {
   startCrawl: (args, client) => client.estimateCrawl({ body: args.body as never }),
-  startProjectCrawl: (args, client) =>
-    client.estimateProjectCrawl({ projectId: String(args.projectId), body: (args.body ?? {}) as never }),
+  startProjectCrawl: (args, client) => client.estimateProjectCrawl({ projectId: String(args.projectId), body: (args.body ?? {}) as never }),
 };
 
 /** The operations the guard can estimate: a test checks that every `spendsCredits` operation is one. */

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 
 /** Statuses whose answer has no body (the Response constructor refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);

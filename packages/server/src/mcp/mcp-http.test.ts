@@ -35,7 +35,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   before(async () => {
     t = await startTestServer('sqlite', { crawlAllowPrivate: true });
     site = await startTestSite(generatedSite(6), { record: false });
-    hangingSite = await startTestSite({ pages: { '/': '<!doctype html><title>Home</title><a href="/slow">slow</a>', '/slow': { hang: 'before-headers' } } });
+    hangingSite = await startTestSite({
+      pages: { '/': '<!doctype html><title>Home</title><a href="/slow">slow</a>', '/slow': { hang: 'before-headers' } },
+    });
   });
   after(async () => {
     for (const client of clients) await client.close();
@@ -132,11 +134,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const client = await connect();
     const before = await callOk(client, 'get_credits');
     const refused = await callError(client, 'start_crawl', { body: { url: site.url('/') }, maxCredits: 10 });
-    assert.deepEqual(
-      [refused.code, refused.estimate, refused.maxCredits],
-      ['max_credits_exceeded', before.pagesPerCrawl, 10],
-    );
-    const project = await callOk(client, 'create_audit_project', { body: { name: 'Guarded', siteUrl: site.url('/'), crawlDefaults: { maxPages: 30 } } });
+    assert.deepEqual([refused.code, refused.estimate, refused.maxCredits], ['max_credits_exceeded', before.pagesPerCrawl, 10]);
+    const project = await callOk(client, 'create_audit_project', {
+      body: { name: 'Guarded', siteUrl: site.url('/'), crawlDefaults: { maxPages: 30 } },
+    });
     const projectRefused = await callError(client, 'start_project_crawl', { projectId: project.id, body: {}, maxCredits: 20 });
     assert.deepEqual([projectRefused.code, projectRefused.estimate], ['max_credits_exceeded', 30]);
     const after = await callOk(client, 'get_credits');
@@ -155,7 +156,11 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     for (const authorization of [undefined, 'Bearer loupe_not_a_real_key_at_all_000000']) {
       const response = await fetch(new URL('/mcp', t.url), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(authorization ? { authorization } : {}),
+        },
         body: JSON.stringify(initialize),
       });
       assert.equal(response.status, 401);
@@ -166,7 +171,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     }
   });
 
-  it('answers a request whose params are not the method\'s with -32602 Invalid params, not an internal error', async () => {
+  it("answers a request whose params are not the method's with -32602 Invalid params, not an internal error", async () => {
     const bad = [
       { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: null } },
       { method: 'tools/call', params: { arguments: {} } },
@@ -175,7 +180,11 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     for (const message of bad) {
       const response = await fetch(new URL('/mcp', t.url), {
         method: 'POST',
-        headers: { authorization: `Bearer ${t.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${t.owner.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, ...message }),
       });
       const body = await response.json();

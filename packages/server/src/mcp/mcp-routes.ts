@@ -1,4 +1,4 @@
-import { operations, type OperationDefinition } from '@loupe/contract';
+import { type OperationDefinition, operations } from '@loupe/contract';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkBeforeBody } from '../http/check-before-body.ts';
@@ -65,7 +65,11 @@ export function registerMcpRoutes(app: FastifyInstance, options: { authenticator
         reply
           .code(405)
           .header('allow', 'POST')
-          .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST each message.' }, id: null }),
+          .send({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST each message.' },
+            id: null,
+          }),
     });
   }
 }

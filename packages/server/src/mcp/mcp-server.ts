@@ -39,7 +39,8 @@ class ParamsCheckingServer extends Server {
     const method = (schema as unknown as z.ZodObject<{ method: z.ZodLiteral<string> }>).shape.method;
     super.setRequestHandler(z.looseObject({ method }), (request, extra) => {
       const checked = (schema as unknown as z.ZodType).safeParse(request);
-      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method.value}: ${z.prettifyError(checked.error)}`);
+      if (!checked.success)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method.value}: ${z.prettifyError(checked.error)}`);
       return handler(checked.data as never, extra);
     });
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { errorCodes, MAX_CONDITION_DEPTH, operations, querySchema, type OperationDefinition } from '@loupe/contract';
+import { errorCodes, MAX_CONDITION_DEPTH, type OperationDefinition, operations, querySchema } from '@loupe/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -40,22 +40,26 @@ describe('MCP tools', () => {
   });
 
   it('lists one tool for every registry operation, named after it in snake_case', () => {
-    assert.deepEqual(
-      tools.map((tool) => tool.name).sort(),
-      registry.map((operation) => toolName(operation.id)).sort(),
-    );
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), registry.map((operation) => toolName(operation.id)).sort());
     assert.equal(toolName('startProjectCrawl'), 'start_project_crawl');
   });
 
   it('lists no tool without an operation, and no name twice', () => {
     const names = new Set(registry.map((operation) => toolName(operation.id)));
-    assert.deepEqual(tools.filter((tool) => !names.has(tool.name)).map((tool) => tool.name), []);
+    assert.deepEqual(
+      tools.filter((tool) => !names.has(tool.name)).map((tool) => tool.name),
+      [],
+    );
     assert.equal(new Set(tools.map((tool) => tool.name)).size, tools.length);
   });
 
   it("takes each operation's path parameters, query, paging and body as arguments", () => {
     for (const operation of registry) {
-      const schema = toolFor(tools, operation).inputSchema as { properties?: Record<string, unknown>; required?: string[]; additionalProperties?: unknown };
+      const schema = toolFor(tools, operation).inputSchema as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+        additionalProperties?: unknown;
+      };
       const properties = Object.keys(schema.properties ?? {});
       const expected = [
         ...Object.keys(operation.params?.shape ?? {}),
@@ -64,7 +68,8 @@ describe('MCP tools', () => {
       ];
       for (const name of expected) assert.ok(properties.includes(name), `${operation.id} lacks ${name}`);
       if (operation.paged) assert.ok(properties.includes('limit') && properties.includes('cursor'), `${operation.id} lacks paging`);
-      for (const name of Object.keys(operation.params?.shape ?? {})) assert.ok(schema.required?.includes(name), `${operation.id}: ${name} optional`);
+      for (const name of Object.keys(operation.params?.shape ?? {}))
+        assert.ok(schema.required?.includes(name), `${operation.id}: ${name} optional`);
       assert.equal(operation.body !== undefined && !operation.upload, schema.required?.includes('body') ?? false, `${operation.id}: body`);
       assert.equal(schema.additionalProperties, false, `${operation.id} takes unknown arguments`);
     }
@@ -88,7 +93,13 @@ describe('MCP tools', () => {
       assert.equal(properties.includes('maxCredits'), operation.spendsCredits === true, operation.id);
       if (operation.spendsCredits) assert.ok(estimatedOperations.includes(operation.id), `no credit estimate for ${operation.id}`);
     }
-    assert.deepEqual(registry.filter((operation) => operation.spendsCredits).map((operation) => operation.id).sort(), ['startCrawl', 'startProjectCrawl']);
+    assert.deepEqual(
+      registry
+        .filter((operation) => operation.spendsCredits)
+        .map((operation) => operation.id)
+        .sort(),
+      ['startCrawl', 'startProjectCrawl'],
+    );
   });
 
   it('describes every structured answer as an object, and the file of a download as text', () => {
@@ -112,12 +123,17 @@ describe('MCP tools', () => {
     const tool = tools.find((candidate) => candidate.name === 'create_rule_pack')!;
     const defs = Object.keys((tool.inputSchema.$defs ?? {}) as object);
     assert.ok(defs.includes('RuleCondition'));
-    assert.deepEqual(defs.filter((name) => /Level/.test(name)), []);
+    assert.deepEqual(
+      defs.filter((name) => /Level/.test(name)),
+      [],
+    );
     assert.doesNotMatch(JSON.stringify(tools), /Level\d|x-nesting/);
     assert.match(JSON.stringify(tool.inputSchema), new RegExp(`nested at most ${MAX_CONDITION_DEPTH} levels deep`));
     const validate = new AjvJsonSchemaValidator().getValidator(tool.inputSchema);
     const input = mcpTools({ maxUploadBytes: 1024 }).find((candidate) => candidate.name === 'create_rule_pack')!.input;
-    const withWhen = (when: unknown) => ({ body: { name: 'Nested', pack: { schema: 'loupe.rules/v1', name: 'Nested', rules: [{ ...exampleRules[0], when }] } } });
+    const withWhen = (when: unknown) => ({
+      body: { name: 'Nested', pack: { schema: 'loupe.rules/v1', name: 'Nested', rules: [{ ...exampleRules[0], when }] } },
+    });
     const nested = (depth: number, leaf: unknown): unknown => (depth === 1 ? leaf : { not: nested(depth - 1, leaf) });
     const metric = { type: 'metric', metric: 'wordCount', cmp: { op: 'gte', value: 20 } };
     for (const depth of [1, 3, MAX_CONDITION_DEPTH]) {
@@ -129,7 +145,10 @@ describe('MCP tools', () => {
     }
     assert.equal(validate(withWhen(nested(MAX_CONDITION_DEPTH + 1, metric))).valid, true, 'the listing leaves the depth to its words');
     assert.equal(input.safeParse(withWhen(nested(MAX_CONDITION_DEPTH + 1, metric))).success, false);
-    assert.ok(JSON.stringify(tool.inputSchema).length < 12_000, `create_rule_pack's schema is ${JSON.stringify(tool.inputSchema).length} characters`);
+    assert.ok(
+      JSON.stringify(tool.inputSchema).length < 12_000,
+      `create_rule_pack's schema is ${JSON.stringify(tool.inputSchema).length} characters`,
+    );
   });
 
   it('writes descriptions for agents: what it costs, and other tools by their tool names', () => {
@@ -137,7 +156,11 @@ describe('MCP tools', () => {
     for (const tool of tools) {
       assert.match(tool.description ?? '', /\b(credits?|free|costs?)\b/i, `${tool.name} does not say what it costs`);
       const named = (tool.description ?? '').match(/\b[a-z]+(?:[A-Z][a-z]*)+\b/g) ?? [];
-      assert.deepEqual(named.filter((word) => operationIds.includes(word)), [], `${tool.name} names operation ids`);
+      assert.deepEqual(
+        named.filter((word) => operationIds.includes(word)),
+        [],
+        `${tool.name} names operation ids`,
+      );
     }
     assert.match(toolFor(tools, registry.find((o) => o.id === 'startCrawl')!).description ?? '', /get_crawl/);
   });
@@ -151,6 +174,9 @@ describe('MCP tools', () => {
   });
 
   it("keeps the MCP layer's own error codes out of the API's catalogue", () => {
-    assert.deepEqual(mcpOnlyErrorCodes.filter((code) => (errorCodes as string[]).includes(code)), []);
+    assert.deepEqual(
+      mcpOnlyErrorCodes.filter((code) => (errorCodes as string[]).includes(code)),
+      [],
+    );
   });
 });

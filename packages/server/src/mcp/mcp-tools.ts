@@ -1,7 +1,7 @@
-import { operations, type OperationDefinition } from '@loupe/contract';
+import { type OperationDefinition, operations } from '@loupe/contract';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { DEFAULT_WAIT_SECONDS, toJsonObjectSchema, toolInputSchema, toolOutputSchema, type JsonObjectSchema } from './tool-schemas.ts';
+import { DEFAULT_WAIT_SECONDS, type JsonObjectSchema, toJsonObjectSchema, toolInputSchema, toolOutputSchema } from './tool-schemas.ts';
 
 /** One MCP tool, derived from one registry operation. */
 export interface McpTool {
@@ -46,7 +46,8 @@ function toolNotes(operation: OperationDefinition, options: McpToolOptions): str
       'Pass maxCredits to refuse a crawl that could reserve more than that: nothing starts, and the tool error max_credits_exceeded carries the estimate.',
     );
   }
-  if (operation.paged) notes.push('Answers one page as { items, nextCursor }: pass nextCursor as cursor for the next page (null on the last).');
+  if (operation.paged)
+    notes.push('Answers one page as { items, nextCursor }: pass nextCursor as cursor for the next page (null on the last).');
   if (operation.stream) {
     notes.push(
       `Answers { events, ended } with the events received until the crawl ends or waitSeconds (default ${DEFAULT_WAIT_SECONDS}) pass; when ended is false, call it again or poll get_crawl.`,

@@ -1,5 +1,5 @@
 import { LoupeError, parseOrThrow } from '@loupe/contract';
-import { createClient, type ClientOptions, type LoupeClient } from '@loupe/sdk';
+import { type ClientOptions, createClient, type LoupeClient } from '@loupe/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { refuseOverBudget } from './credit-guard.ts';
@@ -53,7 +53,9 @@ function readArguments(tool: McpTool, args: Record<string, unknown>): ToolArgume
   const { operation } = tool;
   const mcpOnly = mcpOnlyFieldNames(operation);
   const checked = new Set([...Object.keys(operation.params?.shape ?? {}), ...mcpOnly]);
-  const shape = Object.fromEntries(Object.entries(tool.input.shape).map(([name, field]) => [name, checked.has(name) ? field : z.unknown().optional()]));
+  const shape = Object.fromEntries(
+    Object.entries(tool.input.shape).map(([name, field]) => [name, checked.has(name) ? field : z.unknown().optional()]),
+  );
   const parsed = parseOrThrow(z.strictObject(shape), args) as Record<string, unknown>;
   if (operation.upload && (parsed.upload === undefined) === (parsed.body === undefined)) {
     throw new LoupeError('validation_failed', {
@@ -130,13 +132,19 @@ async function invoke(tool: McpTool, connection: ClientOptions, args: ToolArgume
  * errors carrying its error body; so do the MCP layer's own (`max_credits_exceeded`, and
  * `request_failed` when Loupe could not be reached).
  */
-export async function callTool(tool: McpTool, args: Record<string, unknown>, connection: ClientOptions, signal: AbortSignal): Promise<CallToolResult> {
+export async function callTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  connection: ClientOptions,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
   try {
     return await invoke(tool, connection, readArguments(tool, args), signal);
   } catch (error) {
     if (error instanceof LoupeError) return toolError(error.toBody());
     const failed = findCause(error, RequestFailed);
-    if (failed) return toolError({ error: `Loupe could not be reached at ${connection.baseUrl}: ${failed.message}`, code: 'request_failed' });
+    if (failed)
+      return toolError({ error: `Loupe could not be reached at ${connection.baseUrl}: ${failed.message}`, code: 'request_failed' });
     throw error;
   }
 }

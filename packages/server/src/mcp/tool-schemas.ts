@@ -1,4 +1,4 @@
-import { NESTING_LEVEL_OF, querySchema, type OperationDefinition } from '@loupe/contract';
+import { NESTING_LEVEL_OF, type OperationDefinition, querySchema } from '@loupe/contract';
 import { z } from 'zod';
 
 /** How long stream_crawl_events waits for the crawl to end, by default and at most: inside the 60 s an MCP client usually gives a request. */
@@ -18,7 +18,9 @@ function mcpOnlyFields(operation: OperationDefinition, maxUploadBytes: number): 
       .int()
       .min(0)
       .optional()
-      .describe('Refuse, without starting anything, when the crawl could reserve more credits than this (its maxPages, clamped to the plan cap).');
+      .describe(
+        'Refuse, without starting anything, when the crawl could reserve more credits than this (its maxPages, clamped to the plan cap).',
+      );
   }
   if (operation.stream) {
     fields.waitSeconds = z
@@ -159,7 +161,9 @@ function foldedNestingLevels(json: Record<string, unknown>): Record<string, unkn
  * a root that is only a `$ref` to one is unfolded, since MCP wants `type: "object"` at the root.
  */
 export function toJsonObjectSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObjectSchema {
-  const { $schema: _, ...json } = foldedNestingLevels(slim(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>);
+  const { $schema: _, ...json } = foldedNestingLevels(
+    slim(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>,
+  );
   const ref = typeof json.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(json.$ref)?.[1] : undefined;
   const defs = json.$defs as Record<string, Record<string, unknown>> | undefined;
   const root = ref && defs?.[ref] ? unfold(ref, defs) : json;

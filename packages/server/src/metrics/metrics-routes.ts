@@ -16,7 +16,9 @@ export function registerMetricsRoutes(app: FastifyInstance, options: { metrics: 
     if (token !== undefined) {
       const given = bearerSecret(request.headers.authorization);
       if (given === undefined || !sameSecret(given, token)) {
-        throw new LoupeError('unauthorized', { message: 'Send the metrics token (LOUPE_METRICS_TOKEN) as `Authorization: Bearer <token>`.' });
+        throw new LoupeError('unauthorized', {
+          message: 'Send the metrics token (LOUPE_METRICS_TOKEN) as `Authorization: Bearer <token>`.',
+        });
       }
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { buildProjectIndex, crawlProject, createProject, searchPath } from '../search/test-search.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
-import { buildProjectIndex, crawlProject, createProject, searchPath } from '../search/test-search.ts';
 
 const TOKEN = 'metrics-token-of-some-length';
 

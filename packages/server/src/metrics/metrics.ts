@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** Where a search's answer came from: kept from an earlier query (search/search-result-cache.ts), or ranked for it. */
 export type SearchAnswerSource = 'kept' | 'ranked';

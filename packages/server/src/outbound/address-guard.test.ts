@@ -58,7 +58,12 @@ describe('address guard: IPv6 forms that embed an IPv4 address are judged by it'
   const pad = (group: string) => group.padStart(4, '0');
   const spellings = (dotted: string): string[] => {
     const [high, low] = groups(dotted);
-    const [invHigh, invLow] = groups(dotted.split('.').map((octet) => 255 - Number(octet)).join('.'));
+    const [invHigh, invLow] = groups(
+      dotted
+        .split('.')
+        .map((octet) => 255 - Number(octet))
+        .join('.'),
+    );
     return [
       // IPv4-mapped (RFC 4291 §2.5.5.2)
       `::ffff:${dotted}`,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
-import { isIP, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, isIP, type Socket } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { BlockedAddressError, guardedLookup, type Resolve } from './address-guard.ts';
 import { GuardedFetcher } from './guarded-fetch.ts';

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { assertPublicHost, guardedLookup, type Resolve } from './address-guard.ts';
 import { cachingResolve } from './dns-cache.ts';
 
@@ -152,12 +152,18 @@ export class GuardedFetcher {
  */
 function settledByAbort(answer: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
   if (signal.aborted) {
-    void answer.then((late) => late.body.destroy(), () => undefined);
+    void answer.then(
+      (late) => late.body.destroy(),
+      () => undefined,
+    );
     return Promise.reject(signal.reason);
   }
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      void answer.then((late) => late.body.destroy(), () => undefined);
+      void answer.then(
+        (late) => late.body.destroy(),
+        () => undefined,
+      );
       reject(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { CollapsedText, isJsSpace } from './collapsed-text.ts';
 
 describe('CollapsedText', () => {
-  it('splits words where JavaScript\'s \\s does, for every UTF-16 unit', () => {
+  it("splits words where JavaScript's \\s does, for every UTF-16 unit", () => {
     for (let unit = 0; unit <= 0xffff; unit++) {
       assert.equal(isJsSpace(unit), /\s/.test(String.fromCharCode(unit)), `U+${unit.toString(16).padStart(4, '0')}`);
     }

@@ -20,7 +20,12 @@ const MAX_NODES = 20_000;
 /** Parses one block's text; never throws. */
 export function readJsonLd(raw: string, chars: number): JsonLdBlock {
   if (chars > PAGE_FACT_CAPS.jsonLdChars) {
-    return { raw, chars, error: `JSON-LD block of ${chars} characters exceeds the ${PAGE_FACT_CAPS.jsonLdChars}-character cap and was not parsed`, types: [] };
+    return {
+      raw,
+      chars,
+      error: `JSON-LD block of ${chars} characters exceeds the ${PAGE_FACT_CAPS.jsonLdChars}-character cap and was not parsed`,
+      types: [],
+    };
   }
   let value: unknown;
   try {

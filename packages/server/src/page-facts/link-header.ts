@@ -31,7 +31,10 @@ export function parseLinkHeader(value: string): HeaderLink[] {
       if (!Object.hasOwn(params, name)) params[name] = raw;
       rest = rest.slice(match[0].length);
     }
-    const rel = (params.rel ?? '').toLowerCase().split(/\s+/).filter((token) => token !== '');
+    const rel = (params.rel ?? '')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((token) => token !== '');
     links.push({ href, rel, params });
   }
 }

@@ -3,9 +3,18 @@ import { PAGE_FACT_CAPS } from './page-fact-caps.ts';
 import type { PageFacts, TextFact } from './page-facts.ts';
 import { applyRobotsContent, noRobotsDirectives, type RobotsDirectives } from './robots-directives.ts';
 
-type MetaFacts = Pick<PageFacts,
-  'descriptions' | 'descriptionCount' | 'metaRefreshCount' | 'viewport' | 'viewportCount' | 'cspMetas' |
-  'metaInBody' | 'openGraph' | 'twitter'>;
+type MetaFacts = Pick<
+  PageFacts,
+  | 'descriptions'
+  | 'descriptionCount'
+  | 'metaRefreshCount'
+  | 'viewport'
+  | 'viewportCount'
+  | 'cspMetas'
+  | 'metaInBody'
+  | 'openGraph'
+  | 'twitter'
+>;
 
 const OPEN_GRAPH = ['title', 'description', 'image', 'url', 'type'] as const;
 const TWITTER = ['card', 'title', 'description', 'image'] as const;
@@ -18,8 +27,13 @@ export class MetaTags {
   charset: string | null = null;
   charsetInFirst1024Bytes = false;
   readonly #facts: MetaFacts = {
-    descriptions: [], descriptionCount: 0, metaRefreshCount: 0, viewport: null, viewportCount: 0,
-    cspMetas: [], metaInBody: { count: 0, samples: [] },
+    descriptions: [],
+    descriptionCount: 0,
+    metaRefreshCount: 0,
+    viewport: null,
+    viewportCount: 0,
+    cspMetas: [],
+    metaInBody: { count: 0, samples: [] },
     openGraph: { title: null, description: null, image: null, url: null, type: null },
     twitter: { card: null, title: null, description: null, image: null },
   };
@@ -44,7 +58,8 @@ export class MetaTags {
     }
     if (name === 'description') {
       facts.descriptionCount++;
-      if (facts.descriptions.length < PAGE_FACT_CAPS.descriptions) facts.descriptions.push(textFact(content, PAGE_FACT_CAPS.titleText, inHead));
+      if (facts.descriptions.length < PAGE_FACT_CAPS.descriptions)
+        facts.descriptions.push(textFact(content, PAGE_FACT_CAPS.titleText, inHead));
     } else if (name === 'robots' || name === 'googlebot') {
       applyRobotsContent(content, this.robots);
     } else if (name === 'viewport') {
@@ -92,7 +107,10 @@ export function charsetOf(contentType: string): string | null {
 function parseRefresh(content: string): { content: string; delaySeconds: number | null; target: string | null } {
   const match = /^(\d+(?:\.\d*)?)?\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/is.exec(content);
   const delay = match?.[1] !== undefined ? Math.floor(Number(match[1])) : null;
-  const target = (match?.[2] ?? '').trim().replace(/^(["'])(.*)\1$/s, '$2').trim();
+  const target = (match?.[2] ?? '')
+    .trim()
+    .replace(/^(["'])(.*)\1$/s, '$2')
+    .trim();
   return { content, delaySeconds: delay, target: target === '' ? null : target };
 }
 

@@ -13,9 +13,40 @@ import { VisibleText } from './visible-text.ts';
 const HEAD_ELEMENTS = new Set(['html', 'head', 'base', 'link', 'meta', 'noscript', 'script', 'style', 'template', 'title']);
 /** Inline elements: their edges do not separate words ("foo<b>bar</b>" is one word). */
 const INLINE = new Set([
-  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i',
-  'img', 'ins', 'kbd', 'label', 'mark', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup',
-  'time', 'tt', 'u', 'var', 'wbr',
+  'a',
+  'abbr',
+  'acronym',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'img',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
 ]);
 /** HTML elements whose text a reader never sees (script and style are raw text, handled apart). */
 const HIDDEN_TEXT = new Set(['iframe', 'noembed', 'noframes']);
@@ -23,7 +54,14 @@ const HIDDEN_TEXT = new Set(['iframe', 'noembed', 'noframes']);
 const HIDDEN_FOREIGN_TEXT = new Set(['script', 'style', 'title', 'desc']);
 // Maps, not object literals: looking up a tag name parsed from the page in an object costs a
 // string-table lookup per element, and finds Object.prototype's members (`<constructor>`).
-const HEADING_LEVEL = new Map<string, HeadingFact['level']>([['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6]]);
+const HEADING_LEVEL = new Map<string, HeadingFact['level']>([
+  ['h1', 1],
+  ['h2', 2],
+  ['h3', 3],
+  ['h4', 4],
+  ['h5', 5],
+  ['h6', 6],
+]);
 const JS_TYPES = /^(?:|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/(?:javascript1\.[0-5]|jscript|livescript))$/;
 
 // What an open element changed, undone when it closes.
@@ -157,7 +195,8 @@ export class PageFactsCollector implements Partial<Handler> {
   finish(pageUrl: string, headers: Record<string, string | undefined>): PageFacts {
     while (this.#frames.length > 0) this.onclosetag('');
     const refresh = this.#meta.refresh;
-    const metaRefresh = refresh === null ? null : { content: refresh.content, delaySeconds: refresh.delaySeconds, url: null as string | null };
+    const metaRefresh =
+      refresh === null ? null : { content: refresh.content, delaySeconds: refresh.delaySeconds, url: null as string | null };
     if (metaRefresh !== null && refresh?.target != null) this.#resources.resolveLater(refresh.target, (ref) => (metaRefresh.url = ref.url));
     const resources = this.#resources.finish(pageUrl, headers);
     const meta = this.#meta.finish();
@@ -229,10 +268,13 @@ export class PageFactsCollector implements Partial<Handler> {
   /** Runs `action` when `frame` closes, after what was registered before it. */
   #onClose(frame: Frame, action: () => void): void {
     const previous = frame.onClose;
-    frame.onClose = previous === null ? action : () => {
-      previous();
-      action();
-    };
+    frame.onClose =
+      previous === null
+        ? action
+        : () => {
+            previous();
+            action();
+          };
   }
 
   /** With scripting on, noscript content is not in the page; its links and images are still worth knowing. */
@@ -259,28 +301,49 @@ export class PageFactsCollector implements Partial<Handler> {
       case 'html':
         if (this.#htmlLang === null && attribs.lang !== undefined) this.#htmlLang = attribs.lang.trim();
         break;
-      case 'title': this.#openTitle(frame, inHead); break;
-      case 'meta': this.#meta.add(attribs, inHead, () => this.#inFirst1024Bytes()); break;
-      case 'noscript': this.#enter(frame, NOSCRIPT); break;
-      case 'template': this.#enter(frame, TEMPLATE); break;
-      case 'a': if (attribs.href !== undefined) this.#openLink(frame, attribs, false); break;
-      case 'img': this.#openImage(attribs, false); break;
-      case 'script': this.#openScript(frame, attribs, inHead); break;
+      case 'title':
+        this.#openTitle(frame, inHead);
+        break;
+      case 'meta':
+        this.#meta.add(attribs, inHead, () => this.#inFirst1024Bytes());
+        break;
+      case 'noscript':
+        this.#enter(frame, NOSCRIPT);
+        break;
+      case 'template':
+        this.#enter(frame, TEMPLATE);
+        break;
+      case 'a':
+        if (attribs.href !== undefined) this.#openLink(frame, attribs, false);
+        break;
+      case 'img':
+        this.#openImage(attribs, false);
+        break;
+      case 'script':
+        this.#openScript(frame, attribs, inHead);
+        break;
       case 'style':
         this.#raw.start('style');
         this.#onClose(frame, () => this.#raw.end());
         break;
-      case 'button': this.#openButton(frame, name, attribs); break;
+      case 'button':
+        this.#openButton(frame, name, attribs);
+        break;
       case 'input':
         if (attribs.type?.trim().toLowerCase() === 'image') this.#resources.element(name, attribs, inHead);
         this.#controls.input(attribs, this.#labelDepth > 0);
         break;
-      case 'select': case 'textarea': this.#controls.control(name, attribs, this.#labelDepth > 0); break;
+      case 'select':
+      case 'textarea':
+        this.#controls.control(name, attribs, this.#labelDepth > 0);
+        break;
       case 'label':
         this.#enter(frame, LABEL);
         if (attribs.for !== undefined) this.#controls.noteLabelFor(attribs.for.trim());
         break;
-      default: this.#resources.element(name, attribs, inHead); break;
+      default:
+        this.#resources.element(name, attribs, inHead);
+        break;
     }
   }
 

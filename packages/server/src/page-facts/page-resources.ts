@@ -1,21 +1,61 @@
 import { CollapsedText } from './collapsed-text.ts';
 import { parseLinkHeader } from './link-header.ts';
 import { PAGE_FACT_CAPS as CAPS } from './page-fact-caps.ts';
-import type { FormFact, HreflangFact, IframeFact, ImageFact, LinkFact, LinkRefFact, PageFacts, ScriptFact, StylesheetFact } from './page-facts.ts';
-import { resolveRef, type ResolvedRef } from './resolve-ref.ts';
+import type {
+  FormFact,
+  HreflangFact,
+  IframeFact,
+  ImageFact,
+  LinkFact,
+  LinkRefFact,
+  PageFacts,
+  ScriptFact,
+  StylesheetFact,
+} from './page-facts.ts';
+import { type ResolvedRef, resolveRef } from './resolve-ref.ts';
 import { parseSrcset } from './srcset.ts';
 
-type ResourceFacts = Pick<PageFacts,
-  'links' | 'linkCount' | 'images' | 'imageCount' | 'scripts' | 'scriptCount' | 'stylesheets' | 'stylesheetCount' |
-  'iframes' | 'iframeCount' | 'forms' | 'formCount' | 'mixedContent' | 'canonicals' | 'canonicalCount' | 'hreflangs' | 'hreflangCount'>;
+type ResourceFacts = Pick<
+  PageFacts,
+  | 'links'
+  | 'linkCount'
+  | 'images'
+  | 'imageCount'
+  | 'scripts'
+  | 'scriptCount'
+  | 'stylesheets'
+  | 'stylesheetCount'
+  | 'iframes'
+  | 'iframeCount'
+  | 'forms'
+  | 'formCount'
+  | 'mixedContent'
+  | 'canonicals'
+  | 'canonicalCount'
+  | 'hreflangs'
+  | 'hreflangCount'
+>;
 
 /** `<link>` relations a browser fetches, so an http: one is mixed content (canonical, alternate, prev/next are not). */
 const FETCHED_RELS = new Set([
-  'icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon', 'manifest', 'preload', 'modulepreload', 'prefetch',
+  'icon',
+  'apple-touch-icon',
+  'apple-touch-icon-precomposed',
+  'mask-icon',
+  'manifest',
+  'preload',
+  'modulepreload',
+  'prefetch',
 ]);
 /** Elements that load a subresource from an attribute, for `security/mixed-content`. */
 const MEDIA_ATTRIBUTES = new Map<string, readonly string[]>([
-  ['source', ['src']], ['video', ['src', 'poster']], ['audio', ['src']], ['embed', ['src']], ['object', ['data']], ['track', ['src']], ['input', ['src']],
+  ['source', ['src']],
+  ['video', ['src', 'poster']],
+  ['audio', ['src']],
+  ['embed', ['src']],
+  ['object', ['data']],
+  ['track', ['src']],
+  ['input', ['src']],
 ]);
 
 /**
@@ -28,9 +68,23 @@ export class PageResources {
   #baseHref: string | null = null;
   readonly #refs: { raw: string; apply: (ref: ResolvedRef) => void; againstPage: boolean }[] = [];
   readonly #facts: ResourceFacts = {
-    links: [], linkCount: 0, images: [], imageCount: 0, scripts: [], scriptCount: 0, stylesheets: [], stylesheetCount: 0,
-    iframes: [], iframeCount: 0, forms: [], formCount: 0, mixedContent: { count: 0, items: [] },
-    canonicals: [], canonicalCount: 0, hreflangs: [], hreflangCount: 0,
+    links: [],
+    linkCount: 0,
+    images: [],
+    imageCount: 0,
+    scripts: [],
+    scriptCount: 0,
+    stylesheets: [],
+    stylesheetCount: 0,
+    iframes: [],
+    iframeCount: 0,
+    forms: [],
+    formCount: 0,
+    mixedContent: { count: 0, items: [] },
+    canonicals: [],
+    canonicalCount: 0,
+    hreflangs: [],
+    hreflangCount: 0,
   };
   readonly #selfForms: FormFact[] = [];
   #otherSubresources = 0;
@@ -43,8 +97,16 @@ export class PageResources {
     if (facts.links.length >= CAPS.links) return null;
     const raw = attribs.href as string;
     const fact: LinkFact = {
-      href: cut(raw), url: null, scheme: null, samePage: false, text: '', named: false,
-      rel: tokens(attribs.rel), role: attribs.role?.trim().toLowerCase() || null, inNav, inNoscript,
+      href: cut(raw),
+      url: null,
+      scheme: null,
+      samePage: false,
+      text: '',
+      named: false,
+      rel: tokens(attribs.rel),
+      role: attribs.role?.trim().toLowerCase() || null,
+      inNav,
+      inNoscript,
     };
     facts.links.push(fact);
     this.#ref(raw, (ref) => Object.assign(fact, ref));
@@ -57,10 +119,16 @@ export class PageResources {
     if (facts.images.length >= CAPS.images) return;
     const src = attribs.src;
     const fact: ImageFact = {
-      src: src === undefined ? null : cut(src), url: null,
+      src: src === undefined ? null : cut(src),
+      url: null,
       alt: attribs.alt === undefined ? null : CollapsedText.of(attribs.alt, CAPS.altText).text,
-      width: attribs.width ?? null, height: attribs.height ?? null, loading: attribs.loading?.trim().toLowerCase() ?? null,
-      hasSrcset: attribs.srcset !== undefined, srcset: [], role: attribs.role?.trim().toLowerCase() || null, inNoscript,
+      width: attribs.width ?? null,
+      height: attribs.height ?? null,
+      loading: attribs.loading?.trim().toLowerCase() ?? null,
+      hasSrcset: attribs.srcset !== undefined,
+      srcset: [],
+      role: attribs.role?.trim().toLowerCase() || null,
+      inNoscript,
     };
     facts.images.push(fact);
     if (src !== undefined && src.trim() !== '') {
@@ -84,7 +152,15 @@ export class PageResources {
     const src = attribs.src as string;
     const async = attribs.async !== undefined;
     const defer = attribs.defer !== undefined;
-    const fact: ScriptFact = { src: cut(src), url: null, kind, async, defer, inHead, blocking: inHead && kind === 'classic' && !async && !defer };
+    const fact: ScriptFact = {
+      src: cut(src),
+      url: null,
+      kind,
+      async,
+      defer,
+      inHead,
+      blocking: inHead && kind === 'classic' && !async && !defer,
+    };
     facts.scripts.push(fact);
     this.#ref(src, (ref) => {
       fact.url = ref.url;
@@ -113,7 +189,10 @@ export class PageResources {
     }
   }
 
-  finish(pageUrl: string, headers: Record<string, string | undefined>): { location: Pick<PageFacts, 'url' | 'baseUrl' | 'baseHref'>; facts: ResourceFacts } {
+  finish(
+    pageUrl: string,
+    headers: Record<string, string | undefined>,
+  ): { location: Pick<PageFacts, 'url' | 'baseUrl' | 'baseHref'>; facts: ResourceFacts } {
     const page = URL.parse(pageUrl);
     if (page !== null) page.hash = '';
     const documentUrl = page?.href ?? pageUrl;
@@ -146,7 +225,10 @@ export class PageResources {
       if (facts.stylesheets.length >= CAPS.stylesheets) return;
       const media = attribs.media?.trim() ?? null;
       const fact: StylesheetFact = {
-        href: cut(href), url: null, media, inHead,
+        href: cut(href),
+        url: null,
+        media,
+        inHead,
         blocking: inHead && !rel.includes('alternate') && !/^print$/i.test(media ?? ''),
       };
       facts.stylesheets.push(fact);
@@ -183,7 +265,8 @@ export class PageResources {
     if (value === undefined) return;
     for (const link of parseLinkHeader(value)) {
       if (link.rel.includes('canonical')) this.#canonical(link.href, 'header', true);
-      if (link.rel.includes('alternate') && link.params.hreflang !== undefined) this.#hreflang(link.params.hreflang, link.href, 'header', true);
+      if (link.rel.includes('alternate') && link.params.hreflang !== undefined)
+        this.#hreflang(link.params.hreflang, link.href, 'header', true);
     }
   }
 
@@ -193,7 +276,8 @@ export class PageResources {
     if (facts.iframes.length >= CAPS.iframes) return;
     const src = attribs.src;
     const fact: IframeFact = {
-      src: src === undefined ? null : cut(src), url: null,
+      src: src === undefined ? null : cut(src),
+      url: null,
       title: attribs.title === undefined ? null : CollapsedText.of(attribs.title, CAPS.altText).text,
       loading: attribs.loading?.trim().toLowerCase() ?? null,
     };
@@ -210,7 +294,11 @@ export class PageResources {
     facts.formCount++;
     if (facts.forms.length >= CAPS.forms) return;
     const action = attribs.action;
-    const fact: FormFact = { action: action === undefined ? null : cut(action), url: null, method: attribs.method?.trim().toLowerCase() || 'get' };
+    const fact: FormFact = {
+      action: action === undefined ? null : cut(action),
+      url: null,
+      method: attribs.method?.trim().toLowerCase() || 'get',
+    };
     facts.forms.push(fact);
     // An absent or empty action submits to the document's URL (not the base URL); `finish` fills that in.
     if (action === undefined || action.trim() === '') this.#selfForms.push(fact);
@@ -242,7 +330,10 @@ export function headerValue(headers: Record<string, string | undefined>, name: s
 
 function tokens(value: string | undefined): string[] {
   if (value === undefined) return [];
-  return value.toLowerCase().split(/\s+/).filter((token) => token !== '');
+  return value
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((token) => token !== '');
 }
 
 function cut(raw: string): string {

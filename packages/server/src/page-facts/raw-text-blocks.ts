@@ -13,7 +13,12 @@ export class RawTextBlocks {
   #kind: 'script' | 'style' | 'jsonld' | 'ignore' | null = null;
   #chars = 0;
   #text = '';
-  readonly #facts: RawTextFacts = { inlineScripts: { count: 0, chars: 0 }, inlineStyles: { count: 0, chars: 0 }, jsonLd: [], jsonLdCount: 0 };
+  readonly #facts: RawTextFacts = {
+    inlineScripts: { count: 0, chars: 0 },
+    inlineStyles: { count: 0, chars: 0 },
+    jsonLd: [],
+    jsonLdCount: 0,
+  };
 
   get open(): boolean {
     return this.#kind !== null;

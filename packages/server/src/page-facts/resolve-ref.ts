@@ -26,7 +26,8 @@ const UNPARSABLE: ResolvedRef = { url: null, scheme: null, samePage: false };
  */
 export function resolveRef(raw: string, base: URL | null, pageUrl: string): ResolvedRef {
   if (raw.length > PAGE_FACT_CAPS.resolvableHrefChars) {
-    const scheme = /^[\s\x00-\x1f]*([a-z][a-z\d+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? (base === null ? null : base.protocol.slice(0, -1));
+    const scheme =
+      /^[\s\x00-\x1f]*([a-z][a-z\d+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? (base === null ? null : base.protocol.slice(0, -1));
     return { url: null, scheme, samePage: false };
   }
   const target = URL.parse(raw, base ?? undefined);

@@ -18,8 +18,14 @@ export interface RobotsDirectives {
 
 export function noRobotsDirectives(): RobotsDirectives {
   return {
-    noindex: false, nofollow: false, none: false, nosnippet: false, noarchive: false,
-    noimageindex: false, maxSnippet: null, unavailableAfter: null,
+    noindex: false,
+    nofollow: false,
+    none: false,
+    nosnippet: false,
+    noarchive: false,
+    noimageindex: false,
+    maxSnippet: null,
+    unavailableAfter: null,
   };
 }
 
@@ -55,7 +61,10 @@ export function applyXRobotsTag(value: string, into: RobotsDirectives): void {
 }
 
 /** The page's directives by source, and both together: what `indexability/*` decides on. */
-export function robotsFacts(meta: RobotsDirectives, xRobotsTag: string | undefined): { meta: RobotsDirectives; header: RobotsDirectives; combined: RobotsDirectives } {
+export function robotsFacts(
+  meta: RobotsDirectives,
+  xRobotsTag: string | undefined,
+): { meta: RobotsDirectives; header: RobotsDirectives; combined: RobotsDirectives } {
   const header = noRobotsDirectives();
   if (xRobotsTag !== undefined) applyXRobotsTag(xRobotsTag, header);
   const combined = noRobotsDirectives();
@@ -99,19 +108,36 @@ function applyToken(token: string, into: RobotsDirectives): void {
   const name = (colon === -1 ? token : token.slice(0, colon)).trim().toLowerCase();
   const value = colon === -1 ? '' : token.slice(colon + 1).trim();
   switch (name) {
-    case 'noindex': into.noindex = true; break;
-    case 'nofollow': into.nofollow = true; break;
-    case 'none': into.none = true; into.noindex = true; into.nofollow = true; break;
-    case 'nosnippet': into.nosnippet = true; break;
-    case 'noarchive': into.noarchive = true; break;
-    case 'noimageindex': into.noimageindex = true; break;
+    case 'noindex':
+      into.noindex = true;
+      break;
+    case 'nofollow':
+      into.nofollow = true;
+      break;
+    case 'none':
+      into.none = true;
+      into.noindex = true;
+      into.nofollow = true;
+      break;
+    case 'nosnippet':
+      into.nosnippet = true;
+      break;
+    case 'noarchive':
+      into.noarchive = true;
+      break;
+    case 'noimageindex':
+      into.noimageindex = true;
+      break;
     case 'max-snippet': {
       const limit = Number.parseInt(value, 10);
       if (Number.isFinite(limit)) setMaxSnippet(into, limit);
       break;
     }
-    case 'unavailable_after': if (value !== '') into.unavailableAfter ??= value; break;
-    default: break; // all, notranslate, max-image-preview, … restrict nothing a check reads
+    case 'unavailable_after':
+      if (value !== '') into.unavailableAfter ??= value;
+      break;
+    default:
+      break; // all, notranslate, max-image-preview, … restrict nothing a check reads
   }
 }
 

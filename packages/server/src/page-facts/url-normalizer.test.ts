@@ -51,15 +51,27 @@ describe('normalizeUrl', () => {
   });
 
   it('removes tracking parameters and keeps the others in order', () => {
-    assert.equal(
-      normalizeUrl('https://example.com/p?z=1&utm_source=news&a=2&gclid=abc&m=3&fbclid=x'),
-      'https://example.com/p?z=1&a=2&m=3',
-    );
+    assert.equal(normalizeUrl('https://example.com/p?z=1&utm_source=news&a=2&gclid=abc&m=3&fbclid=x'), 'https://example.com/p?z=1&a=2&m=3');
   });
 
   it('removes every documented tracking parameter', () => {
-    const names = ['utm_medium', 'utm_id', 'gclid', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid',
-      'mc_cid', 'mc_eid', '_ga', '_gl', 'igshid', 'yclid', 'ref_src'];
+    const names = [
+      'utm_medium',
+      'utm_id',
+      'gclid',
+      'dclid',
+      'gbraid',
+      'wbraid',
+      'fbclid',
+      'msclkid',
+      'mc_cid',
+      'mc_eid',
+      '_ga',
+      '_gl',
+      'igshid',
+      'yclid',
+      'ref_src',
+    ];
     const query = names.map((name) => `${name}=1`).join('&');
     assert.equal(normalizeUrl(`https://example.com/?keep=1&${query}`), 'https://example.com/?keep=1');
   });

@@ -23,8 +23,19 @@
  * - ref_src: Twitter/X embeds
  */
 export const TRACKING_PARAMETERS: readonly string[] = [
-  'gclid', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'mc_cid', 'mc_eid',
-  '_ga', '_gl', 'igshid', 'yclid', 'ref_src',
+  'gclid',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  'igshid',
+  'yclid',
+  'ref_src',
 ];
 const TRACKING_PREFIX = 'utm_';
 const trackingNames = new Set(TRACKING_PARAMETERS);

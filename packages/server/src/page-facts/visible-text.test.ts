@@ -26,7 +26,12 @@ describe('VisibleText', () => {
     const words = feed(text);
     const summary = text.finish();
     assert.equal(summary.wordCount, words.length);
-    assert.equal(summary.textHash, createHash('sha256').update(words.map((word) => word.toLowerCase()).join(' ')).digest('hex'));
+    assert.equal(
+      summary.textHash,
+      createHash('sha256')
+        .update(words.map((word) => word.toLowerCase()).join(' '))
+        .digest('hex'),
+    );
     assert.equal(summary.text, words.join(' ').slice(0, KEPT_TEXT_CHARS));
     // The SimHash of this text before its words were handled in batches.
     assert.equal(summary.simhash, SIMHASH);

@@ -1,8 +1,8 @@
-import { inTransaction, type Database } from '../database/database.ts';
 import { now } from '../clock.ts';
+import { type Database, inTransaction } from '../database/database.ts';
+import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Plans } from '../plans/plans.ts';
 import { issueKey, provisionWorkspace } from './provisioning.ts';
-import { WorkspaceStore } from '../identity/workspace-store.ts';
 
 export interface Bootstrapped {
   workspaceId: string;

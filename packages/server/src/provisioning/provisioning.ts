@@ -1,13 +1,13 @@
-import { roleScopes, type Role, type Scope } from '@loupe/contract';
+import { type Role, roleScopes, type Scope } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { CreditStore } from '../credits/credit-store.ts';
 import { allowanceNote, allowancePeriod } from '../credits/monthly-allowance.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import { newId } from '../ids.ts';
-import type { Plans } from '../plans/plans.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { ApiKeyStore } from '../identity/api-key-store.ts';
 import { generateKeySecret, hashKeySecret, keyPrefix } from '../identity/key-secret.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
+import { newId } from '../ids.ts';
+import type { Plans } from '../plans/plans.ts';
 
 /**
  * Creating workspaces, members and keys outside a request: first-start bootstrap,
@@ -25,17 +25,19 @@ export async function provisionWorkspace(
     await workspaces.insertWorkspace({ id: workspaceId, name: input.name, plan: input.plan }, at);
     // The first month's allowance (DESIGN.md §6); later months come from MonthlyAllowance's ticks.
     const period = allowancePeriod(new Date(at));
-    await new CreditStore(transaction).topUp(workspaceId, period, plans.limits(input.plan).monthlyCredits, allowanceNote(input.plan, period));
+    await new CreditStore(transaction).topUp(
+      workspaceId,
+      period,
+      plans.limits(input.plan).monthlyCredits,
+      allowanceNote(input.plan, period),
+    );
     const userId = await addMember(transaction, { workspaceId, email: input.ownerEmail, role: 'owner' });
     return { workspaceId, userId };
   });
 }
 
 /** Adds the user with this email (created when new) to the workspace; answers the user's id. */
-export async function addMember(
-  database: Database,
-  input: { workspaceId: string; email: string; role: Role },
-): Promise<string> {
+export async function addMember(database: Database, input: { workspaceId: string; email: string; role: Role }): Promise<string> {
   const workspaces = new WorkspaceStore(database);
   const at = now();
   const email = input.email.toLowerCase();

@@ -2,8 +2,8 @@ import { LoupeError } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
 import type { Database } from '../database/database.ts';
-import type { Plans } from '../plans/plans.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
+import type { Plans } from '../plans/plans.ts';
 
 export interface WorkspaceListing {
   id: string;

@@ -60,14 +60,21 @@ for (const dialect of testDialects()) {
     }
 
     async function crawlProject(rulePackIds: string[]) {
-      const project = await t.request('POST', '/api/v1/projects', { ...as, body: { name: 'Site', siteUrl: site.url('/'), rulePackIds, crawlDefaults: { sitemaps: false } } });
+      const project = await t.request('POST', '/api/v1/projects', {
+        ...as,
+        body: { name: 'Site', siteUrl: site.url('/'), rulePackIds, crawlDefaults: { sitemaps: false } },
+      });
       assert.equal(project.status, 201, JSON.stringify(project.body));
       const started = await t.request('POST', `/api/v1/projects/${project.body.id}/crawls`, { ...as, body: {} });
       assert.equal(started.status, 202);
       const events = await followCrawlEvents(t, started.body.id, as);
       const reportId = events.at(-1)?.reportId;
       assert.ok(reportId);
-      return { projectId: project.body.id as string, crawlId: started.body.id as string, report: (await t.request('GET', `/api/v1/reports/${reportId}`, as)).body };
+      return {
+        projectId: project.body.id as string,
+        crawlId: started.body.id as string,
+        report: (await t.request('GET', `/api/v1/reports/${reportId}`, as)).body,
+      };
     }
 
     it("runs the attached packs' rules in the crawl and reports their findings like built-in checks", async () => {
@@ -103,18 +110,27 @@ for (const dialect of testDialects()) {
 
     it('runs no custom rule when no pack is attached', async () => {
       const { report } = await crawlProject([]);
-      assert.equal(report.issues.some((issue: { ruleId: string }) => issue.ruleId === 'content/placeholder-copy'), false);
+      assert.equal(
+        report.issues.some((issue: { ruleId: string }) => issue.ruleId === 'content/placeholder-copy'),
+        false,
+      );
     });
 
     it('leaves the packs out of crawls of a workspace whose plan lost them', async () => {
       const packId = await savePack([placeholderRule]);
-      const project = await t.request('POST', '/api/v1/projects', { ...as, body: { name: 'Site', siteUrl: site.url('/'), rulePackIds: [packId] } });
+      const project = await t.request('POST', '/api/v1/projects', {
+        ...as,
+        body: { name: 'Site', siteUrl: site.url('/'), rulePackIds: [packId] },
+      });
       await t.server.database.db.updateTable('workspaces').set({ plan: 'free' }).where('id', '=', pro.workspaceId).execute();
       try {
         const started = await t.request('POST', `/api/v1/projects/${project.body.id}/crawls`, { ...as, body: { sitemaps: false } });
         const events = await followCrawlEvents(t, started.body.id, as);
         const report = (await t.request('GET', `/api/v1/reports/${events.at(-1)?.reportId}`, as)).body;
-        assert.equal(report.issues.some((issue: { ruleId: string }) => issue.ruleId === 'content/placeholder-copy'), false);
+        assert.equal(
+          report.issues.some((issue: { ruleId: string }) => issue.ruleId === 'content/placeholder-copy'),
+          false,
+        );
       } finally {
         await t.server.database.db.updateTable('workspaces').set({ plan: 'pro' }).where('id', '=', pro.workspaceId).execute();
       }

@@ -1,7 +1,7 @@
-import { RulePack, type RuleError } from '@loupe/contract';
-import type { RuleDefinition, Finding } from '../audit/rule.ts';
-import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
+import { type RuleError, RulePack } from '@loupe/contract';
+import type { Finding, RuleDefinition } from '../audit/rule.ts';
 import type { StoredPage } from '../audit/stored-page-store.ts';
+import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
 import type { CompiledRule } from '../rule-packs/compiled-rule.ts';
 import type { RuleBudgets } from '../rule-packs/rule-budgets.ts';
 import { compileRulePack } from '../rule-packs/rule-pack-compiler.ts';

@@ -1,7 +1,7 @@
 import type { Report } from '@loupe/contract';
 import type { HealthResult, Severity } from '../audit/health-score.ts';
-import { RuleBook } from '../audit/rule-book.ts';
 import type { Finding } from '../audit/rule.ts';
+import { RuleBook } from '../audit/rule-book.ts';
 import type { SiteLevelFinding } from '../audit/site-rules/site-level-rules.ts';
 
 const EXAMPLES_PER_ISSUE = 5;
@@ -31,7 +31,13 @@ export class IssueTally {
     tally.pages += 1;
     tally.instances += finding.count;
     if (tally.examples.length < EXAMPLES_PER_ISSUE) {
-      tally.examples.push({ url: page.url, pageId: page.id, count: finding.count, samples: finding.samples, detail: finding.detail ?? null });
+      tally.examples.push({
+        url: page.url,
+        pageId: page.id,
+        count: finding.count,
+        samples: finding.samples,
+        detail: finding.detail ?? null,
+      });
     }
     this.#counts[`${severity}s`] += 1;
   }
@@ -67,7 +73,13 @@ export class IssueTally {
         examples: tally.examples,
       };
     });
-    issues.sort((a, b) => b.lostPoints - a.lostPoints || severityRank[b.severity] - severityRank[a.severity] || b.pages - a.pages || (a.ruleId < b.ruleId ? -1 : 1));
+    issues.sort(
+      (a, b) =>
+        b.lostPoints - a.lostPoints ||
+        severityRank[b.severity] - severityRank[a.severity] ||
+        b.pages - a.pages ||
+        (a.ruleId < b.ruleId ? -1 : 1),
+    );
 
     const categories = new Map<string, Report['categories'][number]>();
     for (const issue of issues) {
@@ -79,7 +91,12 @@ export class IssueTally {
     const topFixes = health.gainIfFixed
       .filter((entry) => entry.gain > 1e-9)
       .slice(0, TOP_FIXES)
-      .map((entry) => ({ ruleId: entry.ruleId, title: this.#rulesBook.get(entry.ruleId).title, scoreWithout: entry.scoreWithout, gain: entry.gain }));
+      .map((entry) => ({
+        ruleId: entry.ruleId,
+        title: this.#rulesBook.get(entry.ruleId).title,
+        scoreWithout: entry.scoreWithout,
+        gain: entry.gain,
+      }));
     return {
       counts: { ...this.#counts },
       categories: [...categories.values()].sort((a, b) => b.lostPoints - a.lostPoints || (a.category < b.category ? -1 : 1)),

@@ -17,7 +17,10 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       const plan = { imageProjects: 1, imagesPerProject: 1, scheduledCrawls: false, customRulePacks: false };
-      t = await startTestServer(dialect, { plans: { free: { ...plan, pagesPerCrawl: 20_000, monthlyCredits: 20_000 } }, crawlAllowPrivate: true });
+      t = await startTestServer(dialect, {
+        plans: { free: { ...plan, pagesPerCrawl: 20_000, monthlyCredits: 20_000 } },
+        crawlAllowPrivate: true,
+      });
       site = await startTestSite(definition, { record: false });
     });
     after(async () => {

@@ -1,9 +1,9 @@
-import type { Database } from '../database/database.ts';
-import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
-import type { CrawlFindingTable, Schema } from '../database/schema.ts';
+import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
 import type { SimhashedPage } from '../audit/site-rules/near-duplicates.ts';
-import { newId } from '../ids.ts';
 import { NOT_CHECKED } from '../crawl/link-outcome.ts';
+import type { Database } from '../database/database.ts';
+import type { CrawlFindingTable, Schema } from '../database/schema.ts';
+import { newId } from '../ids.ts';
 
 /** A crawled URL of kind page, as the report build reads it. */
 export interface BuildPageRow {
@@ -92,8 +92,22 @@ export class ReportBuildStore {
   pages(afterId: string | null, limit: number): Promise<BuildPageRow[]> {
     return this.#db
       .selectFrom('crawl_urls')
-      .select(['id', 'url', 'url_key', 'source', 'depth', 'status_code', 'fetch_error', 'final_url', 'summary', 'title_hash',
-        'description_hash', 'text_hash', 'lang', 'indexable'])
+      .select([
+        'id',
+        'url',
+        'url_key',
+        'source',
+        'depth',
+        'status_code',
+        'fetch_error',
+        'final_url',
+        'summary',
+        'title_hash',
+        'description_hash',
+        'text_hash',
+        'lang',
+        'indexable',
+      ])
       .where('crawl_id', '=', this.#crawlId)
       .where('kind', '=', 'page')
       .where('state', '=', 'done')
@@ -117,25 +131,39 @@ export class ReportBuildStore {
   /** Outgoing references of these pages whose target is not simply a crawled 200. */
   suspectLinks(sourceIds: string[]): Promise<SuspectLinkRow[]> {
     if (sourceIds.length === 0) return Promise.resolve([]);
-    return this.#db
-      .selectFrom('crawl_links as l')
-      // The crawl id as a value on both sides, and no condition on t.state: either of those led
-      // PostgreSQL to read the targets through the frontier index, one crawl-wide scan per link.
-      .innerJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', this.#crawlId).onRef('t.url_key', '=', 'l.target_key'))
-      .select(['l.source_id', 'l.kind', 't.id as target_id', 't.url', 't.url_key', 't.kind as target_kind', 't.status_code',
-        't.fetch_error', 't.final_url', 't.bytes', 't.indexable', 't.state'])
-      .where('l.crawl_id', '=', this.#crawlId)
-      .where('l.source_id', 'in', sourceIds)
-      .where((eb) =>
-        eb.or([
-          eb('t.status_code', 'is', null),
-          eb('t.status_code', '<', 200),
-          eb('t.status_code', '>=', 300),
-          eb('l.kind', 'in', ['canonical', 'hreflang']),
-          eb.and([eb('l.kind', '=', 'image'), eb('t.bytes', '>', HEAVY_IMAGE_BYTES)]),
-        ]),
-      )
-      .execute();
+    return (
+      this.#db
+        .selectFrom('crawl_links as l')
+        // The crawl id as a value on both sides, and no condition on t.state: either of those led
+        // PostgreSQL to read the targets through the frontier index, one crawl-wide scan per link.
+        .innerJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', this.#crawlId).onRef('t.url_key', '=', 'l.target_key'))
+        .select([
+          'l.source_id',
+          'l.kind',
+          't.id as target_id',
+          't.url',
+          't.url_key',
+          't.kind as target_kind',
+          't.status_code',
+          't.fetch_error',
+          't.final_url',
+          't.bytes',
+          't.indexable',
+          't.state',
+        ])
+        .where('l.crawl_id', '=', this.#crawlId)
+        .where('l.source_id', 'in', sourceIds)
+        .where((eb) =>
+          eb.or([
+            eb('t.status_code', 'is', null),
+            eb('t.status_code', '<', 200),
+            eb('t.status_code', '>=', 300),
+            eb('l.kind', 'in', ['canonical', 'hreflang']),
+            eb.and([eb('l.kind', '=', 'image'), eb('t.bytes', '>', HEAVY_IMAGE_BYTES)]),
+          ]),
+        )
+        .execute()
+    );
   }
 
   /** Every internal redirect of the crawl: chains are followed in memory (they are few). */
@@ -177,7 +205,12 @@ export class ReportBuildStore {
 
   /** Whether any page of the crawl has hreflang annotations (most sites have none). */
   async hasHreflangs(): Promise<boolean> {
-    const row = await this.#db.selectFrom('crawl_hreflangs').select('source_id').where('crawl_id', '=', this.#crawlId).limit(1).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('crawl_hreflangs')
+      .select('source_id')
+      .where('crawl_id', '=', this.#crawlId)
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -270,7 +303,8 @@ export class ReportBuildStore {
       .where('source', '=', 'sitemap');
     const blocked = (eb: ExpressionBuilder<Schema, 'crawl_urls'>) => eb('fetch_error', '=', 'blocked-by-robots');
     // (fetch_error is null or …): NOT on a null comparison would drop the rows without an error.
-    const notBlocked = (eb: ExpressionBuilder<Schema, 'crawl_urls'>) => eb.or([eb('fetch_error', 'is', null), eb('fetch_error', '<>', 'blocked-by-robots')]);
+    const notBlocked = (eb: ExpressionBuilder<Schema, 'crawl_urls'>) =>
+      eb.or([eb('fetch_error', 'is', null), eb('fetch_error', '<>', 'blocked-by-robots')]);
     const not200 = listed.where((eb) =>
       eb.and([eb.or([eb('status_code', 'is', null), eb('status_code', '<', 200), eb('status_code', '>=', 300)]), notBlocked(eb)]),
     );
@@ -278,7 +312,8 @@ export class ReportBuildStore {
     const nonIndexable = listed.where((eb) => eb.or([eb('indexable', '=', 0), blocked(eb)]));
     const indexable = this.#db.selectFrom('crawl_urls').where('crawl_id', '=', this.#crawlId).where('indexable', '=', 1);
     const unlisted = indexable.where('source', '<>', 'sitemap');
-    const count = async (query: typeof listed) => Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (query: typeof listed) =>
+      Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const samples = async (query: typeof listed) => (await query.select('url').orderBy('id').limit(3).execute()).map((row) => row.url);
     return {
       listedFetched: await count(listed),
@@ -311,11 +346,16 @@ export class ReportBuildStore {
    * reads the same on SQLite and PostgreSQL, whose unnamed VALUES columns are both column1…n
    * (the casts give PostgreSQL the types its parameters would otherwise lack).
    */
-  async setPageResults(results: { id: string; score: number | null; inlinks: number; errors: number; warnings: number; notices: number }[]): Promise<void> {
+  async setPageResults(
+    results: { id: string; score: number | null; inlinks: number; errors: number; warnings: number; notices: number }[],
+  ): Promise<void> {
     for (let start = 0; start < results.length; start += 200) {
-      const rows = results.slice(start, start + 200).map((r) =>
-        sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer))`,
-      );
+      const rows = results
+        .slice(start, start + 200)
+        .map(
+          (r) =>
+            sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer))`,
+        );
       await sql`
         update crawl_urls set score = v.column2, inlinks = v.column3, error_count = v.column4, warning_count = v.column5, notice_count = v.column6
         from (values ${sql.join(rows)}) as v

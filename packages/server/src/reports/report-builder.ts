@@ -1,26 +1,26 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Report } from '@loupe/contract';
 import { HealthAccumulator, pageScore, type RuleHit, type ScoredUrl, type Severity } from '../audit/health-score.ts';
+import type { Finding } from '../audit/rule.ts';
 import { RuleBook } from '../audit/rule-book.ts';
 import { findRule } from '../audit/rule-catalog.ts';
-import type { Finding } from '../audit/rule.ts';
 import { conflictingCodesFinding, type HreflangReference } from '../audit/site-rules/conflicting-codes.ts';
+import { type ChainEnd, type LinkTarget, linkTargetFindings } from '../audit/site-rules/link-target-rules.ts';
 import { findNearDuplicates, type NearDuplicates } from '../audit/site-rules/near-duplicates.ts';
-import { linkTargetFindings, type ChainEnd, type LinkTarget } from '../audit/site-rules/link-target-rules.ts';
 import { siteLevelFindings } from '../audit/site-rules/site-level-rules.ts';
+import { type StoredPage, StoredPageStore } from '../audit/stored-page-store.ts';
 import { now } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import type { CrawlRow } from '../crawl/crawl-store.ts';
-import { StoredPageStore, type StoredPage } from '../audit/stored-page-store.ts';
-import type { SiteFacts } from '../crawl/site-facts.ts';
 import { urlKey } from '../crawl/frontier-store.ts';
+import type { SiteFacts } from '../crawl/site-facts.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
-import { ReportBuildStore, type BuildPageRow, type SuspectLinkRow } from './report-build-store.ts';
-import { ReportStore } from './report-store.ts';
 import { CustomRules, type ReportRuleBudgets } from './custom-rules.ts';
 import { IssueTally } from './issue-tally.ts';
+import { type BuildPageRow, ReportBuildStore, type SuspectLinkRow } from './report-build-store.ts';
+import { ReportStore } from './report-store.ts';
 
 /** Pages read, checked and written back per step: memory stays bounded whatever the site's size. */
 const BATCH = 500;
@@ -68,14 +68,18 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
     // The same window of pages, with their markup, for the custom rules.
     const bodies = custom.empty
       ? new Map<string, StoredPage>()
-      : new Map((await storedPages.pages(crawl.id, { after: after ?? undefined, limit: BATCH, html: true })).map((page) => [page.id, page]));
+      : new Map(
+          (await storedPages.pages(crawl.id, { after: after ?? undefined, limit: BATCH, html: true })).map((page) => [page.id, page]),
+        );
     after = batch.at(-1)!.id;
     // On a rule thread, while this thread reads what the site checks need (its failure surfaces when awaited).
     // With no custom rules `bodies` is empty: no page goes to a rule thread.
-    const evaluated = custom.evaluate(batch.flatMap((row) => {
-      const stored = bodies.get(row.id);
-      return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
-    }));
+    const evaluated = custom.evaluate(
+      batch.flatMap((row) => {
+        const stored = bodies.get(row.id);
+        return stored ? [{ ...stored, inlinks: inlinks.get(row.url_key) ?? 0 }] : [];
+      }),
+    );
     evaluated.catch(() => {});
     // node:sqlite answers synchronously: without this the whole build would run without
     // letting the server answer a request.
@@ -100,12 +104,15 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
     for (const row of batch) {
       pages.crawled += 1;
       const inbound = inlinks.get(row.url_key) ?? 0;
-      const siteFindings = row.summary === null ? [] : [
-        ...linkTargetFindings(targets.get(row.id) ?? []),
-        ...duplicateFindings(row, duplicates),
-        ...nearDuplicateFindings(row, nearDuplicates),
-        ...structureFindings(row, inbound),
-      ];
+      const siteFindings =
+        row.summary === null
+          ? []
+          : [
+              ...linkTargetFindings(targets.get(row.id) ?? []),
+              ...duplicateFindings(row, duplicates),
+              ...nearDuplicateFindings(row, nearDuplicates),
+              ...structureFindings(row, inbound),
+            ];
       const conflicting = row.summary === null ? null : conflictingCodesFinding(row.lang, references.get(row.id) ?? []);
       if (conflicting) siteFindings.push(conflicting);
       siteFindings.push(...(customFindings.get(row.id) ?? []));
@@ -145,15 +152,17 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
 
   const facts = crawl.site_facts ? (JSON.parse(crawl.site_facts) as SiteFacts) : null;
   const site = facts ? siteLevelFindings(facts, await store.sitemapCoverage()) : [];
-  await store.insertSiteFindings(site.map((finding) => ({
-    url_id: null,
-    rule_id: finding.ruleId,
-    severity: finding.severity ?? rules.get(finding.ruleId).severity,
-    count: finding.count,
-    samples: JSON.stringify(finding.samples),
-    detail: finding.detail,
-    share: finding.share,
-  })));
+  await store.insertSiteFindings(
+    site.map((finding) => ({
+      url_id: null,
+      rule_id: finding.ruleId,
+      severity: finding.severity ?? rules.get(finding.ruleId).severity,
+      count: finding.count,
+      samples: JSON.stringify(finding.samples),
+      detail: finding.detail,
+      share: finding.share,
+    })),
+  );
   for (const finding of site) issues.addSite(finding, finding.severity ?? rules.get(finding.ruleId).severity);
 
   const fetched = pages.crawled - pages.blockedByRobots;
@@ -204,7 +213,11 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
 
 function hitOf(finding: { ruleId: string; severity?: Severity }, rules: RuleBook): RuleHit {
   const rule = rules.get(finding.ruleId);
-  return { ruleId: finding.ruleId, severity: finding.severity ?? rule.severity, ...(rule.weight === undefined ? {} : { weight: rule.weight }) };
+  return {
+    ruleId: finding.ruleId,
+    severity: finding.severity ?? rule.severity,
+    ...(rule.weight === undefined ? {} : { weight: rule.weight }),
+  };
 }
 
 type UrlClass = 'html' | 'failed' | 'redirect' | 'blocked' | 'denied' | 'other';
@@ -223,7 +236,10 @@ function failedRule(row: BuildPageRow): string {
   return row.status_code >= 500 ? 'status/server-error' : 'status/client-error';
 }
 
-type DuplicateGroups = Record<'titles/duplicate' | 'descriptions/duplicate' | 'content/duplicate', Map<string, { size: number; urls: string[] }>>;
+type DuplicateGroups = Record<
+  'titles/duplicate' | 'descriptions/duplicate' | 'content/duplicate',
+  Map<string, { size: number; urls: string[] }>
+>;
 
 function duplicateFindings(row: BuildPageRow, groups: DuplicateGroups): Finding[] {
   if (row.indexable !== 1) return [];
@@ -303,7 +319,12 @@ async function resolveTargets(
   const ends = new Map<string, ChainEnd>();
   for (let start = 0; start < endKeys.length; start += 500) {
     for (const end of await store.terminals(endKeys.slice(start, start + 500))) {
-      ends.set(end.url_key, { url: end.url, status: end.status_code, fetchError: end.fetch_error, indexable: end.indexable === null ? null : end.indexable === 1 });
+      ends.set(end.url_key, {
+        url: end.url,
+        status: end.status_code,
+        fetchError: end.fetch_error,
+        indexable: end.indexable === null ? null : end.indexable === 1,
+      });
     }
   }
   const hreflangRows = rows.filter((row) => row.kind === 'hreflang');
@@ -325,9 +346,7 @@ async function resolveTargets(
       fetchError: row.fetch_error,
       bytes: row.bytes,
       indexable: row.indexable === null ? null : row.indexable === 1,
-      redirect: chain
-        ? { hops: chain.hops, loop: chain.loop, end: chain.endKey ? (ends.get(chain.endKey) ?? null) : null }
-        : null,
+      redirect: chain ? { hops: chain.hops, loop: chain.loop, end: chain.endKey ? (ends.get(chain.endKey) ?? null) : null } : null,
       linksBack: row.kind === 'hreflang' ? returns.has(`${row.target_id} ${keyOf.get(row.source_id)}`) : null,
     };
     const list = targets.get(row.source_id);

@@ -1,6 +1,6 @@
 import type { Download } from '@loupe/contract';
-import { reportRules, toPageFinding, toReport, toReportPage, type RuleDescriber } from './report-views.ts';
 import type { ReportRow, ReportStore } from './report-store.ts';
+import { type RuleDescriber, reportRules, toPageFinding, toReport, toReportPage } from './report-views.ts';
 
 const BATCH = 500;
 
@@ -18,12 +18,31 @@ async function* csvLines(store: ReportStore, row: ReportRow): AsyncGenerator<str
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   const describe = reportRules(row);
   for (const finding of (await store.siteFindings(row.crawl_id)).map((stored) => toPageFinding(stored, describe))) {
-    yield csvRow(['', '', finding.ruleId, finding.category, finding.severity, finding.title, finding.count, finding.detail, finding.samples.join(' | ')]);
+    yield csvRow([
+      '',
+      '',
+      finding.ruleId,
+      finding.category,
+      finding.severity,
+      finding.title,
+      finding.count,
+      finding.detail,
+      finding.samples.join(' | '),
+    ]);
   }
   for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
     for (const finding of findings) {
-      yield csvRow([page.url, page.status ?? page.fetchError, finding.ruleId, finding.category, finding.severity, finding.title, finding.count,
-        finding.detail, finding.samples.join(' | ')]);
+      yield csvRow([
+        page.url,
+        page.status ?? page.fetchError,
+        finding.ruleId,
+        finding.category,
+        finding.severity,
+        finding.title,
+        finding.count,
+        finding.detail,
+        finding.samples.join(' | '),
+      ]);
     }
   }
 }
@@ -43,9 +62,13 @@ async function* jsonChunks(store: ReportStore, row: ReportRow): AsyncGenerator<s
 async function* pagesWithFindings(store: ReportStore, row: ReportRow, describe: RuleDescriber) {
   for (let cursor: string | undefined; ; ) {
     const batch = await store.pages(row.crawl_id, { sort: 'url', order: 'asc', limit: BATCH, cursor });
-    const findings = await store.findingsOf(row.crawl_id, batch.items.map((page) => page.id));
+    const findings = await store.findingsOf(
+      row.crawl_id,
+      batch.items.map((page) => page.id),
+    );
     const byPage = Map.groupBy(findings, (finding) => finding.url_id);
-    for (const page of batch.items) yield { page: toReportPage(page), findings: (byPage.get(page.id) ?? []).map((stored) => toPageFinding(stored, describe)) };
+    for (const page of batch.items)
+      yield { page: toReportPage(page), findings: (byPage.get(page.id) ?? []).map((stored) => toPageFinding(stored, describe)) };
     if (!batch.nextCursor) return;
     cursor = batch.nextCursor;
   }

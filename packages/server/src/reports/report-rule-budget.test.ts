@@ -34,9 +34,7 @@ for (const dialect of testDialects()) {
       site = await startTestSite({
         pages: {
           '/': htmlPage({ path: '/', links: nestedPaths }),
-          ...Object.fromEntries(
-            nestedPaths.map((path) => [path, htmlPage({ path, body: nestedDivs(DEPTH), links: ['/'] })]),
-          ),
+          ...Object.fromEntries(nestedPaths.map((path) => [path, htmlPage({ path, body: nestedDivs(DEPTH), links: ['/'] })])),
         },
       });
     });
@@ -48,7 +46,10 @@ for (const dialect of testDialects()) {
     it('stops a rule under its page budget on every page once it has spent its budget for the report, and reports it', async () => {
       const pro = await t.createWorkspace({ plan: 'pro' });
       const as = { key: pro.key, team: pro.workspaceId };
-      const report = await crawlWithRulePack(t, as, { siteUrl: site.url('/'), pack: { schema: 'loupe.rules/v1', name: 'slow', rules: [slow, heading] } });
+      const report = await crawlWithRulePack(t, as, {
+        siteUrl: site.url('/'),
+        pack: { schema: 'loupe.rules/v1', name: 'slow', rules: [slow, heading] },
+      });
       assert.equal(report.ruleErrors.length, 1, JSON.stringify(report.ruleErrors));
       const [error] = report.ruleErrors;
       assert.deepEqual([error.ruleId, error.code, error.budget, error.budgetMs], [slow.id, 'rule_timeout', 'report', REPORT_MS]);

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { LoupeError, type Download, type Page, type Report, type ReportPage, type ReportPageDetail, type ReportSummary, type SharedReport } from '@loupe/contract';
+import {
+  type Download,
+  LoupeError,
+  type Page,
+  type Report,
+  type ReportPage,
+  type ReportPageDetail,
+  type ReportSummary,
+  type SharedReport,
+} from '@loupe/contract';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import { exportReport } from './report-export.ts';
-import { ReportStore, type PageListQuery } from './report-store.ts';
+import { type PageListQuery, ReportStore } from './report-store.ts';
 import { reportRules, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
 
 /** Reading, sharing, exporting and deleting reports, always within the caller's workspace. */

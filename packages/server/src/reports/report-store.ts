@@ -1,6 +1,6 @@
 import { LoupeError, type Page, type ReportSummary } from '@loupe/contract';
-import { sql, type Insertable, type Selectable } from 'kysely';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Database, inTransaction } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CrawlUrlTable, ReportTable } from '../database/schema.ts';
 
@@ -69,7 +69,12 @@ export class ReportStore {
   }
 
   find(workspaceId: string, id: string): Promise<ReportRow | undefined> {
-    return this.#database.db.selectFrom('reports').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return this.#database.db
+      .selectFrom('reports')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async get(workspaceId: string, id: string): Promise<ReportRow> {
@@ -149,10 +154,7 @@ export class ReportStore {
     if (after) {
       const op = forward ? '>' : '<';
       select = select.where((eb) =>
-        eb.or([
-          eb(sortExpr, op, after.value),
-          eb.and([eb(sortExpr, '=', after.value), eb('id', op, after.id)]),
-        ]),
+        eb.or([eb(sortExpr, op, after.value), eb.and([eb(sortExpr, '=', after.value), eb('id', op, after.id)])]),
       );
     }
     const rows = await select

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { brokenLinksSite, duplicatesSite, externalSite, orphansSite, redirectsSite, robotsSite } from '../testing/fixture-sites.ts';
 import { crawlToReport } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 
 interface Issue {
@@ -71,8 +71,14 @@ for (const dialect of testDialects()) {
         assert.deepEqual(pathsOf(report, 'redirects/linked-redirect'), ['/']);
         const chain = issue(report, 'redirects/chain');
         assert.equal(chain?.severity, 'error', 'the five-hop chain makes it an error');
-        assert.equal(chain?.instances, 2, `the two-hop and the five-hop chain, not ${JSON.stringify(chain?.examples.map((e) => [new URL(e.url).pathname, e.detail]))}`);
-        const loops = issue(report, 'redirects/loop')?.examples[0]?.samples.map((url) => new URL(url).pathname).sort();
+        assert.equal(
+          chain?.instances,
+          2,
+          `the two-hop and the five-hop chain, not ${JSON.stringify(chain?.examples.map((e) => [new URL(e.url).pathname, e.detail]))}`,
+        );
+        const loops = issue(report, 'redirects/loop')
+          ?.examples[0]?.samples.map((url) => new URL(url).pathname)
+          .sort();
         assert.deepEqual(loops, ['/endless/1', '/loop/a', '/self-loop'], 'a → b → a, the self loop, and a chain past ten hops');
         assert.ok(report.pages.redirects >= 9);
         assert.ok(pathsOf(report, 'redirects/redirected-url').length > 0);
@@ -88,7 +94,10 @@ for (const dialect of testDialects()) {
         assert.deepEqual(pathsOf(report, 'content/duplicate'), [...known.duplicateContent].sort());
         // The near copy is within a few bits of the original and its exact copy; the printable
         // version is canonicalised away, the other pages are far.
-        assert.deepEqual(pathsOf(report, 'content/near-duplicate'), [...new Set([...known.duplicateContent, ...known.nearDuplicate])].sort());
+        assert.deepEqual(
+          pathsOf(report, 'content/near-duplicate'),
+          [...new Set([...known.duplicateContent, ...known.nearDuplicate])].sort(),
+        );
         assert.deepEqual(pathsOf(report, 'canonical/target-not-200'), [known.canonicalToMissing.page]);
         assert.deepEqual(pathsOf(report, 'titles/missing'), [known.emptyTitle, known.missingTitle].sort());
         assert.ok(pathsOf(report, 'indexability/noindex').includes(known.sameTitleExcluded[0]));
@@ -110,13 +119,19 @@ for (const dialect of testDialects()) {
         assert.deepEqual(pathsOf(report, 'indexability/blocked-by-robots'), ['/']);
         assert.ok(report.pages.blockedByRobots >= 3);
         // The noindex page and the disallowed page the sitemap lists.
-        assert.deepEqual(issue(report, 'sitemaps/non-indexable-url')?.examples[0]?.samples.map((url) => new URL(url).pathname).sort(),
-          ['/noindex-meta', '/private/listed-in-sitemap']);
+        assert.deepEqual(
+          issue(report, 'sitemaps/non-indexable-url')
+            ?.examples[0]?.samples.map((url) => new URL(url).pathname)
+            .sort(),
+          ['/noindex-meta', '/private/listed-in-sitemap'],
+        );
         assert.equal(issue(report, 'robots/blocks-all'), undefined);
       });
 
       it('reports a site without robots.txt or sitemap, and one whose robots.txt blocks everything with no score', async () => {
-        const bare = await site({ pages: { '/': '<!doctype html><html lang="en"><title>A bare site with one page only</title><h1>Bare</h1>' } });
+        const bare = await site({
+          pages: { '/': '<!doctype html><html lang="en"><title>A bare site with one page only</title><h1>Bare</h1>' },
+        });
         const report = await crawlToReport(t, { url: bare.url('/'), maxPages: 5 });
         assert.ok(issue(report, 'robots/missing'));
         assert.ok(issue(report, 'sitemaps/missing'));
@@ -163,7 +178,12 @@ for (const dialect of testDialects()) {
       });
 
       it('pages the page index in any sort order without losing or repeating a page', async () => {
-        for (const [sort, order] of [['score', 'asc'], ['url', 'desc'], ['errors', 'desc'], ['status', 'asc']] as const) {
+        for (const [sort, order] of [
+          ['score', 'asc'],
+          ['url', 'desc'],
+          ['errors', 'desc'],
+          ['status', 'asc'],
+        ] as const) {
           const seen: { id: string; value: unknown }[] = [];
           for (let path: string | undefined = `/api/v1/reports/${reportId}/pages?limit=3&sort=${sort}&order=${order}`; path; ) {
             const answer: HttpAnswer = await t.request('GET', path);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ReportService } from './report-service.ts';
-import { renderShareNotFoundPage, renderSharedReportPage } from './share-page.ts';
+import { renderSharedReportPage, renderShareNotFoundPage } from './share-page.ts';
 
 /**
  * `GET /r/{token}`: a shared report as a page for people, outside the JSON API. The page is

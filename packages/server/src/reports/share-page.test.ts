@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SharedReport } from '@loupe/contract';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { renderShareNotFoundPage, renderSharedReportPage } from './share-page.ts';
+import { renderSharedReportPage, renderShareNotFoundPage } from './share-page.ts';
 
 const JSON_URL = '/api/v1/shared/s3cr3t-t0ken';
 const SCRIPT_SAMPLE = '<script>alert(1)</script>';
@@ -17,8 +17,14 @@ function sharedReport(overrides: Partial<SharedReport> = {}): SharedReport {
     completeness: 'complete',
     createdAt: '2025-03-14T09:30:00.000Z',
     health: {
-      score: 72, grade: 'C', colour: 'amber', exactScore: 71.62, unscoredReason: null,
-      scoredUrls: 120, errorFreeShare: 0.8333, margin: null,
+      score: 72,
+      grade: 'C',
+      colour: 'amber',
+      exactScore: 71.62,
+      unscoredReason: null,
+      scoredUrls: 120,
+      errorFreeShare: 0.8333,
+      margin: null,
     },
     pages: { crawled: 134, html: 118, failed: 2, redirects: 12, blockedByRobots: 2 },
     counts: { errors: 9, warnings: 31, notices: 14 },
@@ -29,17 +35,43 @@ function sharedReport(overrides: Partial<SharedReport> = {}): SharedReport {
     ],
     issues: [
       {
-        ruleId: 'status/4xx', category: 'status', severity: 'error', scope: 'page',
-        title: 'URL answers with a client error', explanation: 'Visitors and search engines get an error page instead of content.',
+        ruleId: 'status/4xx',
+        category: 'status',
+        severity: 'error',
+        scope: 'page',
+        title: 'URL answers with a client error',
+        explanation: 'Visitors and search engines get an error page instead of content.',
         fix: 'Restore the page, or redirect it with a 301 to its closest replacement, and update the links to it.',
-        pages: 2, instances: 2, share: null, lostPoints: 11.2, scoreWithout: 83, gain: 11.2,
-        examples: [{ url: 'https://shop.example.com/old-offer', pageId: '0190f5c2-7b1a-7c3e-9d4f-1a2b3c4d5e70', count: 1, samples: [], detail: 'HTTP 404' }],
+        pages: 2,
+        instances: 2,
+        share: null,
+        lostPoints: 11.2,
+        scoreWithout: 83,
+        gain: 11.2,
+        examples: [
+          {
+            url: 'https://shop.example.com/old-offer',
+            pageId: '0190f5c2-7b1a-7c3e-9d4f-1a2b3c4d5e70',
+            count: 1,
+            samples: [],
+            detail: 'HTTP 404',
+          },
+        ],
       },
       {
-        ruleId: 'titles/missing', category: 'titles', severity: 'error', scope: 'page',
-        title: 'Page has no title', explanation: 'The title is the headline of a search result.',
+        ruleId: 'titles/missing',
+        category: 'titles',
+        severity: 'error',
+        scope: 'page',
+        title: 'Page has no title',
+        explanation: 'The title is the headline of a search result.',
         fix: "Add a <title> inside the <head> that names the page's subject in 30–60 characters.",
-        pages: 7, instances: 7, share: null, lostPoints: 6.1, scoreWithout: 78, gain: 6.1,
+        pages: 7,
+        instances: 7,
+        share: null,
+        lostPoints: 6.1,
+        scoreWithout: 78,
+        gain: 6.1,
         examples: [
           { url: 'https://shop.example.com/cart', pageId: '0190f5c2-7b1a-7c3e-9d4f-1a2b3c4d5e71', count: 1, samples: [], detail: null },
           { url: JAVASCRIPT_URL, pageId: null, count: 1, samples: [SCRIPT_SAMPLE], detail: null },
@@ -47,17 +79,44 @@ function sharedReport(overrides: Partial<SharedReport> = {}): SharedReport {
         ],
       },
       {
-        ruleId: 'titles/too-long', category: 'titles', severity: 'warning', scope: 'page',
-        title: 'Title is too long', explanation: 'Search engines cut long titles.',
+        ruleId: 'titles/too-long',
+        category: 'titles',
+        severity: 'warning',
+        scope: 'page',
+        title: 'Title is too long',
+        explanation: 'Search engines cut long titles.',
         fix: 'Shorten the title to at most 60 characters.',
-        pages: 12, instances: 12, share: null, lostPoints: 3.3, scoreWithout: 75, gain: 3.4,
-        examples: [{ url: 'https://shop.example.com/p/1', pageId: '0190f5c2-7b1a-7c3e-9d4f-1a2b3c4d5e72', count: 1, samples: ['Blue widget – the very best blue widget you can buy online today, shipped free'], detail: '78 characters' }],
+        pages: 12,
+        instances: 12,
+        share: null,
+        lostPoints: 3.3,
+        scoreWithout: 75,
+        gain: 3.4,
+        examples: [
+          {
+            url: 'https://shop.example.com/p/1',
+            pageId: '0190f5c2-7b1a-7c3e-9d4f-1a2b3c4d5e72',
+            count: 1,
+            samples: ['Blue widget – the very best blue widget you can buy online today, shipped free'],
+            detail: '78 characters',
+          },
+        ],
       },
       {
-        ruleId: 'structured-data/missing', category: 'structured-data', severity: 'notice', scope: 'site',
-        title: 'No structured data', explanation: 'Structured data makes rich results possible.',
+        ruleId: 'structured-data/missing',
+        category: 'structured-data',
+        severity: 'notice',
+        scope: 'site',
+        title: 'No structured data',
+        explanation: 'Structured data makes rich results possible.',
         fix: 'Describe your products with schema.org Product markup in JSON-LD.',
-        pages: 0, instances: 0, share: 0.9, lostPoints: 0.3, scoreWithout: 72, gain: 0.3, examples: [],
+        pages: 0,
+        instances: 0,
+        share: 0.9,
+        lostPoints: 0.3,
+        scoreWithout: 72,
+        gain: 0.3,
+        examples: [],
       },
     ],
     topFixes: [
@@ -110,10 +169,10 @@ describe('the shared report page', () => {
 
   it('lists the top fixes with the score each would reach', () => {
     const fixes = elements(parseDocument(render()), 'ol')[0]!;
-    assert.deepEqual(DomUtils.getElementsByTagName('li', fixes).map((item) => DomUtils.textContent(item)), [
-      'URL answers with a client error: 72 → 83 (+11.2)',
-      'Page has no title: 72 → 78 (+6.1)',
-    ]);
+    assert.deepEqual(
+      DomUtils.getElementsByTagName('li', fixes).map((item) => DomUtils.textContent(item)),
+      ['URL answers with a client error: 72 → 83 (+11.2)', 'Page has no title: 72 → 78 (+6.1)'],
+    );
   });
 
   it('tabulates the categories with the points each loses', () => {
@@ -125,15 +184,24 @@ describe('the shared report page', () => {
     const report = sharedReport();
     const document = parseDocument(render(report));
     const issueTitles = elements(document, 'h4').map((heading) => DomUtils.textContent(heading));
-    assert.deepEqual(issueTitles, report.issues.map((issue) => issue.title));
-    assert.deepEqual(elements(document, 'h3').map((heading) => DomUtils.textContent(heading)), ['Errors (2)', 'Warnings (1)', 'Notices (1)']);
+    assert.deepEqual(
+      issueTitles,
+      report.issues.map((issue) => issue.title),
+    );
+    assert.deepEqual(
+      elements(document, 'h3').map((heading) => DomUtils.textContent(heading)),
+      ['Errors (2)', 'Warnings (1)', 'Notices (1)'],
+    );
     const first = elements(document, 'article')[0]!;
-    assert.match(DomUtils.textContent(first).replace(/\s+/g, ' '), /status\/4xx Pages2 Instances2 Points lost11\.2 Score if fixed83 Why it matters: Visitors/);
+    assert.match(
+      DomUtils.textContent(first).replace(/\s+/g, ' '),
+      /status\/4xx Pages2 Instances2 Points lost11\.2 Score if fixed83 Why it matters: Visitors/,
+    );
     assert.match(text(document), /How to fix: Add a <title> inside the <head>/);
     assert.match(text(document), /Scopewhole site, 90% affected/);
   });
 
-  it('collapses each issue\'s examples in a details element', () => {
+  it("collapses each issue's examples in a details element", () => {
     const details = elements(parseDocument(render()), 'details');
     assert.equal(details.length, 3);
     assert.equal(DomUtils.textContent(elements(details[1]!, 'summary')[0]!), '3 examples');
@@ -142,7 +210,10 @@ describe('the shared report page', () => {
 
   it('links example URLs that are http(s), without passing the share link on or endorsing them', () => {
     const links = elements(parseDocument(render()), 'a').filter((link) => link.attribs.href !== JSON_URL);
-    assert.deepEqual(links.map((link) => link.attribs.href), ['https://shop.example.com/old-offer', 'https://shop.example.com/cart', 'https://shop.example.com/p/1']);
+    assert.deepEqual(
+      links.map((link) => link.attribs.href),
+      ['https://shop.example.com/old-offer', 'https://shop.example.com/cart', 'https://shop.example.com/p/1'],
+    );
     for (const link of links) assert.equal(link.attribs.rel, 'nofollow noopener noreferrer');
   });
 
@@ -170,28 +241,42 @@ describe('the shared report page', () => {
     assert.ok(!page.includes(ATTRIBUTE_BREAKOUT));
     const document = parseDocument(page);
     assert.equal(elements(document, 'img').length, 0);
-    assert.equal(DomUtils.findAll((element) => Object.keys(element.attribs).some((name) => name.startsWith('on')), document.children).length, 0);
+    assert.equal(
+      DomUtils.findAll((element) => Object.keys(element.attribs).some((name) => name.startsWith('on')), document.children).length,
+      0,
+    );
     assert.equal(DomUtils.textContent(elements(document, 'h1')[0]!), ATTRIBUTE_BREAKOUT);
     assert.equal(DomUtils.textContent(elements(document, 'title')[0]!), `Audit of ${ATTRIBUTE_BREAKOUT} · Loupe`);
   });
 
   it('says "Not scored" and why when the crawl was blocked', () => {
     const report = sharedReport();
-    report.health = { ...report.health, score: null, grade: null, colour: null, exactScore: null, unscoredReason: 'blocked', errorFreeShare: null };
+    report.health = {
+      ...report.health,
+      score: null,
+      grade: null,
+      colour: null,
+      exactScore: null,
+      unscoredReason: 'blocked',
+      errorFreeShare: null,
+    };
     report.topFixes = [];
     const document = parseDocument(render(SharedReport.parse(report)));
     assert.match(text(document), /Not scored The site refused the crawler/);
     assert.doesNotMatch(text(document), /Grade|Top fixes/);
   });
 
-  it('marks a partial crawl with a badge and the score\'s margin', () => {
+  it("marks a partial crawl with a badge and the score's margin", () => {
     const report = sharedReport({ completeness: 'partial' });
     report.health.margin = 2.44;
     const document = parseDocument(render(report));
     const badge = DomUtils.findOne((element) => element.attribs.class === 'badge badge-partial', document.children);
     assert.equal(badge && DomUtils.textContent(badge), 'Partial');
     assert.match(text(document), /Grade C · ±2\.4 points/);
-    assert.equal(DomUtils.findOne((element) => element.attribs.class === 'badge badge-partial', parseDocument(render()).children), null);
+    assert.equal(
+      DomUtils.findOne((element) => element.attribs.class === 'badge badge-partial', parseDocument(render()).children),
+      null,
+    );
   });
 
   it('asks search engines not to index it, and sets a phone-width viewport and its language', () => {
@@ -213,7 +298,9 @@ describe('the shared report page', () => {
 
   it('has headings in order and every section labelled by its heading', () => {
     const document = parseDocument(render());
-    const levels = DomUtils.findAll((element) => /^h[1-6]$/.test(element.name), document.children).map((heading) => Number(heading.name[1]));
+    const levels = DomUtils.findAll((element) => /^h[1-6]$/.test(element.name), document.children).map((heading) =>
+      Number(heading.name[1]),
+    );
     levels.forEach((level, index) => assert.ok(level <= (levels[index - 1] ?? 0) + 1, `h${level} follows h${levels[index - 1]}`));
     for (const section of elements(document, 'section')) {
       const id = section.attribs['aria-labelledby']!;
@@ -228,7 +315,9 @@ describe('the shared report page', () => {
   });
 
   it('says so when there is nothing to fix', () => {
-    const document = parseDocument(render(sharedReport({ issues: [], categories: [], topFixes: [], counts: { errors: 0, warnings: 0, notices: 0 } })));
+    const document = parseDocument(
+      render(sharedReport({ issues: [], categories: [], topFixes: [], counts: { errors: 0, warnings: 0, notices: 0 } })),
+    );
     assert.match(text(document), /No issues found\./);
     assert.equal(elements(document, 'table').length, 0);
   });
@@ -237,7 +326,10 @@ describe('the shared report page', () => {
 describe('the page of an unknown share link', () => {
   it('says the report was not found, in one h1, and is not indexed', () => {
     const document = parseDocument(renderShareNotFoundPage());
-    assert.deepEqual(elements(document, 'h1').map((heading) => DomUtils.textContent(heading)), ['Report not found']);
+    assert.deepEqual(
+      elements(document, 'h1').map((heading) => DomUtils.textContent(heading)),
+      ['Report not found'],
+    );
     const robots = elements(document, 'meta').find((element) => element.attribs.name === 'robots');
     assert.equal(robots?.attribs.content, 'noindex, nofollow');
     assert.equal(elements(document, 'a').length, 0);

@@ -124,10 +124,11 @@ function renderHeader(report: SharedReport): SafeHtml {
 }
 
 function renderHealth(health: Health, counts: SharedReport['counts']): SafeHtml {
-  const value = health.score === null
-    ? html`<p class="score-value"><strong>–</strong> Not scored</p>
+  const value =
+    health.score === null
+      ? html`<p class="score-value"><strong>–</strong> Not scored</p>
 <p>${unscoredReasons[health.unscoredReason ?? 'no-html-page']}</p>`
-    : html`<p class="score-value score-${health.colour ?? 'none'}"><strong>${health.score}</strong> out of 100</p>
+      : html`<p class="score-value score-${health.colour ?? 'none'}"><strong>${health.score}</strong> out of 100</p>
 <div>
 <p>Grade <strong>${health.grade ?? '–'}</strong>${health.margin === null ? '' : html` · ±${health.margin.toFixed(1)} points`}</p>
 ${health.errorFreeShare === null ? '' : html`<p>${percent.format(floor3(health.errorFreeShare))} of ${plural(health.scoredUrls, 'URL')} have no errors</p>`}
@@ -149,8 +150,10 @@ function renderTopFixes(report: SharedReport): SafeHtml | null {
   return html`<section aria-labelledby="top-fixes">
 <h2 id="top-fixes">Top fixes</h2>
 <ol class="fixes">
-${report.topFixes.map((fix) => html`<li>${fix.title}: <strong>${from} → ${fix.scoreWithout}</strong> (+${fix.gain.toFixed(1)})</li>
-`)}</ol>
+${report.topFixes.map(
+  (fix) => html`<li>${fix.title}: <strong>${from} → ${fix.scoreWithout}</strong> (+${fix.gain.toFixed(1)})</li>
+`,
+)}</ol>
 </section>`;
 }
 
@@ -162,8 +165,12 @@ function renderCategories(categories: SharedReport['categories']): SafeHtml | nu
 <table>
 <thead><tr><th scope="col">Category</th><th scope="col">Errors</th><th scope="col">Warnings</th><th scope="col">Notices</th><th scope="col">Points lost</th></tr></thead>
 <tbody>
-${categories.map((row) => html`<tr><th scope="row">${categoryLabel(row.category)}</th><td>${integer.format(row.errors)}</td><td>${integer.format(row.warnings)}</td><td>${integer.format(row.notices)}</td><td>${row.lostPoints.toFixed(1)}</td></tr>
-`)}</tbody>
+${categories.map(
+  (
+    row,
+  ) => html`<tr><th scope="row">${categoryLabel(row.category)}</th><td>${integer.format(row.errors)}</td><td>${integer.format(row.warnings)}</td><td>${integer.format(row.notices)}</td><td>${row.lostPoints.toFixed(1)}</td></tr>
+`,
+)}</tbody>
 </table>
 </div>
 </section>`;
@@ -175,15 +182,24 @@ function renderIssues(issues: Issue[]): SafeHtml {
     .filter((group) => group.issues.length > 0);
   return html`<section aria-labelledby="issues">
 <h2 id="issues">Issues</h2>
-${groups.length === 0 ? html`<p>No issues found.</p>` : groups.map((group) => html`<h3 id="issues-${group.severity}"><span class="severity ${group.severity}">${group.label}</span> (${group.issues.length})</h3>
-${group.issues.map(renderIssue)}`)}
+${
+  groups.length === 0
+    ? html`<p>No issues found.</p>`
+    : groups.map(
+        (
+          group,
+        ) => html`<h3 id="issues-${group.severity}"><span class="severity ${group.severity}">${group.label}</span> (${group.issues.length})</h3>
+${group.issues.map(renderIssue)}`,
+      )
+}
 </section>`;
 }
 
 function renderIssue(issue: Issue): SafeHtml {
-  const reach = issue.scope === 'site'
-    ? html`<div><dt>Scope</dt><dd>whole site${issue.share === null ? '' : html`, ${percent.format(issue.share)} affected`}</dd></div>`
-    : html`<div><dt>Pages</dt><dd>${integer.format(issue.pages)}</dd></div>`;
+  const reach =
+    issue.scope === 'site'
+      ? html`<div><dt>Scope</dt><dd>whole site${issue.share === null ? '' : html`, ${percent.format(issue.share)} affected`}</dd></div>`
+      : html`<div><dt>Pages</dt><dd>${integer.format(issue.pages)}</dd></div>`;
   return html`<article class="issue">
 <h4>${issue.title}</h4>
 <p><code>${issue.ruleId}</code></p>
@@ -195,11 +211,15 @@ ${issue.scoreWithout === null ? '' : html`<div><dt>Score if fixed</dt><dd>${issu
 </dl>
 <p><strong>Why it matters:</strong> ${issue.explanation}</p>
 <p><strong>How to fix:</strong> ${issue.fix}</p>
-${issue.examples.length === 0 ? '' : html`<details>
+${
+  issue.examples.length === 0
+    ? ''
+    : html`<details>
 <summary>${plural(issue.examples.length, 'example')}</summary>
 <ul class="examples">
 ${issue.examples.map(renderExample)}</ul>
-</details>`}
+</details>`
+}
 </article>
 `;
 }

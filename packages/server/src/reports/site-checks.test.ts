@@ -78,8 +78,15 @@ for (const dialect of testDialects()) {
     it('crawls the whole fixture', async () => {
       const all = await t.request('GET', `/api/v1/reports/${report.id}/pages?limit=100`);
       const paths = all.body.map((page: { url: string }) => pathOf(page.url));
-      for (const path of [...known.deep, known.hreflang.missing, known.hreflang.movedTo, known.canonical.middle, known.sitemaps.movedTo,
-        known.canonical.blockedTarget, known.hreflang.blockedAlternate]) {
+      for (const path of [
+        ...known.deep,
+        known.hreflang.missing,
+        known.hreflang.movedTo,
+        known.canonical.middle,
+        known.sitemaps.movedTo,
+        known.canonical.blockedTarget,
+        known.hreflang.blockedAlternate,
+      ]) {
         assert.ok(paths.includes(path), `${path} was crawled`);
       }
       assert.equal(s.requests.count(known.canonical.blockedTarget), 0, 'robots.txt kept the crawler out of /private/');
@@ -101,16 +108,21 @@ for (const dialect of testDialects()) {
 
     it('canonical/target-not-indexable: canonicals to a noindex page, a canonicalised page and a robots-blocked URL', async () => {
       assert.deepEqual(await firedOn('canonical/target-not-indexable'), known.canonical.withNotIndexable);
-      assert.deepEqual((await findingOn(known.canonical.toBlocked, 'canonical/target-not-indexable'))?.samples, [s.url(known.canonical.blockedTarget)]);
+      assert.deepEqual((await findingOn(known.canonical.toBlocked, 'canonical/target-not-indexable'))?.samples, [
+        s.url(known.canonical.blockedTarget),
+      ]);
       assert.equal(issue('canonical/target-not-indexable')?.severity, 'error');
       // The canonical to a 404 is the other canonical check; a canonical to a fine page is neither.
       assert.deepEqual(await firedOn('canonical/target-not-200'), known.canonical.withNot200);
     });
 
-    it('images/oversized-file: a warning just over 200 KB, an error over 1 MB, nothing at 200 KB or for another site\'s image', async () => {
+    it("images/oversized-file: a warning just over 200 KB, an error over 1 MB, nothing at 200 KB or for another site's image", async () => {
       assert.deepEqual(await firedOn('images/oversized-file'), [...known.images.withOversized].sort());
       const heavy = await findingOn(known.images.heavy, 'images/oversized-file');
-      assert.deepEqual([heavy?.severity, heavy?.count, heavy?.samples, heavy?.detail], ['warning', 1, [s.url(known.images.justOver200k)], 'largest 200 KB']);
+      assert.deepEqual(
+        [heavy?.severity, heavy?.count, heavy?.samples, heavy?.detail],
+        ['warning', 1, [s.url(known.images.justOver200k)], 'largest 200 KB'],
+      );
       const huge = await findingOn(known.images.huge, 'images/oversized-file');
       assert.deepEqual([huge?.severity, huge?.count, huge?.detail], ['error', 2, 'largest 1024 KB']);
       assert.equal(issue('images/oversized-file')?.severity, 'error');
@@ -131,8 +143,10 @@ for (const dialect of testDialects()) {
       const [example] = invalid.examples;
       assert.equal(invalid.examples.length, 1);
       assert.equal(example.samples.length, 3);
-      assert.deepEqual(example.samples.map((sample) => sample.split(': ')[0]),
-        [known.sitemaps.missing, known.sitemaps.wrongNamespace, known.sitemaps.broken].map((path) => s.url(path)));
+      assert.deepEqual(
+        example.samples.map((sample) => sample.split(': ')[0]),
+        [known.sitemaps.missing, known.sitemaps.wrongNamespace, known.sitemaps.broken].map((path) => s.url(path)),
+      );
       assert.equal(example.samples[0], `${s.url(known.sitemaps.missing)}: answered 404`);
       assert.equal(example.samples[1], `${s.url(known.sitemaps.wrongNamespace)}: wrong namespace ${known.sitemaps.wrongNamespaceUri}`);
       assert.match(example.samples[2], /: XML does not parse/);
@@ -164,14 +178,22 @@ for (const dialect of testDialects()) {
       assert.ok(found, 'robots/unreachable fires');
       assert.deepEqual([found.scope, found.pages, found.severity, found.instances], ['site', 0, 'error', 1]);
       assert.deepEqual([found.examples[0].samples, found.examples[0].detail], [[failing.url('/robots.txt')], 'answered 500']);
-      for (const ruleId of ['robots/missing', 'robots/blocks-all']) assert.equal(unreachable.issues.find((i) => i.ruleId === ruleId), undefined, ruleId);
+      for (const ruleId of ['robots/missing', 'robots/blocks-all'])
+        assert.equal(
+          unreachable.issues.find((i) => i.ruleId === ruleId),
+          undefined,
+          ruleId,
+        );
       assert.equal(failing.requests.count('/'), 0, 'an unreadable robots.txt disallows everything');
       assert.equal(unreachable.health.score, null);
 
       const absent = await startTestSite(robotsAnswerSite(404));
       sites.push(absent);
       const missing: Report = await crawlToReport(t, { url: absent.url('/'), maxPages: 5 });
-      assert.deepEqual(missing.issues.filter((i) => i.ruleId.startsWith('robots/')).map((i) => i.ruleId), ['robots/missing']);
+      assert.deepEqual(
+        missing.issues.filter((i) => i.ruleId.startsWith('robots/')).map((i) => i.ruleId),
+        ['robots/missing'],
+      );
       assert.equal(absent.requests.count('/'), 1);
     });
   });

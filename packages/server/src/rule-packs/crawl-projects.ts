@@ -1,6 +1,6 @@
+import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
 import type { CrawlProjects } from '../crawl/crawl-projects.ts';
 import type { Database } from '../database/database.ts';
-import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
 import { rulePackSnapshots } from './rule-pack-snapshots.ts';
 
 /**

@@ -17,7 +17,10 @@ const html = (title: string, body: string, head = '') => `<html><head><title>${t
 describe('the example rules of audit-checks.md §3.3', () => {
   describe('content/placeholder-copy', () => {
     it('fires on lorem ipsum in the body, naming the label and the match', () => {
-      const page = htmlSubject({ url: 'https://shop.test/about', html: html('About us', `<p>${words(30)} Lorem ipsum dolor sit amet.</p>`) });
+      const page = htmlSubject({
+        url: 'https://shop.test/about',
+        html: html('About us', `<p>${words(30)} Lorem ipsum dolor sit amet.</p>`),
+      });
       const result = evaluateRule(placeholder, page);
       assert.equal(result.outcome, 'fired');
       assert.equal(result.message, 'placeholder text in body on /about: \u201cLorem ipsum\u201d');
@@ -32,7 +35,10 @@ describe('the example rules of audit-checks.md §3.3', () => {
     });
 
     it('passes real copy; stays out of short pages, the style guide and non-indexable pages', () => {
-      assert.equal(evaluateRule(placeholder, htmlSubject({ url: 'https://shop.test/a', html: html('A', `<p>${words(40)}</p>`) })).outcome, 'passed');
+      assert.equal(
+        evaluateRule(placeholder, htmlSubject({ url: 'https://shop.test/a', html: html('A', `<p>${words(40)}</p>`) })).outcome,
+        'passed',
+      );
       const short = htmlSubject({ url: 'https://shop.test/a', html: html('A', '<p>Lorem ipsum</p>') });
       assert.equal(evaluateRule(placeholder, short).outcome, 'passed');
       const guide = htmlSubject({ url: 'https://shop.test/styleguide/type', html: html('Type', `<p>${words(30)} lorem ipsum</p>`) });
@@ -50,7 +56,10 @@ describe('the example rules of audit-checks.md §3.3', () => {
       });
 
     it('fires on a product page with prices and no JSON-LD offers, counting the price elements', () => {
-      const result = evaluateRule(priceWithoutOffer, product('<script type="application/ld+json">{"@type": "Product", "name": "Red shoe"}</script>'));
+      const result = evaluateRule(
+        priceWithoutOffer,
+        product('<script type="application/ld+json">{"@type": "Product", "name": "Red shoe"}</script>'),
+      );
       assert.equal(result.outcome, 'fired');
       assert.equal(result.message, '2 price element(s) on /products/red-shoe, but no JSON-LD block declares "offers"');
       assert.equal(evaluateRule(priceWithoutOffer, product('')).outcome, 'fired');
@@ -76,15 +85,24 @@ describe('the example rules of audit-checks.md §3.3', () => {
     it('fires on a cacheable, indexable account page, listing both problems', () => {
       const result = evaluateRule(privatePage, account({ 'cache-control': 'public, max-age=600' }));
       assert.equal(result.outcome, 'fired');
-      assert.equal(result.message, '/account/orders is a private page but has: Cache-Control lacks private/no-store, no noindex in meta or X-Robots-Tag');
+      assert.equal(
+        result.message,
+        '/account/orders is a private page but has: Cache-Control lacks private/no-store, no noindex in meta or X-Robots-Tag',
+      );
       assert.ok(result.evidence?.samples.includes('cache-control: public, max-age=600'));
     });
 
     it('names only the problem left', () => {
       const noindexed = account({ 'cache-control': 'max-age=600' }, '<meta name="ROBOTS" content="noindex, nofollow">');
-      assert.equal(evaluateRule(privatePage, noindexed).message, '/account/orders is a private page but has: Cache-Control lacks private/no-store');
+      assert.equal(
+        evaluateRule(privatePage, noindexed).message,
+        '/account/orders is a private page but has: Cache-Control lacks private/no-store',
+      );
       const uncached = account({ 'cache-control': 'private, no-store' });
-      assert.equal(evaluateRule(privatePage, uncached).message, '/account/orders is a private page but has: no noindex in meta or X-Robots-Tag');
+      assert.equal(
+        evaluateRule(privatePage, uncached).message,
+        '/account/orders is a private page but has: no noindex in meta or X-Robots-Tag',
+      );
     });
 
     it('passes a private, noindexed page; a redirect is in scope but does not fire', () => {

@@ -75,7 +75,11 @@ export const exampleRules: RuleInput[] = [
             {
               not: {
                 any: [
-                  { type: 'selector', selector: "meta[name='robots' i]", test: { op: 'attr', name: 'content', str: { contains: 'noindex' } } },
+                  {
+                    type: 'selector',
+                    selector: "meta[name='robots' i]",
+                    test: { op: 'attr', name: 'content', str: { contains: 'noindex' } },
+                  },
                   { type: 'header', name: 'x-robots-tag', test: { op: 'value', str: { contains: 'noindex' } } },
                 ],
               },

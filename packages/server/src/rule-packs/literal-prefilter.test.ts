@@ -13,7 +13,9 @@ describe('literal prefilter', () => {
   });
 
   it('finds the lower-cased strings an expression needs: all of a sequence, one of an alternation', () => {
-    assert.deepEqual(needs('\\b(lorem ipsum|dolor sit amet|TODO:)'), { any: [{ has: 'lorem ipsum' }, { has: 'dolor sit amet' }, { has: 'todo:' }] });
+    assert.deepEqual(needs('\\b(lorem ipsum|dolor sit amet|TODO:)'), {
+      any: [{ has: 'lorem ipsum' }, { has: 'dolor sit amet' }, { has: 'todo:' }],
+    });
     assert.deepEqual(needs('<iframe[^>]+src="http:'), { all: [{ has: '<iframe' }, { has: 'src="http:' }] });
     assert.deepEqual(needs('max-age=(\\d{1,2})\\b'), { has: 'max-age=' });
   });
@@ -42,16 +44,47 @@ describe('literal prefilter', () => {
 
   it('leaves a text holding ſ or the Kelvin sign to the expression', () => {
     const matcher = (pattern: string) => new StringMatcher({ matches: pattern, caseSensitive: false } as never);
-    for (const [pattern, text] of [['sit amet', 'dolor ſit amet'], ['key:', 'a \u212aEY: here'], ['TODO:', 'tOdO: x']]) {
+    for (const [pattern, text] of [
+      ['sit amet', 'dolor ſit amet'],
+      ['key:', 'a \u212aEY: here'],
+      ['TODO:', 'tOdO: x'],
+    ]) {
       assert.equal(RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE).test(text), true, `${pattern} on ${text}`);
-      assert.equal(matcher(pattern).test(text, () => text.toLowerCase()), true, `${pattern} on ${text}`);
+      assert.equal(
+        matcher(pattern).test(text, () => text.toLowerCase()),
+        true,
+        `${pattern} on ${text}`,
+      );
     }
   });
 
   it('never changes a case-insensitive test: 20,000 random expressions and texts decide as RE2 alone does', () => {
     const random = mulberry32(7);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const atoms = ['a', 'b', 'A', 'S', 's', 'k', 'K', ':', ' ', 'ab', 'Sa', 'ks', '.', '\\b', '^', '$', '[ab]', '\\w', '\\s', '(?-i:S)', 'é', 'σ'];
+    const atoms = [
+      'a',
+      'b',
+      'A',
+      'S',
+      's',
+      'k',
+      'K',
+      ':',
+      ' ',
+      'ab',
+      'Sa',
+      'ks',
+      '.',
+      '\\b',
+      '^',
+      '$',
+      '[ab]',
+      '\\w',
+      '\\s',
+      '(?-i:S)',
+      'é',
+      'σ',
+    ];
     const pattern = (depth: number): string => {
       const roll = random();
       if (depth > 3 || roll < 0.35) return pick(atoms);
@@ -70,7 +103,11 @@ describe('literal prefilter', () => {
       const regex = RE2JS.compile(expression, RE2JS.CASE_INSENSITIVE);
       for (let j = 0; j < 5; j++) {
         const sample = text();
-        assert.equal(matcher.test(sample, () => sample.toLowerCase()), regex.test(sample), `/${expression}/i on ${JSON.stringify(sample)}`);
+        assert.equal(
+          matcher.test(sample, () => sample.toLowerCase()),
+          regex.test(sample),
+          `/${expression}/i on ${JSON.stringify(sample)}`,
+        );
       }
     }
     assert.ok(prefiltered > 5_000, `only ${prefiltered} expressions had a prefilter: the test would prove little`);

@@ -31,22 +31,24 @@ function selectorLeaf(
 ): Pick<ConditionLeaf, 'truth' | 'facts'> {
   // The parser lower-cases attribute names.
   const attribute = test.op === 'attr' ? test.name.toLowerCase() : '';
-  const passes = (view: SubjectView) => (element: Element): boolean => {
-    switch (test.op) {
-      case 'text': {
-        const text = view.elementText(element);
-        return (matcher as StringMatcher).test(text, () => text.toLowerCase());
+  const passes =
+    (view: SubjectView) =>
+    (element: Element): boolean => {
+      switch (test.op) {
+        case 'text': {
+          const text = view.elementText(element);
+          return (matcher as StringMatcher).test(text, () => text.toLowerCase());
+        }
+        case 'textLength':
+          return passesNumberTest(test.cmp, view.elementText(element).length);
+        case 'attr': {
+          const value = element.attribs[attribute];
+          return value !== undefined && (matcher === undefined || matcher.test(value, () => value.toLowerCase()));
+        }
+        default:
+          return true;
       }
-      case 'textLength':
-        return passesNumberTest(test.cmp, view.elementText(element).length);
-      case 'attr': {
-        const value = element.attribs[attribute];
-        return value !== undefined && (matcher === undefined || matcher.test(value, () => value.toLowerCase()));
-      }
-      default:
-        return true;
-    }
-  };
+    };
   // A crawl does not render pages, so conditions on the rendered DOM are never decided.
   const elementsOf = (view: SubjectView) => (dom === 'rendered' ? null : view.select(query));
   return {
@@ -81,7 +83,9 @@ function selectorLeaf(
         const text = view.elementText(element);
         const found = test.op === 'text' ? (matcher as StringMatcher).find(text, () => text.toLowerCase(), 1).samples[0] : undefined;
         facts.match ??= found ?? clip(text, TEXT_SAMPLE_CHARS);
-        facts.samples.push(test.op === 'textLength' ? `${clip(text, TEXT_SAMPLE_CHARS)} (${text.length} characters)` : clip(text, TEXT_SAMPLE_CHARS));
+        facts.samples.push(
+          test.op === 'textLength' ? `${clip(text, TEXT_SAMPLE_CHARS)} (${text.length} characters)` : clip(text, TEXT_SAMPLE_CHARS),
+        );
       }
       return facts;
     },
@@ -95,10 +99,7 @@ const costs = { metric: 1, status: 1, header: 1, text: 10, selector: 50 } as con
  * Turns one predicate into a leaf that decides it on a subject, given its selector and
  * string test already compiled (and checked) by the pack compiler.
  */
-export function predicateLeaf(
-  predicate: Predicate,
-  compiled: { query?: ElementQuery; matcher?: StringMatcher },
-): ConditionLeaf {
+export function predicateLeaf(predicate: Predicate, compiled: { query?: ElementQuery; matcher?: StringMatcher }): ConditionLeaf {
   const base = { kind: 'leaf' as const, type: predicate.type, label: predicate.label };
   switch (predicate.type) {
     case 'selector':
@@ -122,7 +123,8 @@ export function predicateLeaf(
         facts(view) {
           const value = view.subject.headers[name];
           if (value === undefined) return { samples: [], total: 0 };
-          const match = test.op === 'value' ? (compiled.matcher as StringMatcher).find(value, () => value.toLowerCase(), 1).samples[0] : value;
+          const match =
+            test.op === 'value' ? (compiled.matcher as StringMatcher).find(value, () => value.toLowerCase(), 1).samples[0] : value;
           return { samples: [clip(`${name}: ${value}`, TEXT_SAMPLE_CHARS)], total: 1, match };
         },
       };

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { RulePack, type RulePackInput } from '@loupe/contract';
 import { evaluateBatch, type RuleBatch } from './rule-batch.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
-import { subject } from './test-rules.ts';
 import { RuleWatch } from './rule-watch.ts';
+import { subject } from './test-rules.ts';
 import { wallClock } from './wall-clock.ts';
 
 type RuleInput = RulePackInput['rules'][number];
@@ -17,7 +17,13 @@ const headerRule = (id: string, name: string): RuleInput => ({
   when: { type: 'header', name, test: { op: 'present' } },
   message: '{{path}}',
 });
-const rules = compileRulePack(RulePack.parse({ schema: 'loupe.rules/v1', name: 't', rules: [headerRule('content/odd', 'x-odd'), headerRule('content/type', 'content-type')] })).rules;
+const rules = compileRulePack(
+  RulePack.parse({
+    schema: 'loupe.rules/v1',
+    name: 't',
+    rules: [headerRule('content/odd', 'x-odd'), headerRule('content/type', 'content-type')],
+  }),
+).rules;
 
 const batch = (subjects: RuleBatch['subjects']): RuleBatch => ({
   runId: 'test',
@@ -47,12 +53,21 @@ describe('a batch of pages on a rule thread', () => {
   });
 
   it('tells the watching side nothing is running once it is done, after a throw too', () => {
-    const done = batch([subject({ headers: Object.defineProperty({}, 'x-odd', { enumerable: true, get: () => { throw new Error('no'); } }) })]);
+    const done = batch([
+      subject({
+        headers: Object.defineProperty({}, 'x-odd', {
+          enumerable: true,
+          get: () => {
+            throw new Error('no');
+          },
+        }),
+      }),
+    ]);
     evaluateBatch(rules, done);
     assert.equal(new RuleWatch(done.board).current(), undefined);
   });
 
-  it('hands over what it has decided page by page once its run\'s deadline is nearer than the page budget', () => {
+  it("hands over what it has decided page by page once its run's deadline is nearer than the page budget", () => {
     const deadlineAt = wallClock() + 1500;
     // The header read on the second page takes until the deadline is 900 ms away, less than the page budget.
     const headers = Object.defineProperty({ 'content-type': 'text/html' }, 'x-odd', {
@@ -64,7 +79,13 @@ describe('a batch of pages on a rule thread', () => {
     });
     const answer = evaluateBatch(rules, { ...batch([subject(), subject({ headers }), subject()]), deadlineAt });
     assert.equal(answer.pausedAt, 2, 'before the third page');
-    assert.deepEqual(answer.outcomes.map((outcome) => [outcome.decided, outcome.stop]), [[2, undefined], [2, undefined]]);
+    assert.deepEqual(
+      answer.outcomes.map((outcome) => [outcome.decided, outcome.stop]),
+      [
+        [2, undefined],
+        [2, undefined],
+      ],
+    );
   });
 
   it('goes on from the page it handed over at, and stops every rule not done at the deadline at the page it was on', () => {
@@ -77,7 +98,11 @@ describe('a batch of pages on a rule thread', () => {
         return 'late';
       },
     });
-    const { outcomes, pausedAt } = evaluateBatch(rules, { ...batch([subject(), subject({ headers }), subject()]), deadlineAt, fromPage: 1 });
+    const { outcomes, pausedAt } = evaluateBatch(rules, {
+      ...batch([subject(), subject({ headers }), subject()]),
+      deadlineAt,
+      fromPage: 1,
+    });
     assert.equal(pausedAt, undefined);
     assert.deepEqual(outcomes[0]?.stop, { page: 1, cause: 'timeout', budget: 'deadline' });
     assert.deepEqual(outcomes[1]?.stop, { page: 1, cause: 'timeout', budget: 'deadline' }, 'not run once the deadline has passed');

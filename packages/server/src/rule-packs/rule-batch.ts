@@ -77,7 +77,8 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
   const outcomes: RuleBatchOutcome[] = rules.map(() => ({ decided: 0, notApplicable: 0, fired: [], spentMs: 0 }));
   for (let page = batch.fromPage; page < batch.subjects.length; page++) {
     if (!limit.some((pages) => page < pages)) break;
-    if (page > batch.fromPage && batch.deadlineAt !== null && batch.deadlineAt - wallClock() < batch.pageBudgetMs) return { outcomes, pausedAt: page };
+    if (page > batch.fromPage && batch.deadlineAt !== null && batch.deadlineAt - wallClock() < batch.pageBudgetMs)
+      return { outcomes, pausedAt: page };
     const subject = { ...(batch.subjects[page] as RuleSubject) };
     for (let index = 0; index < rules.length; index++) {
       if (page >= (limit[index] as number)) continue;
@@ -89,7 +90,8 @@ export function evaluateBatch(rules: readonly CompiledRule[], batch: RuleBatch):
         limit[index] = page;
         continue;
       }
-      const budget: BudgetKind = deadlineLeft < Math.min(batch.pageBudgetMs, runLeft) ? 'deadline' : runLeft < batch.pageBudgetMs ? 'run' : 'page';
+      const budget: BudgetKind =
+        deadlineLeft < Math.min(batch.pageBudgetMs, runLeft) ? 'deadline' : runLeft < batch.pageBudgetMs ? 'run' : 'page';
       const budgetMs = Math.max(0, Math.min(batch.pageBudgetMs, runLeft, deadlineLeft));
       watch.started(index, page, budgetMs, budget);
       const start = performance.now();

@@ -30,7 +30,12 @@ for (const dialect of testDialects()) {
       pro = await t.createWorkspace({ plan: 'pro' });
       as = { key: pro.key, team: pro.workspaceId };
       site = await startTestSite({ pages: nestedSitePages(DEPTH) });
-      projectId = (await t.request('POST', '/api/v1/projects', { ...as, body: { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } } })).body.id;
+      projectId = (
+        await t.request('POST', '/api/v1/projects', {
+          ...as,
+          body: { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } },
+        })
+      ).body.id;
       const crawl = await t.request('POST', `/api/v1/projects/${projectId}/crawls`, { ...as, body: {} });
       await followCrawlEvents(t, crawl.body.id, as);
     });
@@ -71,7 +76,11 @@ for (const dialect of testDialects()) {
     it('stops the costly rule of a saved pack a viewer re-runs, as for its author', async () => {
       const packId = (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name: 'costly', pack } })).body.id;
       const viewer = await t.createMemberKey(pro.workspaceId, 'viewer');
-      const answer = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { key: viewer, team: pro.workspaceId, body: { projectId } });
+      const answer = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, {
+        key: viewer,
+        team: pro.workspaceId,
+        body: { projectId },
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(ruleOf(answer.body, costly.id).error?.code, 'rule_timeout');
       assert.equal(ruleOf(answer.body, heading.id).pagesFailing, PAGES);
@@ -81,7 +90,10 @@ for (const dialect of testDialects()) {
       const report = await crawlWithRulePack(t, as, { siteUrl: site.url('/'), pack: { ...pack, name: 'costly in crawls' } });
       assert.equal(report.ruleErrors.length, 1, JSON.stringify(report.ruleErrors));
       const [error] = report.ruleErrors;
-      assert.deepEqual([error.ruleId, error.code, error.budget, new URL(error.url).pathname], [costly.id, 'rule_timeout', 'page', '/nested']);
+      assert.deepEqual(
+        [error.ruleId, error.code, error.budget, new URL(error.url).pathname],
+        [costly.id, 'rule_timeout', 'page', '/nested'],
+      );
       const headings = report.issues.find((issue: { ruleId: string }) => issue.ruleId === heading.id);
       assert.equal(headings?.pages, PAGES);
     });

@@ -77,8 +77,14 @@ describe('rule evaluator', () => {
 
     it('tests the value (repeated headers joined with ", "), case-insensitively unless told', () => {
       assert.equal(outcome({ type: 'header', name: 'vary', test: { op: 'value', str: { equals: 'accept, cookie' } } }, on), 'fired');
-      assert.equal(outcome({ type: 'header', name: 'vary', test: { op: 'value', str: { equals: 'accept, cookie', caseSensitive: true } } }, on), 'passed');
-      assert.equal(outcome({ type: 'header', name: 'cache-control', test: { op: 'value', str: { matches: 'max-age=\\d+' } } }, on), 'fired');
+      assert.equal(
+        outcome({ type: 'header', name: 'vary', test: { op: 'value', str: { equals: 'accept, cookie', caseSensitive: true } } }, on),
+        'passed',
+      );
+      assert.equal(
+        outcome({ type: 'header', name: 'cache-control', test: { op: 'value', str: { matches: 'max-age=\\d+' } } }, on),
+        'fired',
+      );
       assert.equal(outcome({ type: 'header', name: 'pragma', test: { op: 'value', str: { contains: 'x' } } }, on), 'passed');
     });
   });
@@ -120,7 +126,9 @@ describe('rule evaluator', () => {
   });
 
   describe('selector conditions', () => {
-    const list = page('<ul><li class="x">One</li><li class="x">Two  \n words</li><li>Three</li></ul><img src="/a.png" alt=""><img src="/b.png">');
+    const list = page(
+      '<ul><li class="x">One</li><li class="x">Two  \n words</li><li>Three</li></ul><img src="/a.png" alt=""><img src="/b.png">',
+    );
 
     it('tests exists, absent and count', () => {
       assert.equal(outcome({ type: 'selector', selector: 'li.x', test: { op: 'exists' } }, list), 'fired');
@@ -271,15 +279,21 @@ describe('rule evaluator', () => {
     });
 
     it('samples the substrings a text expression matched', () => {
-      const result = evaluate({ type: 'text', str: { matches: 'todo:?\\s\\w+' } }, subject({ visibleText: 'TODO fix. todo: write. Todo: ship. todo more. TODO last' }));
+      const result = evaluate(
+        { type: 'text', str: { matches: 'todo:?\\s\\w+' } },
+        subject({ visibleText: 'TODO fix. todo: write. Todo: ship. todo more. TODO last' }),
+      );
       assert.deepEqual(result.evidence, { samples: ['TODO fix', 'todo: write', 'Todo: ship'], total: 5 });
     });
 
     it('shows what a negated condition saw, and puts status and metric gates after what was found', () => {
       const on = subject({ headers: { 'cache-control': 'public, max-age=600' } });
-      const result = evaluate({
-        all: [TRUE, { not: { type: 'header', name: 'cache-control', test: { op: 'value', str: { contains: 'private' } } } }],
-      }, on);
+      const result = evaluate(
+        {
+          all: [TRUE, { not: { type: 'header', name: 'cache-control', test: { op: 'value', str: { contains: 'private' } } } }],
+        },
+        on,
+      );
       assert.deepEqual(result.evidence, { samples: ['cache-control: public, max-age=600', 'status 200'], total: 2 });
     });
 
@@ -308,7 +322,11 @@ describe('rule evaluator', () => {
       { id: 'content/t2', when: { any: [FALSE, { type: 'selector', selector: 'img:not([alt])', test: { op: 'exists' } }] } },
       { id: 'content/t3', when: { all: [TRUE, UNKNOWN] } },
       { id: 'content/t4', when: { not: { type: 'text', str: { matches: '\\b(lorem|ipsum)\\b' } } } },
-      { id: 'content/t5', when: { type: 'selector', selector: 'img', test: { op: 'attr', name: 'alt', quantifier: 'none' } }, scope: { statuses: ['any'] } },
+      {
+        id: 'content/t5',
+        when: { type: 'selector', selector: 'img', test: { op: 'attr', name: 'alt', quantifier: 'none' } },
+        scope: { statuses: ['any'] },
+      },
       { id: 'content/t6', when: { type: 'status', class: ['failed', '4xx'] }, scope: { statuses: ['any'] } },
     ].map(({ id, ...fields }) => compiledRule({ id, ...fields } as never));
 

@@ -56,7 +56,11 @@ class Evaluation {
    * (or the false ones of one that is false), the true children of an `any`, through a `not`
    * with the wish reversed. Labels come from the true nodes on the way, facts from the leaves.
    */
-  explain(node: ConditionNode, wanted: boolean, into: { labels: string[]; facts: { leaf: ConditionNode; facts: LeafFacts; truth: boolean }[] }): void {
+  explain(
+    node: ConditionNode,
+    wanted: boolean,
+    into: { labels: string[]; facts: { leaf: ConditionNode; facts: LeafFacts; truth: boolean }[] },
+  ): void {
     if (this.truth(node) !== wanted) return;
     if (wanted && node.label) into.labels.push(node.label);
     switch (node.kind) {
@@ -102,7 +106,8 @@ export function evaluateRule(rule: CompiledRule, subject: RuleSubject, options: 
     samples.length,
     found.facts.reduce((sum, { facts }) => sum + facts.total, 0),
   );
-  const first = <K extends 'count' | 'match' | 'value'>(key: K, from = found.facts) => from.find(({ facts }) => facts[key] !== undefined)?.facts[key];
+  const first = <K extends 'count' | 'match' | 'value'>(key: K, from = found.facts) =>
+    from.find(({ facts }) => facts[key] !== undefined)?.facts[key];
   const trueSelectors = found.facts.filter(({ leaf, truth: t }) => t && leaf.kind === 'leaf' && leaf.type === 'selector');
   const message = rule.message.render({
     url: subject.url,
@@ -110,7 +115,11 @@ export function evaluateRule(rule: CompiledRule, subject: RuleSubject, options: 
     status: subject.status === null ? 'failed' : String(subject.status),
     'rule.id': rule.definition.id,
     count: first('count', trueSelectors) ?? first('count'),
-    match: first('match', found.facts.filter(({ truth: t }) => t)) ?? first('match'),
+    match:
+      first(
+        'match',
+        found.facts.filter(({ truth: t }) => t),
+      ) ?? first('match'),
     value: first('value'),
     labels: [...new Set(found.labels)],
     metrics: subject.metrics,

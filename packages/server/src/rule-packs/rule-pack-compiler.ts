@@ -98,7 +98,8 @@ export function compileRulePack(pack: RulePack, options: { prefix?: FieldPath; r
     const earlier = firstIndex.get(rule.id);
     if (earlier !== undefined) context.problems.add([...path, 'id'], `Rule id ${rule.id} is already used by rules.${earlier}.`);
     else firstIndex.set(rule.id, i);
-    if (refuseBuiltInIds && findRule(rule.id)) context.problems.add([...path, 'id'], `${rule.id} is the id of a built-in check; choose another name.`);
+    if (refuseBuiltInIds && findRule(rule.id))
+      context.problems.add([...path, 'id'], `${rule.id} is the id of a built-in check; choose another name.`);
 
     const scope = RuleScopeMatcher.compile(rule.scope, (at, message) => context.problems.add([...path, 'scope', ...at], message));
     const when = compileCondition(rule.when, [...path, 'when'], context);

@@ -49,7 +49,12 @@ for (const dialect of testDialects()) {
       for (let index = 0; index < 2; index += 1) {
         const workspace = await t.createWorkspace({ plan: 'pro' });
         const as = { key: workspace.key, team: workspace.workspaceId };
-        const projectId = (await t.request('POST', '/api/v1/projects', { ...as, body: { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } } })).body.id;
+        const projectId = (
+          await t.request('POST', '/api/v1/projects', {
+            ...as,
+            body: { name: 'Nested', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } },
+          })
+        ).body.id;
         const crawl = await t.request('POST', `/api/v1/projects/${projectId}/crawls`, { ...as, body: {} });
         await followCrawlEvents(t, crawl.body.id, as);
         workspaces.push({ as, projectId, workspace });
@@ -87,14 +92,25 @@ for (const dialect of testDialects()) {
       const started = previewStarted(workspace.workspaceId);
       const first = preview(0);
       await started;
-      const second = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { key: viewer, team: workspace.workspaceId, body: { projectId } });
+      const second = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, {
+        key: viewer,
+        team: workspace.workspaceId,
+        body: { projectId },
+      });
       assert.equal(second.status, 429, JSON.stringify(second.body));
       assert.equal(second.body.code, 'rate_limited');
       assert.match(second.body.error, /already running/);
       const retryAfter = Number(second.headers.get('retry-after'));
-      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= DEADLINE_MS / 1000, `Retry-After: ${second.headers.get('retry-after')}`);
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= DEADLINE_MS / 1000,
+        `Retry-After: ${second.headers.get('retry-after')}`,
+      );
       assert.equal((await first).status, 200);
-      const third = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { key: viewer, team: workspace.workspaceId, body: { projectId } });
+      const third = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, {
+        key: viewer,
+        team: workspace.workspaceId,
+        body: { projectId },
+      });
       assert.equal(third.status, 200, 'once the first has answered, the next runs');
     });
 

@@ -56,7 +56,12 @@ for (const dialect of testDialects()) {
           '/products/b': htmlPage({ path: '/products/b', links: ['/'] }),
         },
       });
-      projectId = (await t.request('POST', '/api/v1/projects', { ...as, body: { name: 'Shop', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } } })).body.id;
+      projectId = (
+        await t.request('POST', '/api/v1/projects', {
+          ...as,
+          body: { name: 'Shop', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false } },
+        })
+      ).body.id;
       const crawl = await t.request('POST', `/api/v1/projects/${projectId}/crawls`, { ...as, body: {} });
       await followCrawlEvents(t, crawl.body.id, as);
       packId = (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name: 'house', pack } })).body.id;
@@ -72,7 +77,10 @@ for (const dialect of testDialects()) {
       const answer = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { ...as, body: { projectId } });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(answer.body.pagesEvaluated, 4);
-      assert.deepEqual(answer.body.rules.map((r: { ruleId: string }) => r.ruleId), [placeholder.id, noPrice.id, rendered.id]);
+      assert.deepEqual(
+        answer.body.rules.map((r: { ruleId: string }) => r.ruleId),
+        [placeholder.id, noPrice.id, rendered.id],
+      );
       const copy = rule(answer.body, placeholder.id);
       assert.deepEqual([copy.pagesInScope, copy.pagesFailing, copy.pagesNotApplicable], [4, 1, 0]);
       assert.equal(copy.samples[0].message, '/draft: “Lorem ipsum”');
@@ -87,7 +95,10 @@ for (const dialect of testDialects()) {
 
     it('previews a pack that is not saved, and spends no credits', async () => {
       const before = (await t.request('GET', '/api/v1/credits', as)).body.balance;
-      const answer = await t.request('POST', '/api/v1/rule-packs/preview', { ...as, body: { projectId, samples: 0, pack: { ...pack, rules: [placeholder] } } });
+      const answer = await t.request('POST', '/api/v1/rule-packs/preview', {
+        ...as,
+        body: { projectId, samples: 0, pack: { ...pack, rules: [placeholder] } },
+      });
       assert.equal(answer.status, 200);
       assert.equal(rule(answer.body, placeholder.id).pagesFailing, 1);
       assert.deepEqual(rule(answer.body, placeholder.id).samples, []);
@@ -95,9 +106,19 @@ for (const dialect of testDialects()) {
     });
 
     it('counts every failing page past the samples it names, each sample with its message', async () => {
-      const everyPage = { id: 'content/every-page', title: 'Every page', category: 'content', severity: 'notice', when: { type: 'status', class: ['2xx'] }, message: 'ok on {{path}}' };
+      const everyPage = {
+        id: 'content/every-page',
+        title: 'Every page',
+        category: 'content',
+        severity: 'notice',
+        when: { type: 'status', class: ['2xx'] },
+        message: 'ok on {{path}}',
+      };
       for (const samples of [0, 1, 3, 4, 5]) {
-        const answer = await t.request('POST', '/api/v1/rule-packs/preview', { ...as, body: { projectId, samples, pack: { ...pack, rules: [everyPage, placeholder] } } });
+        const answer = await t.request('POST', '/api/v1/rule-packs/preview', {
+          ...as,
+          body: { projectId, samples, pack: { ...pack, rules: [everyPage, placeholder] } },
+        });
         assert.equal(answer.status, 200);
         const every = rule(answer.body, everyPage.id);
         assert.deepEqual([every.pagesInScope, every.pagesFailing], [4, 4], `samples ${samples}`);
@@ -121,17 +142,29 @@ for (const dialect of testDialects()) {
       assert.equal(none.status, 409);
       assert.equal(none.body.code, 'project_not_crawled');
       assert.equal((await t.request('POST', `/api/v1/rule-packs/${randomUUID()}/preview`, { ...as, body: { projectId } })).status, 404);
-      assert.equal((await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { ...as, body: { projectId: randomUUID() } })).status, 404);
+      assert.equal(
+        (await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { ...as, body: { projectId: randomUUID() } })).status,
+        404,
+      );
       // The bootstrap workspace (free) cannot see the pro workspace's pack or project.
       const other = await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { body: { projectId } });
       assert.equal(other.status, 404);
     });
 
     it('refuses a bad body: missing project, samples out of range, unknown field', async () => {
-      for (const body of [{}, { projectId, samples: -1 }, { projectId, samples: 21 }, { projectId, samples: 'many' }, { projectId, extra: 1 }]) {
+      for (const body of [
+        {},
+        { projectId, samples: -1 },
+        { projectId, samples: 21 },
+        { projectId, samples: 'many' },
+        { projectId, extra: 1 },
+      ]) {
         assert.equal((await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { ...as, body })).status, 400, JSON.stringify(body));
       }
-      assert.equal((await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { ...as, body: { projectId, samples: 20 } })).status, 200);
+      assert.equal(
+        (await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { ...as, body: { projectId, samples: 20 } })).status,
+        200,
+      );
     });
 
     it('answers 402 on a plan without custom packs', async () => {
@@ -143,8 +176,15 @@ for (const dialect of testDialects()) {
 
     it('lets a viewer preview saved packs, not packs it would write', async () => {
       const viewer = await t.createMemberKey(pro.workspaceId, 'viewer');
-      assert.equal((await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { key: viewer, team: pro.workspaceId, body: { projectId } })).status, 200);
-      assert.equal((await t.request('POST', '/api/v1/rule-packs/preview', { key: viewer, team: pro.workspaceId, body: { projectId, pack } })).status, 403);
+      assert.equal(
+        (await t.request('POST', `/api/v1/rule-packs/${packId}/preview`, { key: viewer, team: pro.workspaceId, body: { projectId } }))
+          .status,
+        200,
+      );
+      assert.equal(
+        (await t.request('POST', '/api/v1/rule-packs/preview', { key: viewer, team: pro.workspaceId, body: { projectId, pack } })).status,
+        403,
+      );
     });
   });
 }

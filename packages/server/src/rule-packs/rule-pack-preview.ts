@@ -1,14 +1,14 @@
 import { LoupeError, type RulePack, type RulePackPreview } from '@loupe/contract';
 import { StoredPageStore } from '../audit/stored-page-store.ts';
+import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
-import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { PreviewGate } from './preview-gate.ts';
-import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RuleBudgets } from './rule-budgets.ts';
-import { RuleRun } from './rule-run.ts';
+import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RulePackService } from './rule-pack-service.ts';
+import { RuleRun } from './rule-run.ts';
 import { storedPageSubject } from './stored-page-subject.ts';
 
 /** Pages read from the database at once, and so evaluated at once on a rule thread. */
@@ -38,7 +38,13 @@ export class RulePackPreviewService {
   readonly #crawlOfReport: CrawlOfReport;
   readonly #gate = new PreviewGate();
 
-  constructor(database: Database, projects: AuditProjectService, packs: RulePackService, budgets: RuleBudgets, crawlOfReport: CrawlOfReport) {
+  constructor(
+    database: Database,
+    projects: AuditProjectService,
+    packs: RulePackService,
+    budgets: RuleBudgets,
+    crawlOfReport: CrawlOfReport,
+  ) {
     this.#database = database;
     this.#crawlOfReport = crawlOfReport;
     this.#projects = projects;
@@ -51,13 +57,21 @@ export class RulePackPreviewService {
     return this.preview(principal, stored.pack, input, []);
   }
 
-  async preview(principal: Principal, pack: RulePack, input: { projectId: string; samples: number }, prefix: string[] = ['pack']): Promise<RulePackPreview> {
+  async preview(
+    principal: Principal,
+    pack: RulePack,
+    input: { projectId: string; samples: number },
+    prefix: string[] = ['pack'],
+  ): Promise<RulePackPreview> {
     await this.#packs.requirePlan(principal);
     const enabled = pack.rules.map((rule) => rule.enabled);
     const compiled = compileRulePack({ ...pack, rules: pack.rules.map((rule) => ({ ...rule, enabled: true })) }, { prefix });
     const project = await this.#projects.get(principal, input.projectId);
     const crawlId = project.latestReport ? await this.#crawlOfReport(principal.workspaceId, project.latestReport.id) : undefined;
-    if (!project.latestReport || crawlId === undefined) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then preview the pack over its pages.' });
+    if (!project.latestReport || crawlId === undefined)
+      throw new LoupeError('project_not_crawled', {
+        message: 'The project has no report yet: crawl it, then preview the pack over its pages.',
+      });
 
     const gate = this.#gate.enter(principal.workspaceId, this.#budgets.previewDeadlineMs);
     try {
@@ -67,7 +81,13 @@ export class RulePackPreviewService {
     }
   }
 
-  async #run(rules: CompiledRule[], enabled: boolean[], report: PreviewedReport, projectId: string, samples: number): Promise<RulePackPreview> {
+  async #run(
+    rules: CompiledRule[],
+    enabled: boolean[],
+    report: PreviewedReport,
+    projectId: string,
+    samples: number,
+  ): Promise<RulePackPreview> {
     const run = new RuleRun(rules, {
       purpose: 'preview',
       pageBudgetMs: this.#budgets.pageMs,

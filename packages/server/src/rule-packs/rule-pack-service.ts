@@ -1,11 +1,11 @@
 import { LoupeError, type Page, type RulePack, type RulePackSummary, type SaveRulePack, type StoredRulePack } from '@loupe/contract';
+import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
-import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
 import type { Plans } from '../plans/plans.ts';
+import type { Principal } from '../principal.ts';
 import { compileStoredPack } from './compile-stored-pack.ts';
 import type { CompiledRulePack } from './compiled-rule.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';

@@ -1,6 +1,6 @@
-import type { Database } from '../database/database.ts';
 import type { AuditProjectRow } from '../audit-projects/audit-project-store.ts';
 import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
+import type { Database } from '../database/database.ts';
 import { RulePackStore } from './rule-pack-store.ts';
 
 /** The project's attached packs as they are now, for a crawl to run; a pack deleted since is skipped. */

@@ -100,7 +100,11 @@ export class RulePackStore {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result = await this.#database.db.deleteFrom('rule_packs').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const result = await this.#database.db
+      .deleteFrom('rule_packs')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type RequestOptions, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { nextPage, type RequestOptions, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { compileStoredPack } from './compile-stored-pack.ts';
 import { exampleRules } from './example-rules.ts';
 import { htmlSubject } from './html-subject.ts';
@@ -62,7 +62,11 @@ for (const dialect of testDialects()) {
       assert.equal(answer.body.code, 'validation_failed');
       const messages: string[] | undefined = answer.body.details.fieldErrors[field];
       assert.ok(messages, `no error at ${field}: ${JSON.stringify(answer.body.details)}`);
-      if (pattern) assert.ok(messages.some((m) => pattern.test(m)), messages.join(' | '));
+      if (pattern)
+        assert.ok(
+          messages.some((m) => pattern.test(m)),
+          messages.join(' | '),
+        );
     }
 
     describe('creating and reading', () => {
@@ -104,7 +108,7 @@ for (const dialect of testDialects()) {
         assert.deepEqual(replaced.body.pack, created.pack);
       });
 
-      it('lists summaries oldest first, paged, without rules or other workspaces\' packs', async () => {
+      it("lists summaries oldest first, paged, without rules or other workspaces' packs", async () => {
         const workspace = await t.createWorkspace({ plan: 'pro' });
         const names = ['a', 'b', 'c'];
         for (const name of names) {
@@ -145,14 +149,18 @@ for (const dialect of testDialects()) {
           compiled.rules.map((r) => r.definition.id),
           exampleRules.map((r) => r.id),
         );
-        const page = htmlSubject({ url: 'https://shop.test/account', html: '<title>Account</title><p>Hi</p>', headers: { 'cache-control': 'public' } });
+        const page = htmlSubject({
+          url: 'https://shop.test/account',
+          html: '<title>Account</title><p>Hi</p>',
+          headers: { 'cache-control': 'public' },
+        });
         assert.equal(evaluateRule(compiled.rules[2]!, page).outcome, 'fired');
         await assert.rejects(compileStoredPack(t.server.database, other.workspaceId, created.id), { code: 'not_found' });
       });
     });
 
     describe('attaching to audit projects', () => {
-      it('lets a project attach the workspace\'s own packs only (another workspace\'s is a 404)', async () => {
+      it("lets a project attach the workspace's own packs only (another workspace's is a 404)", async () => {
         const created = await create();
         const theirs = await t.request('POST', PACKS, { key: other.key, team: other.workspaceId, body: { name: 'attach', pack: pack() } });
         const project = { name: 'Site', siteUrl: 'https://example.com/' };
@@ -175,7 +183,11 @@ for (const dialect of testDialects()) {
 
       it('lets another workspace use the same name', async () => {
         await create({ name: 'Shared name' });
-        const answer = await t.request('POST', PACKS, { key: other.key, team: other.workspaceId, body: { name: 'Shared name', pack: pack() } });
+        const answer = await t.request('POST', PACKS, {
+          key: other.key,
+          team: other.workspaceId,
+          body: { name: 'Shared name', pack: pack() },
+        });
         assert.equal(answer.status, 201);
       });
 
@@ -315,11 +327,18 @@ for (const dialect of testDialects()) {
             { type: 'selector', selector: 'img', test: { op: 'count', cmp: { op: 'gt', value: 'many' } } },
           ],
         };
-        assertInvalid(await validate([rule(), rule({ id: 'images/x' }), rule({ id: 'images/y', when })]), 'pack.rules.2.when.all.1.test.cmp.value');
+        assertInvalid(
+          await validate([rule(), rule({ id: 'images/x' }), rule({ id: 'images/y', when })]),
+          'pack.rules.2.when.all.1.test.cmp.value',
+        );
       });
 
       it('names an unknown condition type at its type field', async () => {
-        assertInvalid(await validate([rule({ when: { any: [{ type: 'colour' }] } })]), 'pack.rules.0.when.any.0.type', /selector, header, status, text or metric/);
+        assertInvalid(
+          await validate([rule({ when: { any: [{ type: 'colour' }] } })]),
+          'pack.rules.0.when.any.0.type',
+          /selector, header, status, text or metric/,
+        );
       });
 
       it('refuses a string test with two of equals, contains, matches', async () => {
@@ -329,7 +348,10 @@ for (const dialect of testDialects()) {
 
       it('refuses unknown fields at any depth', async () => {
         assertInvalid(await call('POST', PACKS, { body: { name: 'x', pack: pack(), colour: 'red' } }), 'colour');
-        assertInvalid(await validate([rule({ when: { all: [{ type: 'status', class: ['2xx'], extra: 1 }] } })]), 'pack.rules.0.when.all.0.extra');
+        assertInvalid(
+          await validate([rule({ when: { all: [{ type: 'status', class: ['2xx'], extra: 1 }] } })]),
+          'pack.rules.0.when.all.0.extra',
+        );
         assertInvalid(await validate([rule({ when: { not: { type: 'status', class: ['2xx'] }, all: [] } })]), 'pack.rules.0.when.all');
       });
 

@@ -3,8 +3,8 @@ import type { CustomRule, RuleError } from '@loupe/contract';
 import type { CompiledRule } from './compiled-rule.ts';
 import type { RuleBatchOutcome, RuleStop } from './rule-batch.ts';
 import type { RuleSubject } from './rule-subject.ts';
+import { type RulePriority, type RuleThreads, ruleThreads } from './rule-threads.ts';
 import { subjectAsRulesSeeIt } from './subject-view.ts';
-import { ruleThreads, type RulePriority, type RuleThreads } from './rule-threads.ts';
 import { wallClock } from './wall-clock.ts';
 
 /** Pages sent to a rule thread at once: a thread ended mid-batch costs the batch again, less the rule stopped. */
@@ -159,9 +159,19 @@ export class RuleRun {
   }
 
   #error(index: number, stop: RuleStop, subject: RuleSubject): RuleError {
-    const error = { ruleId: (this.#rules[index] as CompiledRule).definition.id, url: subject.url, pagesEvaluated: (this.#states[index] as RuleState).pagesRun };
+    const error = {
+      ruleId: (this.#rules[index] as CompiledRule).definition.id,
+      url: subject.url,
+      pagesEvaluated: (this.#states[index] as RuleState).pagesRun,
+    };
     if (stop.cause === 'failed') {
-      return { ...error, code: 'rule_failed', budget: null, budgetMs: null, message: `Stopped on ${subject.url}: the rule could not be decided on this page (${stop.reason}), and was not run on later pages.` };
+      return {
+        ...error,
+        code: 'rule_failed',
+        budget: null,
+        budgetMs: null,
+        message: `Stopped on ${subject.url}: the rule could not be decided on this page (${stop.reason}), and was not run on later pages.`,
+      };
     }
     if (stop.budget === 'deadline') {
       const budgetMs = this.#options.deadlineMs as number;

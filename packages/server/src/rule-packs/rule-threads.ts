@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
+import type { CustomRule } from '@loupe/contract';
 import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
-import type { CustomRule } from '@loupe/contract';
 import type { RuleBatch, RuleBatchAnswer, RuleStop } from './rule-batch.ts';
 import type { RuleTask } from './rule-thread.ts';
 import { RuleWatch } from './rule-watch.ts';
@@ -78,7 +78,15 @@ export class RuleThreads {
       if (overdue) return { stopped: { rule: overdue.rule, page: overdue.page, cause: 'timeout', budget: overdue.budget } };
       if (expired) return { expired: true };
       const running = watch.current();
-      if (running) return { stopped: { rule: running.rule, page: running.page, cause: 'failed', reason: error instanceof Error ? error.message : String(error) } };
+      if (running)
+        return {
+          stopped: {
+            rule: running.rule,
+            page: running.page,
+            cause: 'failed',
+            reason: error instanceof Error ? error.message : String(error),
+          },
+        };
       throw error;
     } finally {
       clearInterval(timer);

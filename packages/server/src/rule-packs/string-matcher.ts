@@ -82,7 +82,11 @@ export class StringMatcher {
     const subject = this.#test.caseSensitive ? text : lower();
     // Lower-casing can change a text's length (İ → i̇); then the needle stands in for the original.
     const aligned = subject.length === text.length;
-    for (let at = subject.indexOf(this.#needle); at !== -1 && total < MAX_COUNTED; at = subject.indexOf(this.#needle, at + this.#needle.length)) {
+    for (
+      let at = subject.indexOf(this.#needle);
+      at !== -1 && total < MAX_COUNTED;
+      at = subject.indexOf(this.#needle, at + this.#needle.length)
+    ) {
       total++;
       if (samples.length < limit) samples.push(clip(aligned ? text.slice(at, at + this.#needle.length) : this.#needle, SAMPLE_CHARS));
     }

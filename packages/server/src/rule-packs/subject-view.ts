@@ -1,4 +1,4 @@
-import { hasChildren, isTag, type AnyNode, type Document, type Element } from 'domhandler';
+import { type AnyNode, type Document, type Element, hasChildren, isTag } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import type { ElementQuery } from './compiled-rule.ts';
 import type { RuleSubject } from './rule-subject.ts';

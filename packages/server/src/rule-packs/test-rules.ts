@@ -1,9 +1,9 @@
 import { RulePack, type RulePackInput } from '@loupe/contract';
+import { htmlPage } from '../testing/html-page.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { evaluateRule, type RuleEvaluation } from './rule-evaluator.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RuleSubject } from './rule-subject.ts';
-import { htmlPage } from '../testing/html-page.ts';
 
 type RuleInput = RulePackInput['rules'][number];
 
@@ -12,7 +12,17 @@ export function compiledRule(fields: Partial<RuleInput>): CompiledRule {
   const pack = RulePack.parse({
     schema: 'loupe.rules/v1',
     name: 'test',
-    rules: [{ id: 'content/test-rule', title: 'Test', category: 'content', severity: 'warning', message: 'fired', when: { type: 'status', class: ['2xx'] }, ...fields }],
+    rules: [
+      {
+        id: 'content/test-rule',
+        title: 'Test',
+        category: 'content',
+        severity: 'warning',
+        message: 'fired',
+        when: { type: 'status', class: ['2xx'] },
+        ...fields,
+      },
+    ],
   });
   const rule = compileRulePack(pack).rules[0];
   if (!rule) throw new Error('the rule is disabled');
@@ -46,7 +56,14 @@ export function outcome(when: RuleInput['when'], on?: RuleSubject, fields?: Part
 
 /** A rule that fires where `selector` matches, as a pack's JSON holds it. */
 export function selectorRule(id: string, selector: string): RuleInput {
-  return { id, title: id, category: 'content', severity: 'notice', when: { type: 'selector', selector, test: { op: 'exists' } }, message: '{{count}} on {{path}}' };
+  return {
+    id,
+    title: id,
+    category: 'content',
+    severity: 'notice',
+    when: { type: 'selector', selector, test: { op: 'exists' } },
+    message: '{{count}} on {{path}}',
+  };
 }
 
 /** `depth` nested divs: a descendant selector that cannot match here (`section div div`) tries every chain of ancestors. */

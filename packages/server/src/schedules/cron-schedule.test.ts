@@ -35,14 +35,16 @@ describe('cron schedules', () => {
   });
 
   it('accepts runs exactly 5 minutes apart and refuses any closer, in 5 or 6 fields', () => {
-    for (const cron of ['*/5 * * * *', '0 */5 * * * *', '0,5 3 * * *', '@hourly', '0 3 * * 1#2']) assert.equal(refusal(cron), 'accepted', cron);
+    for (const cron of ['*/5 * * * *', '0 */5 * * * *', '0,5 3 * * *', '@hourly', '0 3 * * 1#2'])
+      assert.equal(refusal(cron), 'accepted', cron);
     for (const cron of ['*/4 * * * *', '0,59 */5 * * * *', '0,4 3 * * *', '*/10 * * * * *', '0,58 0,23 * * *']) {
       assert.match(refusal(cron), /more often than every 5 minutes/, cron);
     }
   });
 
   it('refuses 4 or 7 fields, values out of range, and a date that never comes', () => {
-    for (const cron of ['* * * *', '0 0 0 * * * *', '60 * * * *', '0 0 32 * *', 'every day']) assert.match(refusal(cron), /5 or 6 fields/, cron);
+    for (const cron of ['* * * *', '0 0 0 * * * *', '60 * * * *', '0 0 32 * *', 'every day'])
+      assert.match(refusal(cron), /5 or 6 fields/, cron);
     assert.match(refusal('0 0 31 4 *'), /never comes due/);
   });
 });

@@ -1,15 +1,15 @@
-import { LoupeError, maxSchedulesPerProject, type Page, type Schedule } from '@loupe/contract';
 import type { CreateSchedule, UpdateSchedule } from '@loupe/contract';
+import { LoupeError, maxSchedulesPerProject, type Page, type Schedule } from '@loupe/contract';
 import type { z } from 'zod';
+import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
-import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
+import type { Principal } from '../principal.ts';
 import { CronSchedule } from './cron-schedule.ts';
-import { ScheduleStore, toSchedule, type ScheduleRow } from './schedule-store.ts';
+import { type ScheduleRow, ScheduleStore, toSchedule } from './schedule-store.ts';
 
 type Paging = { limit: number; cursor?: string };
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { loadConfig } from '../config.ts';
-import { startSchedulerLoop } from './scheduler-loop.ts';
 import type { TickResult } from './scheduler.ts';
+import { startSchedulerLoop } from './scheduler-loop.ts';
 
 /** Lets the promise callbacks the loop chains on a tick run (setImmediate is not among the mocked timers). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

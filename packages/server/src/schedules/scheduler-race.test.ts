@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { crawlServiceFor } from '../crawl/crawl-service.ts';
-import { crawlProjects } from '../rule-packs/crawl-projects.ts';
 import type { Database } from '../database/database.ts';
 import { openDatabase } from '../database/open-database.ts';
+import { crawlProjects } from '../rule-packs/crawl-projects.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
 import { createServerSchema, testDatabaseUrl } from '../testing/test-database.ts';
@@ -51,7 +51,11 @@ for (const dialect of testDialects()) {
       // wait for each other's locks synchronously, which blocks the one thread both would need,
       // so there it shares the server's connection (and still races it between statements).
       second = dialect === 'postgres' ? openDatabase(config) : t.server.database;
-      secondScheduler = new Scheduler({ database: second, plans: t.server.plans, crawls: crawlServiceFor({ ...t.server, config, database: second }, crawlProjects(second)) });
+      secondScheduler = new Scheduler({
+        database: second,
+        plans: t.server.plans,
+        crawls: crawlServiceFor({ ...t.server, config, database: second }, crawlProjects(second)),
+      });
 
       // And a real second process on the same database.
       child = spawn(process.execPath, [fileURLToPath(new URL('./ticking-process.ts', import.meta.url))], {
@@ -79,7 +83,11 @@ for (const dialect of testDialects()) {
     });
 
     async function scheduledProject(): Promise<{ projectId: string; scheduleId: string }> {
-      const project = await t.request('POST', PROJECTS, { body: { name: 'Site', siteUrl: site.url('/') }, key: ws.key, team: ws.workspaceId });
+      const project = await t.request('POST', PROJECTS, {
+        body: { name: 'Site', siteUrl: site.url('/') },
+        key: ws.key,
+        team: ws.workspaceId,
+      });
       assert.equal(project.status, 201);
       // Once a year, so that no round's instant is also another round's schedules' due time.
       const schedule = await t.request('POST', `${PROJECTS}/${project.body.id}/schedules`, {
@@ -140,7 +148,10 @@ for (const dialect of testDialects()) {
         const project = await t.request('POST', PROJECTS, { body: { name: 'Twice', siteUrl: site.url('/') }, ...options });
         const schedules = [];
         for (const cron of ['0 4 1 1 *', '0 4 1 1 *', '0 4 1 1 *']) {
-          const schedule = await t.request('POST', `${PROJECTS}/${project.body.id}/schedules`, { body: { cron, crawl: { maxPages: 1 } }, ...options });
+          const schedule = await t.request('POST', `${PROJECTS}/${project.body.id}/schedules`, {
+            body: { cron, crawl: { maxPages: 1 } },
+            ...options,
+          });
           assert.equal(schedule.status, 201);
           schedules.push(schedule.body.id as string);
         }
@@ -151,7 +162,10 @@ for (const dialect of testDialects()) {
         assert.deepEqual(runs.map((run) => run.outcome).sort(), ['skipped-running', 'skipped-running', 'started'], `round ${round}`);
         const crawls = (await t.request('GET', `${PROJECTS}/${project.body.id}/crawls`, options)).body;
         const started = runs.find((run) => run.outcome === 'started');
-        assert.deepEqual(crawls.map((crawl: { id: string }) => crawl.id), [started?.crawlId]);
+        assert.deepEqual(
+          crawls.map((crawl: { id: string }) => crawl.id),
+          [started?.crawlId],
+        );
         await followCrawlEvents(t, started?.crawlId as string, options);
         for (const id of schedules) await t.request('DELETE', `${PROJECTS}/${project.body.id}/schedules/${id}`, options);
       }

@@ -102,7 +102,10 @@ for (const dialect of testDialects()) {
       assert.equal(crawl.projectId, projectId);
       assert.equal(crawl.url, site.url('/a'));
       assert.equal(crawl.maxPages, 2);
-      assert.deepEqual((await projectCrawls(projectId)).map((c) => c.id), [run?.crawlId]);
+      assert.deepEqual(
+        (await projectCrawls(projectId)).map((c) => c.id),
+        [run?.crawlId],
+      );
 
       const afterRun = await read(projectId, created.id);
       assert.deepEqual(afterRun.lastRun, { at: due.toISOString(), outcome: 'started', crawlId: run?.crawlId });
@@ -134,7 +137,9 @@ for (const dialect of testDialects()) {
       const projectId = await project();
       const created = await schedule(projectId, { timezone: 'Europe/Berlin' });
       assert.match(
-        new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', timeStyle: 'medium', hourCycle: 'h23' }).format(new Date(created.nextRunAt)),
+        new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', timeStyle: 'medium', hourCycle: 'h23' }).format(
+          new Date(created.nextRunAt),
+        ),
         /^03:00:00$/,
       );
       // Berlin moves to summer time on 25 March 2040 and back on 28 October 2040.
@@ -173,7 +178,10 @@ for (const dialect of testDialects()) {
         assert.equal(skipped.lastRun.crawlId, undefined);
         assert.match(skipped.lastRun.reason, /queued or running/);
         assert.equal(skipped.nextRunAt, new Date(new Date(due).getTime() + DAY).toISOString());
-        assert.deepEqual((await projectCrawls(projectId)).map((c) => c.id), [manual.body.id]);
+        assert.deepEqual(
+          (await projectCrawls(projectId)).map((c) => c.id),
+          [manual.body.id],
+        );
 
         await t.request('POST', `/api/v1/crawls/${manual.body.id}/cancel`, as());
         await hanging.close();
@@ -248,7 +256,10 @@ for (const dialect of testDialects()) {
         const ws = await t.createWorkspace({ plan: 'pro' });
         const as = { key: ws.key, team: ws.workspaceId };
         const project = await t.request('POST', PROJECTS, { body: { name: 'Site', siteUrl: site.url('/') }, ...as });
-        const created = await t.request('POST', `${PROJECTS}/${project.body.id}/schedules`, { body: { cron: '0 3 * * *', crawl: { maxPages: 1 } }, ...as });
+        const created = await t.request('POST', `${PROJECTS}/${project.body.id}/schedules`, {
+          body: { cron: '0 3 * * *', crawl: { maxPages: 1 } },
+          ...as,
+        });
         assert.equal(created.status, 201);
         // Due a minute ago, as after a restart, rather than waiting for 03:00.
         const dueAt = new Date(Date.now() - 60_000).toISOString();

@@ -1,15 +1,15 @@
 import { LoupeError, type Schedule, type ScheduleRun } from '@loupe/contract';
 import type { Logger } from 'pino';
-import { crawlServiceFor, type CrawlService } from '../crawl/crawl-service.ts';
+import { projectCrawlRequest } from '../audit-projects/audit-project-service.ts';
+import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
+import { type CrawlService, crawlServiceFor } from '../crawl/crawl-service.ts';
 import type { Database } from '../database/database.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Infrastructure } from '../infrastructure.ts';
 import type { Plans } from '../plans/plans.ts';
-import { projectCrawlRequest } from '../audit-projects/audit-project-service.ts';
-import { AuditProjectStore } from '../audit-projects/audit-project-store.ts';
 import { crawlProjects } from '../rule-packs/crawl-projects.ts';
 import { CronSchedule } from './cron-schedule.ts';
-import { ScheduleStore, type ScheduleRow } from './schedule-store.ts';
+import { type ScheduleRow, ScheduleStore } from './schedule-store.ts';
 
 /** Runs one tick takes on at most; any left over are still due at the next tick. */
 const runsPerTick = 100;
@@ -83,7 +83,8 @@ export class Scheduler {
       if (!crawl) return busy;
       return { at, outcome: 'started', crawlId: crawl.id };
     } catch (error) {
-      if (!(error instanceof LoupeError)) this.#options.log?.warn({ err: error, scheduleId: schedule.id }, 'a scheduled crawl could not start');
+      if (!(error instanceof LoupeError))
+        this.#options.log?.warn({ err: error, scheduleId: schedule.id }, 'a scheduled crawl could not start');
       return { at, outcome: 'failed', reason: failureReason(error) };
     }
   }

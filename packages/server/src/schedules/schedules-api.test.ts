@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { ScheduleStore } from './schedule-store.ts';
 
 const PROJECTS = '/api/v1/projects';
@@ -176,7 +176,11 @@ for (const dialect of testDialects()) {
 
       it("lists a project's schedules oldest first, page by page, and no other project's", async () => {
         const projectId = await project();
-        const made = [await create(projectId), await create(projectId, { cron: '0 4 * * *' }), await create(projectId, { cron: '0 5 * * *' })];
+        const made = [
+          await create(projectId),
+          await create(projectId, { cron: '0 4 * * *' }),
+          await create(projectId, { cron: '0 5 * * *' }),
+        ];
         await create(await project());
         const first = await t.request('GET', `${schedules(projectId)}?limit=2`, as(pro));
         assert.equal(first.status, 200);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { READY_BUILD_CACHE_MS, ReadyBuilds, type ProjectBuild } from './ready-builds.ts';
+import { type ProjectBuild, READY_BUILD_CACHE_MS, ReadyBuilds } from './ready-builds.ts';
 
 // What it keeps and when it reads again is RecentReads' (database/recent-reads.test.ts).
 describe('ReadyBuilds', () => {
@@ -15,7 +15,11 @@ describe('ReadyBuilds', () => {
     at += READY_BUILD_CACHE_MS - 1;
     assert.deepEqual(await builds.find('p', read), { workspaceId: 'w', buildId: 'b1', kept: true });
     at += 2;
-    assert.deepEqual(await builds.find('p', read), { workspaceId: 'w', buildId: 'b2', kept: false }, 'a switch by another process is seen after READY_BUILD_CACHE_MS');
+    assert.deepEqual(
+      await builds.find('p', read),
+      { workspaceId: 'w', buildId: 'b2', kept: false },
+      'a switch by another process is seen after READY_BUILD_CACHE_MS',
+    );
     projects.p = { workspaceId: 'w', buildId: 'b3' };
     builds.forget('p');
     assert.equal((await builds.find('p', read))?.buildId, 'b3', 'a build this process completed is read at once');

@@ -6,7 +6,16 @@ import { testDialects } from '../testing/test-dialects.ts';
 import { nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, pagedHits, search, searchPath, startBuildByHand } from './test-search.ts';
+import {
+  buildProjectIndex,
+  crawlProject,
+  createProject,
+  indexState,
+  pagedHits,
+  search,
+  searchPath,
+  startBuildByHand,
+} from './test-search.ts';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -17,17 +26,37 @@ function shop() {
   const paths = ['/lanterns', '/kettles', '/zephyr-title', '/zephyr-body', '/phrase', '/words', '/safety', '/long', '/hyphens', '/gone'];
   const hyphenated = Array.from({ length: 400 }, (_, i) => `well-kept long-lived item-${i}`).join(' ');
   return {
-    '/': htmlPage({ path: '/', title: 'Harbour Supplies', body: '<p>Welcome to the harbour shop.</p>', links: paths.map((href, i) => ({ href, text: `Page ${i + 1}` })) }),
-    '/lanterns': page('/lanterns', 'Brass lanterns', 'Our brass lanterns light every harbour path. A lantern burns oil for twelve hours, and each lantern is made by hand. Lanterns hang by the door.'),
+    '/': htmlPage({
+      path: '/',
+      title: 'Harbour Supplies',
+      body: '<p>Welcome to the harbour shop.</p>',
+      links: paths.map((href, i) => ({ href, text: `Page ${i + 1}` })),
+    }),
+    '/lanterns': page(
+      '/lanterns',
+      'Brass lanterns',
+      'Our brass lanterns light every harbour path. A lantern burns oil for twelve hours, and each lantern is made by hand. Lanterns hang by the door.',
+    ),
     '/kettles': page('/kettles', 'Copper kettles', 'Copper kettles boil water fast. Hang a lantern above the stove if you like.'),
     '/zephyr-title': page('/zephyr-title', 'Zephyr sails', 'Sails cut for light winds and calm seas.', null),
     '/zephyr-body': page('/zephyr-body', 'Rope and rigging', 'Rigging that holds in a zephyr or a gale, with rope of every length.'),
     '/phrase': page('/phrase', 'Evening walks', 'The quiet harbour lights come on at dusk.'),
     '/words': page('/words', 'Morning walks', 'The harbour is quiet before the boats leave, and the lights stay off.'),
-    '/safety': page('/safety', 'Safety notes', 'Never paste &lt;script&gt;alert("x")&lt;/script&gt; into the orchard form &amp; stay safe.'),
-    '/long': page('/long', 'A long read', `${'Nothing much happens on this page today. '.repeat(250)}At last the lighthouse keeper came home. ${'Nothing more happens. '.repeat(100)}`),
+    '/safety': page(
+      '/safety',
+      'Safety notes',
+      'Never paste &lt;script&gt;alert("x")&lt;/script&gt; into the orchard form &amp; stay safe.',
+    ),
+    '/long': page(
+      '/long',
+      'A long read',
+      `${'Nothing much happens on this page today. '.repeat(250)}At last the lighthouse keeper came home. ${'Nothing more happens. '.repeat(100)}`,
+    ),
     '/hyphens': page('/hyphens', 'Hyphens', `${hyphenated} Then the windmill turned.`),
-    '/gone': { status: 404, body: '<!doctype html><html lang="en"><head><title>Gone</title></head><body><p>The nebula page is gone.</p></body></html>' },
+    '/gone': {
+      status: 404,
+      body: '<!doctype html><html lang="en"><head><title>Gone</title></head><body><p>The nebula page is gone.</p></body></html>',
+    },
   };
 }
 /** The pages that answered 2xx with HTML: what the index holds. */
@@ -61,7 +90,15 @@ for (const dialect of testDialects()) {
         const fresh = await createProject(t, site);
         const state = await t.request('GET', `${PROJECTS}/${fresh}/search-index`);
         assert.equal(state.status, 200);
-        assert.deepEqual(state.body, { projectId: fresh, state: 'none', reportId: null, pages: 0, builtAt: null, building: null, error: null });
+        assert.deepEqual(state.body, {
+          projectId: fresh,
+          state: 'none',
+          reportId: null,
+          pages: 0,
+          builtAt: null,
+          building: null,
+          error: null,
+        });
         const searched = await t.request('GET', searchPath(fresh, 'lantern'));
         assert.equal(searched.status, 409);
         assert.equal(searched.body.code, 'search_index_not_built');
@@ -96,7 +133,10 @@ for (const dialect of testDialects()) {
         assert.equal(again.body.state, 'building');
         assert.equal(again.body.building.buildId, buildId);
         const builds = await t.server.database.db.selectFrom('search_builds').select('id').where('project_id', '=', fresh).execute();
-        assert.deepEqual(builds.map((build) => build.id), [buildId]);
+        assert.deepEqual(
+          builds.map((build) => build.id),
+          [buildId],
+        );
         assert.equal(await new SearchIndexBuilder(t.server.database).run(buildId, new AbortController().signal), 'done');
         assert.equal((await indexState(t, fresh, () => true)).state, 'ready');
       });
@@ -109,7 +149,8 @@ for (const dialect of testDialects()) {
         const rebuilt = await buildProjectIndex(t, fresh);
         assert.equal(rebuilt.reportId, newer.reportId);
         assert.equal(rebuilt.pages, INDEXED);
-        const documents = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM search_documents`.execute(t.server.database.db)).rows[0].n);
+        const documents = async () =>
+          Number((await sql<{ n: number }>`SELECT count(*) AS n FROM search_documents`.execute(t.server.database.db)).rows[0].n);
         const held = await documents();
         assert.equal((await search(t, fresh, 'lantern')).length, 2);
         assert.equal((await t.request('DELETE', `${PROJECTS}/${fresh}`)).status, 200);
@@ -154,7 +195,14 @@ for (const dialect of testDialects()) {
       });
 
       it('reads operators of the engines as plain words', async () => {
-        for (const q of ['lantern*', 'title:lantern', 'NEAR(lantern kettles)', 'lantern & !kettles', "lantern' OR 1=1 --", '{title}:lantern']) {
+        for (const q of [
+          'lantern*',
+          'title:lantern',
+          'NEAR(lantern kettles)',
+          'lantern & !kettles',
+          "lantern' OR 1=1 --",
+          '{title}:lantern',
+        ]) {
           const answer = await t.request('GET', searchPath(projectId, q));
           assert.equal(answer.status, 200, `${q}: ${JSON.stringify(answer.body)}`);
         }
@@ -202,7 +250,10 @@ for (const dialect of testDialects()) {
         const pages = await pagedHits(t, projectId, 'loupe', 3);
         assert.equal(pages.length, Math.ceil(INDEXED / 3));
         for (const page of pages) assert.ok(page.length <= 3);
-        assert.deepEqual(pages.flat().map((hit) => hit.pageId), all.map((hit) => hit.pageId));
+        assert.deepEqual(
+          pages.flat().map((hit) => hit.pageId),
+          all.map((hit) => hit.pageId),
+        );
       });
 
       it('refuses a bad q, limit or cursor, naming the field', async () => {

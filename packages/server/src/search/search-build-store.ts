@@ -1,8 +1,8 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { SearchBuildTable } from '../database/schema.ts';
-import { readyBuildsOf, type ProjectBuild } from './ready-builds.ts';
+import { type ProjectBuild, readyBuildsOf } from './ready-builds.ts';
 
 export type SearchBuildRow = Selectable<SearchBuildTable>;
 
@@ -43,7 +43,10 @@ export class SearchBuildStore {
   /** False when the project already has a build under way (the unique index on building builds). */
   async insertBuilding(row: Omit<Insertable<SearchBuildTable>, 'state'>): Promise<boolean> {
     try {
-      await this.#database.db.insertInto('search_builds').values({ ...row, state: 'building' }).execute();
+      await this.#database.db
+        .insertInto('search_builds')
+        .values({ ...row, state: 'building' })
+        .execute();
       return true;
     } catch (error) {
       if (this.#database.isUniqueViolation(error)) return false;
@@ -125,7 +128,12 @@ export class SearchBuildStore {
         .where('state', '=', 'building')
         .executeTakeFirst();
       if (!building) return false;
-      await db.updateTable('search_builds').set({ state: 'retired', updated_at: at }).where('project_id', '=', projectId).where('state', '=', 'ready').execute();
+      await db
+        .updateTable('search_builds')
+        .set({ state: 'retired', updated_at: at })
+        .where('project_id', '=', projectId)
+        .where('state', '=', 'ready')
+        .execute();
       await db.updateTable('search_builds').set({ state: 'ready', updated_at: at, finished_at: at }).where('id', '=', buildId).execute();
       return true;
     });

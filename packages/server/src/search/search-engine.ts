@@ -72,7 +72,12 @@ export interface SearchEngine {
    * has no ready build. `readyBuildId`, the build the caller just read as ready, lets an engine
    * answer from what it keeps of that build (PostgreSQL's word lists), so long as it still is.
    */
-  search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined>;
+  search(
+    projectId: string,
+    query: SearchQuery,
+    window: { offset: number; limit: number },
+    readyBuildId?: string,
+  ): Promise<RankedWindow | undefined>;
 }
 
 /** The engine of the database's dialect, chosen here only; the options are what a build stores (its word lists) and how many of them queries keep. */

@@ -1,12 +1,12 @@
 import { setImmediate as turnOfTheLoop } from 'node:timers/promises';
-import { now } from '../clock.ts';
 import type { StoredPage } from '../audit/stored-page-store.ts';
 import { StoredPageStore } from '../audit/stored-page-store.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
-import { searchEngineFor, type SealProgress, type SearchDocument } from './search-engine.ts';
-import type { WordListsOptions } from './word-list-settings.ts';
+import { now } from '../clock.ts';
+import { type Database, inTransaction } from '../database/database.ts';
+import { type SearchBuildRow, SearchBuildStore } from './search-build-store.ts';
+import { type SealProgress, type SearchDocument, searchEngineFor } from './search-engine.ts';
 import { indexedText } from './snippets/snippet-html.ts';
+import type { WordListsOptions } from './word-list-settings.ts';
 
 export interface BuilderOptions {
   /** Pages read (and decompressed) at a time. */

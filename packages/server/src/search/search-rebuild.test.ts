@@ -5,12 +5,21 @@ import { pino } from 'pino';
 import { fillerHtml, htmlPage } from '../testing/html-page.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
-import { startTestSite, type PageSpec, type SiteDefinition, type TestSite } from '../testing/test-site.ts';
+import { type PageSpec, type SiteDefinition, startTestSite, type TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
 import { searchEngineFor } from './search-engine.ts';
 import { SearchIndexBuilder } from './search-index-builder.ts';
 import { searchBuildHandler } from './search-job-handlers.ts';
-import { buildProjectIndex, crawlProject, createProject, indexState, pagedHitIds, search, searchPath, startBuildByHand } from './test-search.ts';
+import {
+  buildProjectIndex,
+  crawlProject,
+  createProject,
+  indexState,
+  pagedHitIds,
+  search,
+  searchPath,
+  startBuildByHand,
+} from './test-search.ts';
 
 const PROJECTS = '/api/v1/projects';
 
@@ -112,9 +121,16 @@ for (const dialect of testDialects()) {
       }
 
       // 13 pages (the home page and 12 items): as many transactions, each seen from outside.
-      assert.deepEqual(progress, Array.from({ length: 13 }, (_, i) => i + 1));
+      assert.deepEqual(
+        progress,
+        Array.from({ length: 13 }, (_, i) => i + 1),
+      );
       for (const hits of duringCommits) assert.deepEqual(hits, OLD_HITS);
-      for (const hits of continuous) assert.ok([OLD_HITS, NEW_HITS].some((set) => JSON.stringify(set) === JSON.stringify(hits)), JSON.stringify(hits));
+      for (const hits of continuous)
+        assert.ok(
+          [OLD_HITS, NEW_HITS].some((set) => JSON.stringify(set) === JSON.stringify(hits)),
+          JSON.stringify(hits),
+        );
       assert.deepEqual(await hitSet(projectId), NEW_HITS);
       const state = await indexState(t, projectId, () => true);
       assert.equal(state.state, 'ready');
@@ -156,7 +172,7 @@ for (const dialect of testDialects()) {
       assert.equal(rebuilt.body.length, 5);
       for (const hit of rebuilt.body) assert.ok(NEW_HITS.includes(new URL(hit.url).pathname), hit.url);
       assert.notEqual(rebuilt.body[0].reportId, gone.reportId);
-      assert.deepEqual((await hitSet(projectId)), NEW_HITS);
+      assert.deepEqual(await hitSet(projectId), NEW_HITS);
       const stale = await t.request('GET', next);
       assert.equal(stale.status, 400);
       assert.ok(stale.body.details.fieldErrors.cursor);
@@ -252,7 +268,10 @@ for (const dialect of testDialects()) {
           if (++commits === 3) throw new Error('disk full');
         },
       });
-      const outcome = await searchBuildHandler(failing, pino({ level: 'silent' }))({ buildId }, { jobId: 'job', attempt: 1, signal: never, heartbeat: async () => {} });
+      const outcome = await searchBuildHandler(failing, pino({ level: 'silent' }))(
+        { buildId },
+        { jobId: 'job', attempt: 1, signal: never, heartbeat: async () => {} },
+      );
       assert.deepEqual(outcome, { kind: 'failed', reason: 'disk full' });
 
       const state = await indexState(t, projectId, () => true);
@@ -290,7 +309,14 @@ for (const dialect of testDialects()) {
       const report = await store.latestReport(projectId);
       assert.ok(report);
       const at = new Date().toISOString();
-      const row = (id: string) => ({ id, project_id: projectId, report_id: report.id, crawl_id: report.crawl_id, started_at: at, updated_at: at });
+      const row = (id: string) => ({
+        id,
+        project_id: projectId,
+        report_id: report.id,
+        crawl_id: report.crawl_id,
+        started_at: at,
+        updated_at: at,
+      });
       const started = await Promise.all([
         store.insertBuilding(row('01900000-0000-7000-8000-000000000001')),
         store.insertBuilding(row('01900000-0000-7000-8000-000000000002')),

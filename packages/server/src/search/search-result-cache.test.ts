@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PreparedPage } from '../http/prepared-page.ts';
+import { type SearchAnswer, type SearchQuestion, SearchResultCache, sizeOf } from './search-result-cache.ts';
 import { parsedQuery as parsed } from './test-parsed-query.ts';
-import { SearchResultCache, sizeOf, type SearchAnswer, type SearchQuestion } from './search-result-cache.ts';
 
 const BUILD = '01900000-0000-7000-8000-00000000000a';
 const NEWER = '01900000-0000-7000-8000-00000000000b';
 
-const question = (text: string, change: Partial<SearchQuestion> = {}): SearchQuestion => ({ buildId: BUILD, query: parsed(text), offset: 0, limit: 10, ...change });
+const question = (text: string, change: Partial<SearchQuestion> = {}): SearchQuestion => ({
+  buildId: BUILD,
+  query: parsed(text),
+  offset: 0,
+  limit: 10,
+  ...change,
+});
 
 /** An answer of `hits` hits with snippets of `chars` characters, from `buildId`. */
 function answer(buildId: string, hits = 1, chars = 10): SearchAnswer {

@@ -81,7 +81,13 @@ export class SearchResultCache {
 /** The parsed query, not its text: `lantern  oil` and `lantern oil -!` ask the same. */
 function keyOf(question: SearchQuestion): string {
   const terms = (group: SearchQuery['excluded']) => group.map((term) => [term.text, term.quoted]);
-  return JSON.stringify([question.buildId, question.offset, question.limit, question.query.required.map(terms), terms(question.query.excluded)]);
+  return JSON.stringify([
+    question.buildId,
+    question.offset,
+    question.limit,
+    question.query.required.map(terms),
+    terms(question.query.excluded),
+  ]);
 }
 
 /** What an entry holds besides its page's bytes and its key's characters: the objects, the cursor, the build id. */

@@ -1,15 +1,15 @@
 import { LoupeError, type SearchHit, type SearchIndexState, type SearchQuery } from '@loupe/contract';
+import { type AuditProjectService, projectNotFound } from '../audit-projects/audit-project-service.ts';
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
 import { PreparedPage } from '../http/prepared-page.ts';
 import { newId } from '../ids.ts';
-import { projectNotFound, type AuditProjectService } from '../audit-projects/audit-project-service.ts';
+import type { Principal } from '../principal.ts';
 import type { ProjectBuild } from './ready-builds.ts';
-import { SearchBuildStore, type SearchBuildRow } from './search-build-store.ts';
+import { type SearchBuildRow, SearchBuildStore } from './search-build-store.ts';
 import { decodeSearchCursor, encodeSearchCursor, invalidCursor } from './search-cursor.ts';
-import { searchEngineFor, type SearchEngine } from './search-engine.ts';
-import { SearchResultCache, type SearchAnswer, type SearchResultCacheOptions } from './search-result-cache.ts';
+import { type SearchEngine, searchEngineFor } from './search-engine.ts';
+import { type SearchAnswer, SearchResultCache, type SearchResultCacheOptions } from './search-result-cache.ts';
 import { snippetHtml } from './snippets/snippet-html.ts';
 
 /** How deep the ranking can be paged: past the best thousand, a search wants more words, not more pages. */
@@ -42,7 +42,9 @@ export interface SearchServiceOptions {
 export type EnqueueBuild = (buildId: string) => Promise<void>;
 
 const notBuilt = () =>
-  new LoupeError('search_index_not_built', { message: "The project's search index is not built yet: POST …/search-index, then search once its state is ready." });
+  new LoupeError('search_index_not_built', {
+    message: "The project's search index is not built yet: POST …/search-index, then search once its state is ready.",
+  });
 const rebuilt = () => invalidCursor('The search index was rebuilt since this page: search again from the first page.');
 
 /** Project search (DESIGN.md §8): builds of the index from the newest report, its state, and queries. */
@@ -65,7 +67,8 @@ export class SearchService {
   async build(principal: Principal, projectId: string): Promise<SearchIndexState> {
     await this.#projects.require(principal, projectId);
     const report = await this.#builds.latestReport(projectId);
-    if (!report) throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then build its search index.' });
+    if (!report)
+      throw new LoupeError('project_not_crawled', { message: 'The project has no report yet: crawl it, then build its search index.' });
     const at = now();
     await this.#builds.failStalled(projectId, new Date(Date.parse(at) - STALLED_AFTER_MS).toISOString(), at);
     const id = newId();
@@ -99,7 +102,11 @@ export class SearchService {
    * ranks, reading the ready build again (a rebuild may have switched since) and saying which
    * one answered.
    */
-  async search(principal: Principal, projectId: string, query: { q: SearchQuery; limit: number; cursor?: string }): Promise<PreparedPage<SearchHit>> {
+  async search(
+    principal: Principal,
+    projectId: string,
+    query: { q: SearchQuery; limit: number; cursor?: string },
+  ): Promise<PreparedPage<SearchHit>> {
     const project = await this.#builds.readyBuild(projectId);
     try {
       return await this.#searchBuild(principal, projectId, project, query);

@@ -4,7 +4,7 @@ import type { SearchHit, SearchIndexState } from '@loupe/contract';
 import { now } from '../clock.ts';
 import { newId } from '../ids.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
-import { nextPage, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, type TestServer } from '../testing/test-server.ts';
 import type { TestSite } from '../testing/test-site.ts';
 import { SearchBuildStore } from './search-build-store.ts';
 import type { SealProgress } from './search-engine.ts';
@@ -76,7 +76,16 @@ export async function startBuildByHand(t: TestServer, projectId: string): Promis
   assert.ok(report, 'the project has no report');
   const id = newId();
   const at = now();
-  assert.ok(await store.insertBuilding({ id, project_id: projectId, report_id: report.id, crawl_id: report.crawl_id, started_at: at, updated_at: at }));
+  assert.ok(
+    await store.insertBuilding({
+      id,
+      project_id: projectId,
+      report_id: report.id,
+      crawl_id: report.crawl_id,
+      started_at: at,
+      updated_at: at,
+    }),
+  );
   return id;
 }
 

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { PASSWORD_RESET_PAGE, sessionPaths } from '@loupe/contract';
-import { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from '../alerts/test-smtp-server.ts';
+import { type ReceivedMail, startTestSmtpServer, type TestSmtpServer } from '../alerts/test-smtp-server.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { hashSessionToken } from './session-token.ts';
 import { addPasswordMember, signIn, TEST_PASSWORD, type TestSession } from './test-session.ts';
 
@@ -63,7 +63,8 @@ for (const dialect of testDialects()) {
     const requestReset = (email: string) => t.request('POST', sessionPaths.passwordResets, { key: null, body: { email } });
     const complete = (token: string, password = NEW_PASSWORD) =>
       t.request('POST', sessionPaths.passwordResetCompletion, { key: null, body: { token, password } });
-    const signInAnswer = (email: string, password: string) => t.request('POST', sessionPaths.session, { key: null, body: { email, password } });
+    const signInAnswer = (email: string, password: string) =>
+      t.request('POST', sessionPaths.session, { key: null, body: { email, password } });
 
     /** Asks for a reset of `email` and answers the mail that arrives for it. */
     async function mailedReset(email: string): Promise<ReceivedMail> {
@@ -99,7 +100,10 @@ for (const dialect of testDialects()) {
       const mail = await mailedReset(known);
       assertStatus(answerUnknown, 202);
       const answerKnown = await requestReset(known);
-      assert.deepEqual({ ...answerUnknown.body, message: answerUnknown.body.message.replace(unknown, 'X') }, { ...answerKnown.body, message: answerKnown.body.message.replace(known, 'X') });
+      assert.deepEqual(
+        { ...answerUnknown.body, message: answerUnknown.body.message.replace(unknown, 'X') },
+        { ...answerKnown.body, message: answerKnown.body.message.replace(known, 'X') },
+      );
       assert.deepEqual(mail.recipients, [known]);
       assert.ok(!smtp.mails.some((each) => each.recipients.includes(unknown)));
       const linksAfter = await t.server.database.db.selectFrom('password_resets').select('id').execute();
@@ -148,7 +152,11 @@ for (const dialect of testDialects()) {
       const email = await addPasswordMember(t, home.workspaceId, home.key, 'admin');
       const [first, second] = [await signIn(t, email), await signIn(t, email)];
       const other = await t.createWorkspace();
-      const invite = await t.request('POST', '/api/v1/team/invites', { key: other.key, team: other.workspaceId, body: { email, role: 'admin' } });
+      const invite = await t.request('POST', '/api/v1/team/invites', {
+        key: other.key,
+        team: other.workspaceId,
+        body: { email, role: 'admin' },
+      });
       assertStatus(await first.request('POST', `/api/v1/invites/${invite.body.token}/accept`, { body: {} }), 200);
       const keys = [];
       for (const workspace of [home, other]) {
@@ -162,7 +170,8 @@ for (const dialect of testDialects()) {
       assertStatus(answer, 200);
       assert.deepEqual([answer.body.endedSessions, answer.body.revokedKeys], [2, 2]);
       for (const session of [first, second]) assertStatus(await session.request('GET', sessionPaths.session), 401);
-      for (const { key, workspace } of keys) assertStatus(await t.request('GET', '/api/v1/team', { key, team: workspace.workspaceId }), 401, 'unauthorized');
+      for (const { key, workspace } of keys)
+        assertStatus(await t.request('GET', '/api/v1/team', { key, team: workspace.workspaceId }), 401, 'unauthorized');
       // The memberships stay: the account is the same, only its ways in are new.
       const signedIn = await signIn(t, email, NEW_PASSWORD);
       assert.deepEqual(signedIn.body.workspaces.map((w) => w.id).sort(), [home.workspaceId, other.workspaceId].sort());
@@ -215,16 +224,27 @@ for (const dialect of testDialects()) {
       for (const body of [{ email: 'not-an-email' }, { email: 'a@example.test', admin: true }, {}]) {
         assertStatus(await t.request('POST', sessionPaths.passwordResets, { key: null, body }), 400, 'validation_failed');
       }
-      assertStatus(await t.request('POST', sessionPaths.passwordResetCompletion, { key: null, body: { password: NEW_PASSWORD } }), 400, 'validation_failed');
+      assertStatus(
+        await t.request('POST', sessionPaths.passwordResetCompletion, { key: null, body: { password: NEW_PASSWORD } }),
+        400,
+        'validation_failed',
+      );
     });
 
     it('refuses a body over 16 KB with 413 before reading it', async () => {
-      const answer = await t.request('POST', sessionPaths.passwordResetCompletion, { key: null, body: { token: 'x'.repeat(20_000), password: NEW_PASSWORD } });
+      const answer = await t.request('POST', sessionPaths.passwordResetCompletion, {
+        key: null,
+        body: { token: 'x'.repeat(20_000), password: NEW_PASSWORD },
+      });
       assertStatus(answer, 413);
     });
 
     it("refuses a request sent from another site's page with 403 csrf_failed", async () => {
-      const answer = await t.request('POST', sessionPaths.passwordResets, { key: null, body: { email: 'a@example.test' }, headers: { origin: 'https://evil.example' } });
+      const answer = await t.request('POST', sessionPaths.passwordResets, {
+        key: null,
+        body: { email: 'a@example.test' },
+        headers: { origin: 'https://evil.example' },
+      });
       assertStatus(answer, 403, 'csrf_failed');
     });
 
@@ -238,22 +258,41 @@ for (const dialect of testDialects()) {
 
     it('answers 429 to the 21st request from one client in an hour, whatever the emails, and serves other clients', async () => {
       for (let i = 0; i < 20; i++) {
-        assertStatus(await postFrom(t, '127.0.0.2', sessionPaths.passwordResets, { email: `client-${i}-${randomBytes(3).toString('hex')}@example.test` }), 202);
+        assertStatus(
+          await postFrom(t, '127.0.0.2', sessionPaths.passwordResets, {
+            email: `client-${i}-${randomBytes(3).toString('hex')}@example.test`,
+          }),
+          202,
+        );
       }
-      assertStatus(await postFrom(t, '127.0.0.2', sessionPaths.passwordResets, { email: `one-more-${randomBytes(3).toString('hex')}@example.test` }), 429, 'rate_limited');
-      assertStatus(await postFrom(t, '127.0.0.5', sessionPaths.passwordResets, { email: `elsewhere-${randomBytes(3).toString('hex')}@example.test` }), 202);
+      assertStatus(
+        await postFrom(t, '127.0.0.2', sessionPaths.passwordResets, { email: `one-more-${randomBytes(3).toString('hex')}@example.test` }),
+        429,
+        'rate_limited',
+      );
+      assertStatus(
+        await postFrom(t, '127.0.0.5', sessionPaths.passwordResets, { email: `elsewhere-${randomBytes(3).toString('hex')}@example.test` }),
+        202,
+      );
     });
 
     it("ends a squatter's hold on an account he made through his own invite, and he cannot read the workspace Carol joins", async () => {
       const [a, b] = [await t.createWorkspace({ plan: 'business' }), await t.createWorkspace({ plan: 'business' })];
       const carol = `carol-${randomBytes(4).toString('hex')}@corp.test`;
       const inviteTo = async (workspace: TestWorkspace, role: string) => {
-        const answer = await t.request('POST', '/api/v1/team/invites', { key: workspace.key, team: workspace.workspaceId, body: { email: carol, role } });
+        const answer = await t.request('POST', '/api/v1/team/invites', {
+          key: workspace.key,
+          team: workspace.workspaceId,
+          body: { email: carol, role },
+        });
         assertStatus(answer, 201);
         return answer.body.token as string;
       };
       // B's owner invites carol@ to B and accepts it himself, with a password of his choice.
-      const squat = await t.request('POST', `/api/v1/invites/${await inviteTo(b, 'admin')}/accept`, { key: null, body: { password: 'mallory chose this' } });
+      const squat = await t.request('POST', `/api/v1/invites/${await inviteTo(b, 'admin')}/accept`, {
+        key: null,
+        body: { password: 'mallory chose this' },
+      });
       assertStatus(squat, 200);
       // As "Carol", he makes an API key and keeps a session.
       const mallory: TestSession = await signIn(t, carol, 'mallory chose this');

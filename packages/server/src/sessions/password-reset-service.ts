@@ -1,14 +1,14 @@
 import {
+  type CompletePasswordReset,
   LoupeError,
   PASSWORD_RESET_PAGE,
-  type CompletePasswordReset,
   type PasswordResetCompleted,
   type PasswordResetRequested,
   type RequestPasswordReset,
 } from '@loupe/contract';
 import type { EmailSender } from '../alerts/email-sender.ts';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { PasswordResetTable } from '../database/schema.ts';
 import type { KeysChanged } from '../identity/key-cache.ts';
 import { hashPassword } from '../identity/password.ts';
@@ -60,9 +60,17 @@ function checkUsable(link: PasswordResetTable | undefined, at: string): asserts 
 export class PasswordResetService {
   readonly #options: PasswordResetOptions;
   /** Per client: an address can mail at most 20 links an hour, whatever emails it names. */
-  readonly #perClient = new AttemptThrottle({ attempts: 20, windowMs: 3_600_000, refusal: 'Too many password reset requests from this address' });
+  readonly #perClient = new AttemptThrottle({
+    attempts: 20,
+    windowMs: 3_600_000,
+    refusal: 'Too many password reset requests from this address',
+  });
   /** Per email: a mailbox gets at most 5 links an hour, however many clients ask. */
-  readonly #perEmail = new AttemptThrottle({ attempts: 5, windowMs: 3_600_000, refusal: 'Too many password reset requests for this email' });
+  readonly #perEmail = new AttemptThrottle({
+    attempts: 5,
+    windowMs: 3_600_000,
+    refusal: 'Too many password reset requests for this email',
+  });
   /**
    * Links are made one after another, after the answers: a request costs the same whether an
    * account has the email or not, and a request's link is made before a later one's.
@@ -87,7 +95,9 @@ export class PasswordResetService {
     // Only an account with a password has one to reset. The one without is the first owner
     // before the first run (owner@localhost), which the first-run screen claims, never a mail.
     // setImmediate: after the answer is written, not in the microtasks before it.
-    const issued = this.#issuing.then(() => new Promise((resolve) => setImmediate(resolve))).then(() => this.#issue(input.email, { needsPassword: true }));
+    const issued = this.#issuing
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => this.#issue(input.email, { needsPassword: true }));
     this.#issuing = issued.then(
       (link) => {
         if (link) this.#mail(mailer, link);
@@ -143,7 +153,14 @@ export class PasswordResetService {
     if (!user || (options.needsPassword && !user.hasPassword)) return undefined;
     const token = generateResetToken();
     const expiresAt = new Date(Date.parse(createdAt) + RESET_LINK_LIFETIME_MS).toISOString();
-    const row = { id: newId(), user_id: user.id, token_hash: hashResetToken(token), created_at: createdAt, expires_at: expiresAt, used_at: null };
+    const row = {
+      id: newId(),
+      user_id: user.id,
+      token_hash: hashResetToken(token),
+      created_at: createdAt,
+      expires_at: expiresAt,
+      used_at: null,
+    };
     await inTransaction(this.#options.database, (transaction) => new PasswordResetStore(transaction).replace(row));
     return { email: user.email, url: `${this.#options.publicUrl}${PASSWORD_RESET_PAGE}#${token}`, expiresAt };
   }

@@ -16,7 +16,11 @@ export class PasswordResetStore {
   }
 
   async userByEmail(email: string): Promise<{ id: string; email: string; hasPassword: boolean } | undefined> {
-    const row = await this.#database.db.selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    const row = await this.#database.db
+      .selectFrom('users')
+      .select(['id', 'email', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     return row && { id: row.id, email: row.email, hasPassword: row.password_hash !== null };
   }
 

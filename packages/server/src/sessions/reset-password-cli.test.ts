@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { PASSWORD_RESET_PAGE, sessionPaths } from '@loupe/contract';
-import { startTestServer, type HttpAnswer, type TestServer } from '../testing/test-server.ts';
+import { type HttpAnswer, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { addPasswordMember, signIn, TEST_PASSWORD } from './test-session.ts';
 
 const cli = new URL('../cli.ts', import.meta.url).pathname;
@@ -26,12 +26,22 @@ describe('password reset without SMTP (sqlite)', () => {
   after(() => t.close());
 
   function loupe(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = { ...process.env, LOUPE_DATA_DIR: t.dataDir, LOUPE_PUBLIC_URL: t.url, DATABASE_URL: '', LOUPE_BOOTSTRAP_KEY: '', LOUPE_PLANS_FILE: '' };
+    const env = {
+      ...process.env,
+      LOUPE_DATA_DIR: t.dataDir,
+      LOUPE_PUBLIC_URL: t.url,
+      DATABASE_URL: '',
+      LOUPE_BOOTSTRAP_KEY: '',
+      LOUPE_PLANS_FILE: '',
+    };
     return new Promise((resolve) => {
-      execFile(process.execPath, [cli, ...args], { env, cwd: t.dataDir }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+      execFile(process.execPath, [cli, ...args], { env, cwd: t.dataDir }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
     });
   }
-  const complete = (token: string, password: string) => t.request('POST', sessionPaths.passwordResetCompletion, { key: null, body: { token, password } });
+  const complete = (token: string, password: string) =>
+    t.request('POST', sessionPaths.passwordResetCompletion, { key: null, body: { token, password } });
 
   it('answers a request with 501 smtp_not_configured, naming the CLI, for an email with an account and one without alike', async () => {
     const known = await addPasswordMember(t, t.owner.workspaceId, t.owner.key, 'member');
@@ -63,7 +73,11 @@ describe('password reset without SMTP (sqlite)', () => {
     assert.deepEqual([answer.body.endedSessions, answer.body.revokedKeys], [1, 1]);
     assertStatus(await session.request('GET', sessionPaths.session), 401);
     assertStatus(await t.request('GET', '/api/v1/team', { key: key.body.key }), 401, 'unauthorized');
-    assertStatus(await t.request('POST', sessionPaths.session, { key: null, body: { email, password: TEST_PASSWORD } }), 401, 'invalid_credentials');
+    assertStatus(
+      await t.request('POST', sessionPaths.session, { key: null, body: { email, password: TEST_PASSWORD } }),
+      401,
+      'invalid_credentials',
+    );
     await signIn(t, email, 'set through the operator');
     assertStatus(await complete(link[1] as string, 'used a second time'), 404, 'not_found');
   });

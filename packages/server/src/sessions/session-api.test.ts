@@ -37,7 +37,8 @@ for (const dialect of testDialects()) {
       assert.equal(answer.status, 200);
       const line = setCookieLine(answer);
       assert.match(line, /^loupe_session=[A-Za-z0-9_-]{43}; /);
-      for (const attribute of ['Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${THIRTY_DAYS}`]) assert.ok(line.split('; ').includes(attribute), line);
+      for (const attribute of ['Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${THIRTY_DAYS}`])
+        assert.ok(line.split('; ').includes(attribute), line);
       assert.ok(!line.includes('Secure'), 'no Secure over http');
       assert.equal(answer.headers.get('cache-control'), 'no-store');
       assert.equal(answer.body.user.email, EMAIL);
@@ -46,7 +47,10 @@ for (const dialect of testDialects()) {
     });
 
     it('matches the email whatever its case', async () => {
-      const answer = await t.request('POST', sessionPaths.session, { key: null, body: { email: EMAIL.toUpperCase(), password: TEST_PASSWORD } });
+      const answer = await t.request('POST', sessionPaths.session, {
+        key: null,
+        body: { email: EMAIL.toUpperCase(), password: TEST_PASSWORD },
+      });
       assert.equal(answer.status, 200);
     });
 
@@ -59,7 +63,10 @@ for (const dialect of testDialects()) {
 
     it('answers a wrong password and an unknown email with the same 401', async () => {
       const wrong = await t.request('POST', sessionPaths.session, { key: null, body: { email: EMAIL, password: 'not the password' } });
-      const unknown = await t.request('POST', sessionPaths.session, { key: null, body: { email: 'nobody@example.test', password: 'not the password' } });
+      const unknown = await t.request('POST', sessionPaths.session, {
+        key: null,
+        body: { email: 'nobody@example.test', password: 'not the password' },
+      });
       for (const answer of [wrong, unknown]) {
         assert.equal(answer.status, 401);
         assert.equal(answer.body.code, 'invalid_credentials');
@@ -93,7 +100,11 @@ for (const dialect of testDialects()) {
     it('moves the expiry forward and sends the cookie again when the dashboard opens a day later', async () => {
       const session = await signIn(t, EMAIL);
       const inTwentyDays = new Date(Date.now() + 20 * 24 * 3600_000).toISOString();
-      await t.server.database.db.updateTable('sessions').set({ expires_at: inTwentyDays }).where('token_hash', '=', hashSessionToken(tokenOf(session))).execute();
+      await t.server.database.db
+        .updateTable('sessions')
+        .set({ expires_at: inTwentyDays })
+        .where('token_hash', '=', hashSessionToken(tokenOf(session)))
+        .execute();
       const answer = await session.request('GET', sessionPaths.session, { csrf: false });
       assert.equal(answer.status, 200);
       assert.ok(Date.parse(answer.body.expiresAt) > Date.now() + 29 * 24 * 3600_000);
@@ -131,7 +142,11 @@ for (const dialect of testDialects()) {
 
     it('ends the session a new sign-in replaces', async () => {
       const first = await signIn(t, EMAIL);
-      const again = await t.request('POST', sessionPaths.session, { key: null, body: { email: EMAIL, password: TEST_PASSWORD }, headers: { cookie: first.cookie } });
+      const again = await t.request('POST', sessionPaths.session, {
+        key: null,
+        body: { email: EMAIL, password: TEST_PASSWORD },
+        headers: { cookie: first.cookie },
+      });
       assert.equal(again.status, 200);
       assert.notEqual(setCookieLine(again).split(';')[0], first.cookie);
       assert.equal((await first.request('GET', sessionPaths.session)).status, 401);

@@ -44,7 +44,10 @@ for (const dialect of testDialects()) {
     it('lists your workspaces without the header', async () => {
       const answer = await owner.request('GET', '/api/v1/teams');
       assert.equal(answer.status, 200);
-      assert.deepEqual(answer.body.map((team: { id: string }) => team.id), [ws()]);
+      assert.deepEqual(
+        answer.body.map((team: { id: string }) => team.id),
+        [ws()],
+      );
     });
 
     it('writes with the CSRF token', async () => {
@@ -128,7 +131,10 @@ for (const dialect of testDialects()) {
 
       it('sees the role in the session answer', async () => {
         const answer = await viewer.request('GET', '/api/session');
-        assert.deepEqual(answer.body.workspaces.map((w: { role: string }) => w.role), ['viewer']);
+        assert.deepEqual(
+          answer.body.workspaces.map((w: { role: string }) => w.role),
+          ['viewer'],
+        );
       });
     });
   });

@@ -4,10 +4,10 @@ import {
   LoupeError,
   parseOrThrow,
   RequestPasswordReset,
-  sessionPaths,
+  type Session,
   Setup,
   SignIn,
-  type Session,
+  sessionPaths,
 } from '@loupe/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS_BODY_LIMIT } from '../http/anonymous-body-limit.ts';
@@ -34,7 +34,8 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
   const secure = new URL(options.publicUrl).protocol === 'https:';
   const publicOrigin = new URL(options.publicUrl).origin;
 
-  const answer = (reply: FastifyReply, status: number, session: Session) => reply.code(status).header('cache-control', 'no-store').send(session);
+  const answer = (reply: FastifyReply, status: number, session: Session) =>
+    reply.code(status).header('cache-control', 'no-store').send(session);
   const setCookie = (reply: FastifyReply, started: Pick<StartedSession, 'token'>) =>
     reply.header('set-cookie', sessionCookie(started.token, { maxAgeSeconds: SESSION_LIFETIME_MS / 1000, secure }));
   const forget = (reply: FastifyReply) => reply.header('set-cookie', clearedSessionCookie({ secure }));
@@ -102,7 +103,10 @@ export function registerSessionRoutes(app: FastifyInstance, options: SessionRout
     sameOrigin(request);
     const input = parseOrThrow(RequestPasswordReset, request.body ?? undefined);
     // The peer's address: behind a proxy every client shares it, which the per-client bound allows for.
-    return reply.code(202).header('cache-control', 'no-store').send(await passwordResets.request(input, request.ip));
+    return reply
+      .code(202)
+      .header('cache-control', 'no-store')
+      .send(await passwordResets.request(input, request.ip));
   });
 
   app.post(sessionPaths.passwordResetCompletion, { bodyLimit: ANONYMOUS_BODY_LIMIT }, async (request, reply) => {

@@ -4,9 +4,9 @@ import type { Database } from '../database/database.ts';
 import type { SessionVerifier } from '../identity/authenticator.ts';
 import { verifyPassword } from '../identity/password.ts';
 import { newId } from '../ids.ts';
+import { AttemptThrottle } from './attempt-throttle.ts';
 import { SessionStore, type StoredSession } from './session-store.ts';
 import { csrfMatches, csrfTokenFor, generateSessionToken, hashSessionToken } from './session-token.ts';
-import { AttemptThrottle } from './attempt-throttle.ts';
 
 /**
  * A session lasts 30 days from the last time the dashboard was opened (sliding): someone who
@@ -19,7 +19,8 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
  * address, since behind a proxy every client has the proxy's address; the price is that
  * someone who knows an email can make its owner wait out the window.
  */
-const signInThrottle = () => new AttemptThrottle({ attempts: 10, windowMs: 15 * 60_000, refusal: 'Too many sign-in attempts for this email' });
+const signInThrottle = () =>
+  new AttemptThrottle({ attempts: 10, windowMs: 15 * 60_000, refusal: 'Too many sign-in attempts for this email' });
 /** The expiry moves at most once a day, so opening the dashboard rarely writes. */
 const EXTEND_AFTER_MS = 24 * 3_600_000;
 

@@ -58,11 +58,7 @@ export class SessionStore {
 
   /** What a sign-in checks: the user with this email and their password hash (null before they set one). */
   async credentialsOf(email: string): Promise<{ id: string; passwordHash: string | null } | undefined> {
-    const row = await this.#database.db
-      .selectFrom('users')
-      .select(['id', 'password_hash'])
-      .where('email', '=', email)
-      .executeTakeFirst();
+    const row = await this.#database.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).executeTakeFirst();
     return row && { id: row.id, passwordHash: row.password_hash };
   }
 

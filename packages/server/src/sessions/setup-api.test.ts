@@ -35,7 +35,7 @@ for (const dialect of testDialects()) {
       assert.equal(answer.body.code, 'csrf_failed');
     });
 
-    it("gives the bootstrap owner the email, name and password, renames the workspace, and signs them in", async () => {
+    it('gives the bootstrap owner the email, name and password, renames the workspace, and signs them in', async () => {
       const answer = await t.request('POST', sessionPaths.setup, { key: null, body: { ...owner, workspaceName: 'Acme' } });
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       assert.ok(sessionCookieOf(answer));
@@ -53,7 +53,10 @@ for (const dialect of testDialects()) {
       const answer = await t.request('POST', sessionPaths.setup, { key: null, body: { ...owner, email: 'mallory@example.test' } });
       assert.equal(answer.status, 409);
       assert.equal(answer.body.code, 'already_set_up');
-      const signIn = await t.request('POST', sessionPaths.session, { key: null, body: { email: 'mallory@example.test', password: TEST_PASSWORD } });
+      const signIn = await t.request('POST', sessionPaths.session, {
+        key: null,
+        body: { email: 'mallory@example.test', password: TEST_PASSWORD },
+      });
       assert.equal(signIn.status, 401);
     });
   });
@@ -67,7 +70,9 @@ for (const dialect of testDialects()) {
 
     it('lets exactly one of two simultaneous first runs through', async () => {
       const answers = await Promise.all(
-        ['first@example.test', 'second@example.test'].map((email) => t.request('POST', sessionPaths.setup, { key: null, body: { ...owner, email } })),
+        ['first@example.test', 'second@example.test'].map((email) =>
+          t.request('POST', sessionPaths.setup, { key: null, body: { ...owner, email } }),
+        ),
       );
       assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 409]);
     });

@@ -1,6 +1,6 @@
 import { LoupeError, type Setup, type SetupState } from '@loupe/contract';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { hashPassword } from '../identity/password.ts';
 import { SetupStore } from './setup-store.ts';
 

@@ -29,7 +29,12 @@ export class SetupStore {
   }
 
   async emailTakenByOther(email: string, userId: string): Promise<boolean> {
-    const row = await this.#database.db.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', userId).executeTakeFirst();
+    const row = await this.#database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .where('id', '!=', userId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 

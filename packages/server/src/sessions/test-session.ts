@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { CSRF_HEADER, sessionPaths, type Role, type Session } from '@loupe/contract';
+import { CSRF_HEADER, type Role, type Session, sessionPaths } from '@loupe/contract';
 import type { HttpAnswer, RequestOptions, TestServer } from '../testing/test-server.ts';
 
 export const TEST_PASSWORD = 'correct horse battery staple';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { sessionPaths, type Role } from '@loupe/contract';
+import { type Role, sessionPaths } from '@loupe/contract';
 import { verifyPassword } from '../identity/password.ts';
 import { addPasswordMember, signIn, TEST_PASSWORD } from '../sessions/test-session.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { addTestMember } from './test-member.ts';
 
 const acceptPath = (token: string) => `/api/v1/invites/${token}/accept`;
@@ -31,7 +31,11 @@ for (const dialect of testDialects()) {
     after(() => t.close());
 
     async function invite(email: string, role: Role = 'member', workspace = ws): Promise<string> {
-      const answer = await t.request('POST', '/api/v1/team/invites', { key: workspace.key, team: workspace.workspaceId, body: { email, role } });
+      const answer = await t.request('POST', '/api/v1/team/invites', {
+        key: workspace.key,
+        team: workspace.workspaceId,
+        body: { email, role },
+      });
       assertStatus(answer, 201);
       return answer.body.token;
     }
@@ -41,7 +45,11 @@ for (const dialect of testDialects()) {
       return answer.body.find((member: any) => member.email === email)?.role;
     }
     async function passwordHashOf(email: string): Promise<string | null> {
-      const row = await t.server.database.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
+      const row = await t.server.database.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       return row.password_hash;
     }
     /** A user with TEST_PASSWORD, a member of a workspace of their own. */
@@ -65,7 +73,11 @@ for (const dialect of testDialects()) {
       const token = await invite(email);
       assertStatus(await acceptAnonymously(token, { password: 'a password of my choice' }), 401, 'sign_in_required');
       assert.equal(await passwordHashOf(email), before);
-      assertStatus(await t.request('POST', sessionPaths.session, { key: null, body: { email, password: 'a password of my choice' } }), 401, 'invalid_credentials');
+      assertStatus(
+        await t.request('POST', sessionPaths.session, { key: null, body: { email, password: 'a password of my choice' } }),
+        401,
+        'invalid_credentials',
+      );
       await signIn(t, email);
     });
 
@@ -119,7 +131,11 @@ for (const dialect of testDialects()) {
       const email = `nobody-yet-${randomBytes(4).toString('hex')}@example.test`;
       const token = await invite(email);
       const session = await signIn(t, await accountWithPassword());
-      assertStatus(await session.request('POST', acceptPath(token), { body: { password: TEST_PASSWORD } }), 403, 'invite_for_another_account');
+      assertStatus(
+        await session.request('POST', acceptPath(token), { body: { password: TEST_PASSWORD } }),
+        403,
+        'invite_for_another_account',
+      );
       assertStatus(await acceptAnonymously(token, { password: 'a new password' }), 200);
     });
 
@@ -160,11 +176,18 @@ for (const dialect of testDialects()) {
       assertStatus(await acceptAnonymously(await invite(carol, 'viewer', b), { password: 'mallory chose this' }), 200);
       // A invites Carol; she accepts with her own password: refused, it would not be hers.
       assertStatus(await acceptAnonymously(await invite(carol, 'member', a), { password: 'carol chose this' }), 401, 'sign_in_required');
-      assertStatus(await t.request('POST', sessionPaths.session, { key: null, body: { email: carol, password: 'carol chose this' } }), 401, 'invalid_credentials');
+      assertStatus(
+        await t.request('POST', sessionPaths.session, { key: null, body: { email: carol, password: 'carol chose this' } }),
+        401,
+        'invalid_credentials',
+      );
       assert.equal(await roleIn(a, carol), undefined);
       // B's owner signs in as "Carol" and tries to read A.
       const mallory = await signIn(t, carol, 'mallory chose this');
-      assert.deepEqual(mallory.body.workspaces.map((w) => w.id), [b.workspaceId]);
+      assert.deepEqual(
+        mallory.body.workspaces.map((w) => w.id),
+        [b.workspaceId],
+      );
       assertStatus(await mallory.request('GET', '/api/v1/team', { team: a.workspaceId }), 403, 'not_a_member');
       assertStatus(await mallory.request('GET', '/api/images/projects', { team: a.workspaceId }), 403, 'not_a_member');
     });

@@ -1,20 +1,20 @@
 import {
-  LoupeError,
   type AcceptedInvite,
   type AcceptInvite,
   type CreatedInvite,
   type CreateInvite,
   type Invite,
+  LoupeError,
   type Page,
   type Role,
 } from '@loupe/contract';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { InviteTable } from '../database/schema.ts';
-import { newId } from '../ids.ts';
 import { hashPassword } from '../identity/password.ts';
-import type { Caller, Principal } from '../principal.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
+import { newId } from '../ids.ts';
+import type { Caller, Principal } from '../principal.ts';
 import { InviteStore, toInvite } from './invite-store.ts';
 import { generateInviteToken, hashInviteToken } from './invite-token.ts';
 import { MemberStore } from './member-store.ts';
@@ -39,7 +39,10 @@ function refuseNewAccountFields(input: AcceptInvite): void {
   if (input.password !== undefined) fieldErrors.password = ['This account exists already: an invite never sets or changes its password.'];
   if (input.name !== undefined) fieldErrors.name = ['This account exists already: an invite does not rename it.'];
   if (Object.keys(fieldErrors).length > 0) {
-    throw new LoupeError('validation_failed', { message: 'Send no name or password to join as an existing account.', details: { fieldErrors, formErrors: [] } });
+    throw new LoupeError('validation_failed', {
+      message: 'Send no name or password to join as an existing account.',
+      details: { fieldErrors, formErrors: [] },
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../identity/password.ts';
 import { addMember, issueKey } from '../provisioning/provisioning.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { addTestMember } from './test-member.ts';
 
 const INVITES = '/api/v1/team/invites';
@@ -46,7 +46,8 @@ for (const dialect of testDialects()) {
     }
     const accept = (token: string, body: unknown = { password: 'a good password' }) =>
       t.request('POST', acceptPath(token), { key: null, team: null, body });
-    const acceptWithKey = (token: string, key: string, body: unknown = {}) => t.request('POST', acceptPath(token), { key, team: null, body });
+    const acceptWithKey = (token: string, key: string, body: unknown = {}) =>
+      t.request('POST', acceptPath(token), { key, team: null, body });
     async function pendingIds(workspace = ws): Promise<string[]> {
       const answer = await t.request('GET', `${INVITES}?limit=100`, as(workspace.key, workspace));
       assertStatus(answer, 200);
@@ -152,7 +153,10 @@ for (const dialect of testDialects()) {
         const email = newEmail();
         assertStatus(await invite({ email, role: 'owner' }, admin.key), 403, 'forbidden');
         const answer = await t.request('GET', `${INVITES}?limit=100`, as());
-        assert.equal(answer.body.some((i: any) => i.email === email), false);
+        assert.equal(
+          answer.body.some((i: any) => i.email === email),
+          false,
+        );
       });
 
       it('lets an owner invite an owner', async () => {
@@ -205,7 +209,10 @@ for (const dialect of testDialects()) {
           seen.push(answer.body[0].id);
           path = nextPage(answer);
         }
-        assert.deepEqual(seen, created.map((i) => i.id));
+        assert.deepEqual(
+          seen,
+          created.map((i) => i.id),
+        );
       });
 
       it('answers an empty list for a workspace without invites', async () => {
@@ -287,7 +294,11 @@ for (const dialect of testDialects()) {
         const member = members.body.find((m: any) => m.userId === answer.body.userId);
         assert.equal(member.name, 'Ada Lovelace');
         assert.equal(member.role, 'viewer');
-        const user = await t.server.database.db.selectFrom('users').select('password_hash').where('id', '=', answer.body.userId).executeTakeFirstOrThrow();
+        const user = await t.server.database.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', answer.body.userId)
+          .executeTakeFirstOrThrow();
         assert.equal(await verifyPassword('analytical engine', user.password_hash as string), true);
         assert.equal(await verifyPassword('analytical engines', user.password_hash as string), false);
       });
@@ -313,18 +324,29 @@ for (const dialect of testDialects()) {
         const here = await t.request('GET', '/api/v1/team', { key: existing.key, team: ws.workspaceId });
         assertStatus(here, 200);
         assert.equal(here.body.id, ws.workspaceId);
-        const user = await t.server.database.db.selectFrom('users').select('password_hash').where('id', '=', existing.userId).executeTakeFirstOrThrow();
+        const user = await t.server.database.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', existing.userId)
+          .executeTakeFirstOrThrow();
         assert.equal(user.password_hash, null);
       });
 
       it('needs no key and no x-service-team to create a new account', async () => {
         const created = await invited();
-        assertStatus(await t.request('POST', acceptPath(created.token), { key: null, team: null, body: { password: 'whatever-123' } }), 200);
+        assertStatus(
+          await t.request('POST', acceptPath(created.token), { key: null, team: null, body: { password: 'whatever-123' } }),
+          200,
+        );
       });
 
       it('answers 401 to a key that is sent and not valid, and the invite stays usable', async () => {
         const created = await invited();
-        const answer = await t.request('POST', acceptPath(created.token), { key: 'loupe_not-a-real-key', team: null, body: { password: 'whatever-123' } });
+        const answer = await t.request('POST', acceptPath(created.token), {
+          key: 'loupe_not-a-real-key',
+          team: null,
+          body: { password: 'whatever-123' },
+        });
         assertStatus(answer, 401, 'unauthorized');
         assertStatus(await accept(created.token), 200);
       });
@@ -424,7 +446,10 @@ for (const dialect of testDialects()) {
         const other = await t.createWorkspace();
         const email = newEmail();
         const [a, b] = [await invited(email, 'member'), await invited(email, 'viewer', other)];
-        const answers = await Promise.all([accept(a.token, { password: 'the first password' }), accept(b.token, { password: 'the second password' })]);
+        const answers = await Promise.all([
+          accept(a.token, { password: 'the first password' }),
+          accept(b.token, { password: 'the second password' }),
+        ]);
         assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 401]);
         const winner = answers.find((answer) => answer.status === 200) as HttpAnswer;
         assertStatus(answers.find((answer) => answer.status === 401) as HttpAnswer, 401, 'sign_in_required');
@@ -438,7 +463,12 @@ for (const dialect of testDialects()) {
       it("lets the new member's key, once issued, find the workspace through GET /teams", async () => {
         const created = await invited(newEmail(), 'viewer');
         const accepted = await accept(created.token);
-        const { secret } = await issueKey(t.server.database, { workspaceId: ws.workspaceId, userId: accepted.body.userId, role: 'viewer', name: 'k' });
+        const { secret } = await issueKey(t.server.database, {
+          workspaceId: ws.workspaceId,
+          userId: accepted.body.userId,
+          role: 'viewer',
+          name: 'k',
+        });
         const teams = await t.request('GET', '/api/v1/teams', { key: secret, team: null });
         assert.deepEqual(teams.body, [{ id: ws.workspaceId, name: 'Other', plan: 'business', role: 'viewer' }]);
       });

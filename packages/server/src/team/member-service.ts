@@ -1,8 +1,8 @@
-import { LoupeError, roleScopes, type Member, type Page, type Role } from '@loupe/contract';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { LoupeError, type Member, type Page, type Role, roleScopes } from '@loupe/contract';
+import { type Database, inTransaction } from '../database/database.ts';
 import type { KeysChanged } from '../identity/key-cache.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
+import type { Principal } from '../principal.ts';
 import { MemberStore } from './member-store.ts';
 import { assertCanGrant } from './role-grant.ts';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { addMember, issueKey } from '../provisioning/provisioning.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { addTestMember } from './test-member.ts';
 
 const MEMBERS = '/api/v1/team/members';
@@ -64,7 +64,10 @@ for (const dialect of testDialects()) {
       it("leaves out another workspace's members", async () => {
         const other = await t.createWorkspace();
         const answer = await t.request('GET', `${MEMBERS}?limit=100`, as());
-        assert.equal(answer.body.some((m: any) => m.userId === other.userId), false);
+        assert.equal(
+          answer.body.some((m: any) => m.userId === other.userId),
+          false,
+        );
       });
 
       it('pages with limit=1, each member once', async () => {
@@ -270,7 +273,12 @@ for (const dialect of testDialects()) {
         const member = await addTestMember(t, ws.workspaceId, 'member');
         const other = await t.createWorkspace();
         await addMember(t.server.database, { workspaceId: other.workspaceId, email: member.email, role: 'member' });
-        const { secret } = await issueKey(t.server.database, { workspaceId: other.workspaceId, userId: member.userId, role: 'member', name: 'k' });
+        const { secret } = await issueKey(t.server.database, {
+          workspaceId: other.workspaceId,
+          userId: member.userId,
+          role: 'member',
+          name: 'k',
+        });
         assertStatus(await remove(member.userId), 200);
         assertStatus(await t.request('GET', MEMBERS, { key: secret, team: other.workspaceId }), 200);
         // The same key can no longer name the workspace it left.

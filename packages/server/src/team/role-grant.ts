@@ -9,7 +9,9 @@ import { grantBlockers, LoupeError, type Role, type Scope } from '@loupe/contrac
 export function assertCanGrant(grantor: { role: Role; scopes: readonly Scope[] }, granted: Role): void {
   const { aboveRole, missingScopes } = grantBlockers(grantor, granted);
   if (aboveRole) {
-    throw new LoupeError('forbidden', { message: `The ${granted} role ranks above yours (${grantor.role}): only a role at least as high may give it.` });
+    throw new LoupeError('forbidden', {
+      message: `The ${granted} role ranks above yours (${grantor.role}): only a role at least as high may give it.`,
+    });
   }
   if (missingScopes.length > 0) {
     throw new LoupeError('forbidden', {

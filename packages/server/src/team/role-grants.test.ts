@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Role, Scope } from '@loupe/contract';
 import { testDialects } from '../testing/test-dialects.ts';
-import { startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { addTestMember } from './test-member.ts';
 
 const INVITES = '/api/v1/team/invites';
@@ -49,9 +49,20 @@ for (const dialect of testDialects()) {
       it("stops the escalation of the report: an owner's team:admin-only key cannot invite an owner, so no one accepts, signs in or mints a full key", async () => {
         const teamAdminOnly = await ownerKeyWith(['team:admin']);
         const email = newEmail();
-        assertForbidden(await invite(teamAdminOnly, 'owner', email), [...READ, 'images:write', 'crawls:write', 'reports:write', 'projects:write', 'rules:write']);
+        assertForbidden(await invite(teamAdminOnly, 'owner', email), [
+          ...READ,
+          'images:write',
+          'crawls:write',
+          'reports:write',
+          'projects:write',
+          'rules:write',
+        ]);
         const pending = await t.request('GET', `${INVITES}?limit=100`, { key: ws.key, team: ws.workspaceId });
-        assert.equal(pending.body.some((i: any) => i.email === email), false, 'no invite to accept');
+        assert.equal(
+          pending.body.some((i: any) => i.email === email),
+          false,
+          'no invite to accept',
+        );
       });
 
       it('refuses a team:admin-only key an invite even as a viewer, whose reading it cannot do', async () => {

@@ -4,7 +4,7 @@ import { BOOTSTRAP_OWNER_EMAIL } from '../provisioning/bootstrap.ts';
 import { addMember } from '../provisioning/provisioning.ts';
 import { crawlToReport } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { nextPage, startTestServer, type HttpAnswer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer, type TestWorkspace } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import { addTestMember } from './test-member.ts';
 
@@ -62,7 +62,10 @@ for (const dialect of testDialects()) {
           answer.body.find((w: any) => w.id === joined.workspaceId),
           { id: joined.workspaceId, name: 'Other', plan: 'pro', role: 'viewer' },
         );
-        assert.equal(answer.body.some((w: any) => w.id === stranger.workspaceId), false);
+        assert.equal(
+          answer.body.some((w: any) => w.id === stranger.workspaceId),
+          false,
+        );
       });
 
       it('lists one workspace for a new owner', async () => {
@@ -76,21 +79,28 @@ for (const dialect of testDialects()) {
         const viewer = await addTestMember(t, ws.workspaceId, 'viewer');
         const answer = await t.request('GET', TEAMS, { key: viewer.key, team: null });
         assert.equal(answer.status, 200);
-        assert.deepEqual(answer.body.map((w: any) => w.role), ['viewer']);
+        assert.deepEqual(
+          answer.body.map((w: any) => w.role),
+          ['viewer'],
+        );
       });
 
       it('ignores an x-service-team header naming a workspace the user is not in', async () => {
         const stranger = await t.createWorkspace();
         const answer = await t.request('GET', TEAMS, { team: stranger.workspaceId });
         assert.equal(answer.status, 200);
-        assert.equal(answer.body.some((w: any) => w.id === stranger.workspaceId), false);
+        assert.equal(
+          answer.body.some((w: any) => w.id === stranger.workspaceId),
+          false,
+        );
       });
 
       it('pages with limit and the Link header, each workspace once', async () => {
         const ws = await t.createWorkspace();
         const member = await addTestMember(t, ws.workspaceId, 'member');
         const others = [await t.createWorkspace(), await t.createWorkspace()];
-        for (const other of others) await addMember(t.server.database, { workspaceId: other.workspaceId, email: member.email, role: 'admin' });
+        for (const other of others)
+          await addMember(t.server.database, { workspaceId: other.workspaceId, email: member.email, role: 'admin' });
         const seen: string[] = [];
         let path: string | undefined = `${TEAMS}?limit=1`;
         while (path !== undefined) {
@@ -120,7 +130,10 @@ for (const dialect of testDialects()) {
         const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
         const answer = await t.request('GET', '/api/v1/plans', { key: viewer, team: null });
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
-        assert.deepEqual(answer.body.map((plan: { name: string }) => plan.name), ['free', 'pro', 'business']);
+        assert.deepEqual(
+          answer.body.map((plan: { name: string }) => plan.name),
+          ['free', 'pro', 'business'],
+        );
         const business = answer.body.find((plan: { name: string }) => plan.name === 'business');
         assert.equal(business.limits.imageProjects, null);
         const team = await t.request('GET', TEAM);

@@ -35,7 +35,11 @@ const adminUpNotFound: Record<Role, number> = { viewer: 403, member: 403, admin:
 const cases: Case[] = [
   { name: 'GET /teams', request: () => ({ method: 'GET', path: '/api/v1/teams', team: null }), expect: all(200) },
   { name: 'GET /team', request: () => ({ method: 'GET', path: '/api/v1/team' }), expect: all(200) },
-  { name: 'PATCH /team (name)', request: () => ({ method: 'PATCH', path: '/api/v1/team', body: { name: 'New name' } }), expect: adminUp(200) },
+  {
+    name: 'PATCH /team (name)',
+    request: () => ({ method: 'PATCH', path: '/api/v1/team', body: { name: 'New name' } }),
+    expect: adminUp(200),
+  },
   {
     name: 'PATCH /team (settings)',
     request: () => ({ method: 'PATCH', path: '/api/v1/team', body: { settings: { timezone: 'Europe/Paris' } } }),

@@ -1,11 +1,11 @@
 import { LoupeError, type Page, type Team, type TeamListing, type TeamSettings, type UpdateTeam } from '@loupe/contract';
 import { now } from '../clock.ts';
-import { inTransaction, type Database } from '../database/database.ts';
-import type { Principal } from '../principal.ts';
+import { type Database, inTransaction } from '../database/database.ts';
 import { WorkspaceStore } from '../identity/workspace-store.ts';
 import type { Plans } from '../plans/plans.ts';
+import type { Principal } from '../principal.ts';
 import { MemberStore } from './member-store.ts';
-import { TeamStore, type TeamRow } from './team-store.ts';
+import { type TeamRow, TeamStore } from './team-store.ts';
 
 function settingsOf(stored: Record<string, unknown>): TeamSettings {
   return {

@@ -1,4 +1,4 @@
-import { defaultDescription, escapeHtml, fillerHtml, htmlPage, seededRandom, type HtmlLink, type HtmlPageOptions } from './html-page.ts';
+import { defaultDescription, escapeHtml, fillerHtml, type HtmlLink, type HtmlPageOptions, htmlPage, seededRandom } from './html-page.ts';
 import { ORIGIN, type PageSpec, type SiteDefinition } from './test-site.ts';
 
 /** A fixture and the paths its tests assert on. */
@@ -59,16 +59,36 @@ export function brokenLinksSite(options: { externalOrigin: string }) {
     /** Pages with a broken internal link. */
     withBrokenInternal: ['/', '/also-links-missing'],
   };
-  const homeLinks = [known.ok, known.alsoLinksMissing, known.missing, known.gone, known.serverError,
-    known.forbidden, known.rateLimited, known.externalOk, known.externalMissing];
+  const homeLinks = [
+    known.ok,
+    known.alsoLinksMissing,
+    known.missing,
+    known.gone,
+    known.serverError,
+    known.forbidden,
+    known.rateLimited,
+    known.externalOk,
+    known.externalMissing,
+  ];
   return {
     pages: {
-      '/': htmlPage({ path: '/', title: 'Broken links test site: a home page with bad links', links: homeLinks,
-        images: [{ src: known.image }, { src: known.brokenImage }] }),
-      [known.ok]: htmlPage({ path: known.ok, title: 'A page whose links and images all work', links: ['/', known.externalOk],
-        images: [{ src: known.image }] }),
-      [known.alsoLinksMissing]: htmlPage({ path: known.alsoLinksMissing, title: 'Another page that links to the missing page',
-        links: ['/', known.missing] }),
+      '/': htmlPage({
+        path: '/',
+        title: 'Broken links test site: a home page with bad links',
+        links: homeLinks,
+        images: [{ src: known.image }, { src: known.brokenImage }],
+      }),
+      [known.ok]: htmlPage({
+        path: known.ok,
+        title: 'A page whose links and images all work',
+        links: ['/', known.externalOk],
+        images: [{ src: known.image }],
+      }),
+      [known.alsoLinksMissing]: htmlPage({
+        path: known.alsoLinksMissing,
+        title: 'Another page that links to the missing page',
+        links: ['/', known.missing],
+      }),
       [known.gone]: { status: 410, body: '<!doctype html><title>Gone</title><h1>Gone</h1>' },
       [known.serverError]: { status: 500, body: '<!doctype html><title>Server error</title><h1>Server error</h1>' },
       [known.forbidden]: { status: 403, body: '<!doctype html><title>Forbidden</title><h1>Forbidden</h1>' },
@@ -101,8 +121,11 @@ export function redirectsSite(options: { externalOrigin: string }) {
   const [chainStart, chainMiddle, chainEnd] = known.chain;
   const longStatuses = [301, 302, 307, 308, 303] as const;
   const pages: Record<string, PageSpec> = {
-    '/': htmlPage({ path: '/', title: 'Redirects test site: chains, loops and moves',
-      links: [chainStart, known.single[0], known.longChain[0], known.loop[0], known.selfLoop, known.endless, known.toExternal] }),
+    '/': htmlPage({
+      path: '/',
+      title: 'Redirects test site: chains, loops and moves',
+      links: [chainStart, known.single[0], known.longChain[0], known.loop[0], known.selfLoop, known.endless, known.toExternal],
+    }),
     [chainStart]: { redirect: chainMiddle, status: 301 },
     [chainMiddle]: { redirect: chainEnd, status: 302 },
     [chainEnd]: htmlPage({ path: chainEnd, title: 'The end of a chain of two redirects' }),
@@ -166,20 +189,22 @@ export function robotsSite(options: { crawlDelay?: number } = {}) {
     `Sitemap: ${ORIGIN}${known.sitemapIndex}`,
     '',
   ].join('\n');
-  const page = (path: string, title: string, extra: HtmlPageOptions = {}): string =>
-    htmlPage({ path, title, links: ['/'], ...extra });
+  const page = (path: string, title: string, extra: HtmlPageOptions = {}): string => htmlPage({ path, title, links: ['/'], ...extra });
   return {
     pages: {
       '/': page('/', 'Robots test site: rules, sitemaps and noindex', {
-        links: [known.about, ...known.disallowed, known.allowed, known.pdfWithQuery, known.noindexMeta, known.noindexHeader] }),
+        links: [known.about, ...known.disallowed, known.allowed, known.pdfWithQuery, known.noindexMeta, known.noindexHeader],
+      }),
       [known.about]: page(known.about, 'About the robots test site and its rules'),
       [known.disallowed[0]]: page(known.disallowed[0], 'A secret page that robots.txt disallows'),
       [known.disallowed[1]]: page(known.disallowed[1], 'A disallowed page that the sitemap still lists'),
       [known.disallowed[2]]: { body: Buffer.from('%PDF-1.4\n%%EOF\n'), contentType: 'application/pdf' },
       [known.allowed]: page(known.allowed, 'A private page that an Allow rule opens again'),
       [known.noindexMeta]: page(known.noindexMeta, 'A page with a robots meta tag saying noindex', { robots: 'noindex, follow' }),
-      [known.noindexHeader]: { body: page(known.noindexHeader, 'A page with an X-Robots-Tag header saying noindex'),
-        headers: { 'x-robots-tag': 'noindex' } },
+      [known.noindexHeader]: {
+        body: page(known.noindexHeader, 'A page with an X-Robots-Tag header saying noindex'),
+        headers: { 'x-robots-tag': 'noindex' },
+      },
       [known.onlyInSitemap]: page(known.onlyInSitemap, 'A page that only the plain sitemap lists'),
       [known.onlyInGzipSitemap]: page(known.onlyInGzipSitemap, 'A page that only the gzip sitemap lists'),
     },
@@ -224,32 +249,113 @@ export function duplicatesSite() {
   const [blue, red] = known.duplicateTitle;
   const [green, french, blueSorted] = known.sameTitleExcluded;
   const [original, copy] = known.duplicateContent;
-  const linked = [blue, red, green, french, blueSorted, ...known.duplicateDescription, original, copy, known.nearDuplicate[1],
-    known.canonicalToOther.page, known.canonicalToMissing.page, known.missingTitle, known.emptyTitle, known.unique];
+  const linked = [
+    blue,
+    red,
+    green,
+    french,
+    blueSorted,
+    ...known.duplicateDescription,
+    original,
+    copy,
+    known.nearDuplicate[1],
+    known.canonicalToOther.page,
+    known.canonicalToMissing.page,
+    known.missingTitle,
+    known.emptyTitle,
+    known.unique,
+  ];
   const articleLinks = ['/', original];
-  const indexable = ['/', blue, red, french, ...known.duplicateDescription, original, copy, known.nearDuplicate[1],
-    known.missingTitle, known.emptyTitle, known.unique];
+  const indexable = [
+    '/',
+    blue,
+    red,
+    french,
+    ...known.duplicateDescription,
+    original,
+    copy,
+    known.nearDuplicate[1],
+    known.missingTitle,
+    known.emptyTitle,
+    known.unique,
+  ];
   return {
     pages: {
       '/': htmlPage({ path: '/', title: 'Duplicates test site: titles, texts and canonicals', links: linked }),
-      [blue]: htmlPage({ path: blue, title: sharedTitle, description: 'Blue widgets in every size, for workshops that like a calm colour on the bench.' }),
-      [red]: htmlPage({ path: red, title: sharedTitle, description: 'Red widgets in every size, for workshops that want to find their tools at once.' }),
+      [blue]: htmlPage({
+        path: blue,
+        title: sharedTitle,
+        description: 'Blue widgets in every size, for workshops that like a calm colour on the bench.',
+      }),
+      [red]: htmlPage({
+        path: red,
+        title: sharedTitle,
+        description: 'Red widgets in every size, for workshops that want to find their tools at once.',
+      }),
       [green]: htmlPage({ path: green, title: sharedTitle, robots: 'noindex' }),
-      [french]: htmlPage({ path: french, title: sharedTitle, lang: 'fr', description: 'Des widgets de toutes les tailles pour chaque atelier, choisis par la boutique de test Loupe.' }),
+      [french]: htmlPage({
+        path: french,
+        title: sharedTitle,
+        lang: 'fr',
+        description: 'Des widgets de toutes les tailles pour chaque atelier, choisis par la boutique de test Loupe.',
+      }),
       [blueSorted]: htmlPage({ path: blueSorted, title: sharedTitle, canonical: ORIGIN + blue }),
-      [known.duplicateDescription[0]]: htmlPage({ path: known.duplicateDescription[0], title: 'Gadget number one, the small and sturdy one', description: sharedDescription }),
-      [known.duplicateDescription[1]]: htmlPage({ path: known.duplicateDescription[1], title: 'Gadget number two, the large and quiet one', description: sharedDescription }),
-      [original]: htmlPage({ path: original, title: 'The original article about workshop habits', h1: 'Workshop habits', body: article, links: articleLinks }),
-      [copy]: htmlPage({ path: copy, title: 'A copied article, word for word the original', h1: 'Workshop habits', body: article, links: articleLinks }),
-      [known.nearDuplicate[1]]: htmlPage({ path: known.nearDuplicate[1], title: 'An article that differs from the original by a word', h1: 'Workshop habits', body: nearCopy, links: articleLinks }),
-      [known.canonicalToOther.page]: htmlPage({ path: known.canonicalToOther.page, title: 'The printable version of the workshop habits article',
-        h1: 'Workshop habits', body: article, links: articleLinks, canonical: ORIGIN + original }),
-      [known.canonicalToMissing.page]: htmlPage({ path: known.canonicalToMissing.page, title: 'A page whose canonical points to a missing page',
-        canonical: ORIGIN + known.canonicalToMissing.canonical }),
-      [known.missingTitle]: htmlPage({ path: known.missingTitle, title: null, h1: 'A page without a title element',
-        description: 'This page has no title element in its head, so the missing title check fires on it.' }),
-      [known.emptyTitle]: htmlPage({ path: known.emptyTitle, title: '', h1: 'A page with an empty title element',
-        description: 'This page has a title element with nothing in it, so the missing title check fires on it.' }),
+      [known.duplicateDescription[0]]: htmlPage({
+        path: known.duplicateDescription[0],
+        title: 'Gadget number one, the small and sturdy one',
+        description: sharedDescription,
+      }),
+      [known.duplicateDescription[1]]: htmlPage({
+        path: known.duplicateDescription[1],
+        title: 'Gadget number two, the large and quiet one',
+        description: sharedDescription,
+      }),
+      [original]: htmlPage({
+        path: original,
+        title: 'The original article about workshop habits',
+        h1: 'Workshop habits',
+        body: article,
+        links: articleLinks,
+      }),
+      [copy]: htmlPage({
+        path: copy,
+        title: 'A copied article, word for word the original',
+        h1: 'Workshop habits',
+        body: article,
+        links: articleLinks,
+      }),
+      [known.nearDuplicate[1]]: htmlPage({
+        path: known.nearDuplicate[1],
+        title: 'An article that differs from the original by a word',
+        h1: 'Workshop habits',
+        body: nearCopy,
+        links: articleLinks,
+      }),
+      [known.canonicalToOther.page]: htmlPage({
+        path: known.canonicalToOther.page,
+        title: 'The printable version of the workshop habits article',
+        h1: 'Workshop habits',
+        body: article,
+        links: articleLinks,
+        canonical: ORIGIN + original,
+      }),
+      [known.canonicalToMissing.page]: htmlPage({
+        path: known.canonicalToMissing.page,
+        title: 'A page whose canonical points to a missing page',
+        canonical: ORIGIN + known.canonicalToMissing.canonical,
+      }),
+      [known.missingTitle]: htmlPage({
+        path: known.missingTitle,
+        title: null,
+        h1: 'A page without a title element',
+        description: 'This page has no title element in its head, so the missing title check fires on it.',
+      }),
+      [known.emptyTitle]: htmlPage({
+        path: known.emptyTitle,
+        title: '',
+        h1: 'A page with an empty title element',
+        description: 'This page has a title element with nothing in it, so the missing title check fires on it.',
+      }),
       [known.unique]: htmlPage({ path: known.unique, title: 'A page that shares nothing with any other page' }),
     },
     robotsTxt: `User-agent: *\nDisallow:\n\nSitemap: ${ORIGIN}/sitemap.xml\n`,
@@ -279,7 +385,11 @@ export function orphansSite() {
       [b]: htmlPage({ path: b, title: 'Linked page B, reached from the home page', links: ['/', a] }),
       [orphan1]: htmlPage({ path: orphan1, title: 'The first orphan page, only in the sitemap', links: ['/', known.linkedFromOrphan] }),
       [orphan2]: htmlPage({ path: orphan2, title: 'The second orphan page, only in the sitemap' }),
-      [known.orphanNoindex]: htmlPage({ path: known.orphanNoindex, title: 'An orphan page that asks not to be indexed', robots: 'noindex' }),
+      [known.orphanNoindex]: htmlPage({
+        path: known.orphanNoindex,
+        title: 'An orphan page that asks not to be indexed',
+        robots: 'noindex',
+      }),
       [known.linkedFromOrphan]: htmlPage({ path: known.linkedFromOrphan, title: 'A page linked only from the first orphan page' }),
     },
     robotsTxt: `User-agent: *\nDisallow:\n\nSitemap: ${ORIGIN}/sitemap.xml\n`,
@@ -287,7 +397,6 @@ export function orphansSite() {
     known,
   } satisfies FixtureSite<typeof known>;
 }
-
 
 export interface GeneratedSiteOptions {
   /** Links per page before the defects' extra links; defaults to 10. */
@@ -371,7 +480,8 @@ export function generatedSite(pageCount: number, options: GeneratedSiteOptions =
     }
     return [...links];
   };
-  const title = (n: number): string => (n === 0 ? 'The home page of a generated Loupe test site' : `Generated page ${n} of the Loupe test site`);
+  const title = (n: number): string =>
+    n === 0 ? 'The home page of a generated Loupe test site' : `Generated page ${n} of the Loupe test site`;
 
   const page = (n: number): string => {
     const path = pathOf(n);
@@ -413,7 +523,9 @@ export function generatedSite(pageCount: number, options: GeneratedSiteOptions =
       if (n !== undefined) return page(n);
       const k = sitemapPaths.indexOf(path);
       if (k === -1) return undefined;
-      const paths = Array.from({ length: Math.min(urlsPerSitemap, pageCount - k * urlsPerSitemap) }, (_, i) => pathOf(k * urlsPerSitemap + i));
+      const paths = Array.from({ length: Math.min(urlsPerSitemap, pageCount - k * urlsPerSitemap) }, (_, i) =>
+        pathOf(k * urlsPerSitemap + i),
+      );
       if (k === sitemapCount - 1) paths.push(defects.orphan);
       return { body: urlset(paths), contentType: 'application/xml; charset=utf-8' };
     },

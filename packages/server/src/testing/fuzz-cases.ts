@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { freeTextFields, querySchema, type OperationDefinition } from '@loupe/contract';
+import { freeTextFields, type OperationDefinition, querySchema } from '@loupe/contract';
 import type { FuzzWorkspace } from './fuzz-fixtures.ts';
 import { realParam } from './fuzz-fixtures.ts';
-import { badBodies, badFields, oddPathSegments, oddQueryPairsFor, oddQueryValuesFor, pick, replaced, show, unsafeNameCharacters } from './fuzz-inputs.ts';
+import {
+  badBodies,
+  badFields,
+  oddPathSegments,
+  oddQueryPairsFor,
+  oddQueryValuesFor,
+  pick,
+  replaced,
+  show,
+  unsafeNameCharacters,
+} from './fuzz-inputs.ts';
 import type { RawRequest } from './raw-request.ts';
 
 /** One request of the fuzz pass, and what its answer must be beyond "not a 5xx, 4xx in the §4 shape". */
@@ -38,7 +48,10 @@ function build(
   } = {},
 ): RawRequest {
   const { operation, own } = target;
-  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => changes.params?.[name] ?? encodeURIComponent(realParam(operation, name, own)));
+  const path = operation.path.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => changes.params?.[name] ?? encodeURIComponent(realParam(operation, name, own)),
+  );
   const query = changes.query ?? new URLSearchParams(target.query).toString();
   const headers: Record<string, string> = {};
   const key = changes.key === undefined ? own.key : changes.key;
@@ -47,7 +60,9 @@ function build(
   if (operation.api === 'workspace' && operation.teamHeader !== false && team !== null) headers['x-service-team'] = team;
   let body: string | Buffer | undefined;
   if (operation.method !== 'GET') {
-    body = changes.rawBody ?? (changes.body !== undefined ? JSON.stringify(changes.body) : target.body !== undefined ? JSON.stringify(target.body) : undefined);
+    body =
+      changes.rawBody ??
+      (changes.body !== undefined ? JSON.stringify(changes.body) : target.body !== undefined ? JSON.stringify(target.body) : undefined);
     const contentType = changes.contentType === undefined ? 'application/json' : changes.contentType;
     if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
   }
@@ -77,7 +92,11 @@ function pathCases(target: FuzzTarget): FuzzCase[] {
       ...oddPathSegments(target.random),
       pick([randomUUID(), real.toUpperCase(), `${real}%20`], 1, target.random)[0]!,
       encodeURIComponent(realParam(operation, name, foreign)),
-      ...pick(otherKinds.filter((id) => id !== real), 1, target.random),
+      ...pick(
+        otherKinds.filter((id) => id !== real),
+        1,
+        target.random,
+      ),
     ];
     return values.map((value) => ({ label: `path ${name}=${show(value)}`, request: build(target, { params: { [name]: value } }) }));
   });
@@ -93,7 +112,10 @@ function queryCases(target: FuzzTarget): FuzzCase[] {
     const rest = new URLSearchParams(others).toString();
     const values = oddQueryValuesFor(random, [own.ids.reportId!, foreign.ids.reportId!, randomUUID()]);
     for (const value of values) {
-      cases.push({ label: `query ${key}=${show(value)}`, request: build(target, { query: [rest, `${encodeURIComponent(key)}=${value}`].filter(Boolean).join('&') }) });
+      cases.push({
+        label: `query ${key}=${show(value)}`,
+        request: build(target, { query: [rest, `${encodeURIComponent(key)}=${value}`].filter(Boolean).join('&') }),
+      });
     }
     cases.push({ label: `query ${key} twice`, request: build(target, { query: [base, `${key}=a&${key}=b`].filter(Boolean).join('&') }) });
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { operations, type OperationDefinition, type Role } from '@loupe/contract';
+import { type OperationDefinition, operations, type Role } from '@loupe/contract';
 import type { z } from 'zod';
 import { crawlToReport } from './test-crawls.ts';
 import { readTestImage, uploadForm } from './test-images.ts';
@@ -36,7 +36,10 @@ export type KnownBodies = Map<z.ZodType, unknown>;
  * preset, an image, an audit project crawled into a report with a share link, a rule pack, a
  * schedule, alert settings, a spare key, a member and an invite each.
  */
-export async function createFuzzFixtures(t: TestServer, siteUrl: string): Promise<{ workspaces: [FuzzWorkspace, FuzzWorkspace]; known: KnownBodies }> {
+export async function createFuzzFixtures(
+  t: TestServer,
+  siteUrl: string,
+): Promise<{ workspaces: [FuzzWorkspace, FuzzWorkspace]; known: KnownBodies }> {
   const known: KnownBodies = new Map();
   const populate = async (): Promise<FuzzWorkspace> => {
     const { workspaceId, key } = await t.createWorkspace({ plan: 'business' });
@@ -53,7 +56,11 @@ export async function createFuzzFixtures(t: TestServer, siteUrl: string): Promis
     const projectId = ids.imageProjectId;
     ids.presetId = (await call('createPreset', { projectId }, { name: 'thumb', transforms: { width: 64, format: 'webp' } })).id;
     const form = uploadForm({ name: 'tiny.gif', data: await readTestImage('no_time_for_that_tiny.gif'), type: 'image/gif' });
-    const uploaded = await fetch(`${t.url}/api/images/projects/${projectId}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const uploaded = await fetch(`${t.url}/api/images/projects/${projectId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
     assert.equal(uploaded.status, 201);
     ids.imageId = ((await uploaded.json()) as { id: string }).id;
     await call('createImageUpload', { projectId }, { path: 'staged/next.gif' });
@@ -81,7 +88,9 @@ export async function createFuzzFixtures(t: TestServer, siteUrl: string): Promis
         },
       ],
     };
-    ids.packId = (await call('createRulePack', {}, { name: `Fuzzed pack ${workspaceId.slice(-6)}`, description: 'Made by the fuzz test.', pack })).id;
+    ids.packId = (
+      await call('createRulePack', {}, { name: `Fuzzed pack ${workspaceId.slice(-6)}`, description: 'Made by the fuzz test.', pack })
+    ).id;
     await call('validateRulePack', {}, { pack });
     await call('previewUnsavedRulePack', {}, { pack, projectId: auditProjectId });
     await call('updateAuditProject', { projectId: auditProjectId }, { name: 'Fuzzed site', rulePackIds: [ids.packId] });

@@ -35,11 +35,34 @@ const alwaysInPaths = ['%E0', '..', '99999999999999999999999999'];
 const DRAWN_SEGMENTS = 5;
 
 /** Query values as sent. */
-const oddQueryValues = ['', '-1', '0', '1e309', '99999999999999999999', '%C3%BC%F0%9F%98%80', '..', 'x'.repeat(8000), 'null', 'true', '%5B%5D'];
+const oddQueryValues = [
+  '',
+  '-1',
+  '0',
+  '1e309',
+  '99999999999999999999',
+  '%C3%BC%F0%9F%98%80',
+  '..',
+  'x'.repeat(8000),
+  'null',
+  'true',
+  '%5B%5D',
+];
 const alwaysInQueries = ['%00', '%E0'];
 const DRAWN_QUERY_VALUES = 4;
 /** Whole `key=value` pairs as sent. */
-const oddQueryPairs = ['__proto__=1', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1', '%E0=1', 'a%00=1', `${'k'.repeat(2000)}=1`, 'limit=-1', 'limit=1e999', 'cursor=%00', 'cursor=../../x'];
+const oddQueryPairs = [
+  '__proto__=1',
+  '__proto__[polluted]=1',
+  'constructor[prototype][polluted]=1',
+  '%E0=1',
+  'a%00=1',
+  `${'k'.repeat(2000)}=1`,
+  'limit=-1',
+  'limit=1e999',
+  'cursor=%00',
+  'cursor=../../x',
+];
 const DRAWN_QUERY_PAIRS = 3;
 const DRAWN_BODIES = 8;
 
@@ -67,7 +90,24 @@ const DRAWN_FIELD_VALUES = 2;
 /** Drawn per field: contract's free-text.test.ts tries every kind on every field without HTTP. */
 const DRAWN_UNSAFE_CHARACTERS = 4;
 /** The characters names refuse, one of each kind (contract's free-text.test.ts has them named). */
-const unsafeCharacters = ['\u0000', '\u001b', '\r', '\u007f', '\u0085', '\u009b', '\u202e', '\u202a', '\u2066', '\u2069', '\u200f', '\u061c', '\u200b', '\ufeff', '\u2028', '\ud800'];
+const unsafeCharacters = [
+  '\u0000',
+  '\u001b',
+  '\r',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u202e',
+  '\u202a',
+  '\u2066',
+  '\u2069',
+  '\u200f',
+  '\u061c',
+  '\u200b',
+  '\ufeff',
+  '\u2028',
+  '\ud800',
+];
 
 export function pick<T>(list: readonly T[], count: number, random: () => number): T[] {
   const pool = [...list];
@@ -78,7 +118,7 @@ export function pick<T>(list: readonly T[], count: number, random: () => number)
 
 /** A value for a case's label, cut short. */
 export const show = (value: unknown) => {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 60)}…(${text.length} chars)` : text;
 };
 
@@ -86,7 +126,9 @@ export const show = (value: unknown) => {
 export function leafPaths(value: unknown, prefix: (string | number)[] = [], depth = 0): (string | number)[][] {
   if (depth > 6 || value === null || typeof value !== 'object') return prefix.length > 0 ? [prefix] : [];
   const own = prefix.length > 0 ? [prefix] : [];
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.slice(0, 1).map((item, index) => [index, item]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.slice(0, 1).map((item, index) => [index, item])
+    : Object.entries(value);
   return [...own, ...entries.flatMap(([key, item]) => leafPaths(item, [...prefix, key], depth + 1))];
 }
 
@@ -95,7 +137,12 @@ export function replaced(value: unknown, path: (string | number)[], replacement:
   if (path.length === 0) return replacement;
   const [head, ...rest] = path;
   const copy: any = Array.isArray(value) ? [...value] : value === undefined && typeof head === 'number' ? [] : { ...(value as object) };
-  Object.defineProperty(copy, head!, { value: replaced(copy[head!], rest, replacement), enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(copy, head!, {
+    value: replaced(copy[head!], rest, replacement),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return copy;
 }
 
@@ -126,7 +173,11 @@ export interface RawBody {
 export function badBodies(json: string, random: () => number): RawBody[] {
   const objectBody = json.startsWith('{') && json !== '{}' ? json.slice(1) : '}';
   const glue = objectBody === '}' ? '' : ',';
-  const raw = (label: string, body: string | Buffer, contentType: string | null = 'application/json'): RawBody => ({ label, body, contentType });
+  const raw = (label: string, body: string | Buffer, contentType: string | null = 'application/json'): RawBody => ({
+    label,
+    body,
+    contentType,
+  });
   const always = [
     raw('malformed JSON', '{"name":'),
     raw('2,000-deep arrays', deep(2000, '[', ']')),
@@ -151,7 +202,11 @@ export function badBodies(json: string, random: () => number): RawBody[] {
     raw('a 900 KB string', JSON.stringify({ name: 'x'.repeat(900_000) })),
     raw('1.1 MB', JSON.stringify({ name: 'x'.repeat(1_100_000) })),
     raw('a form', 'name=x&__proto__[polluted]=1', 'application/x-www-form-urlencoded'),
-    raw('multipart with a broken boundary', '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc', 'multipart/form-data; boundary=x'),
+    raw(
+      'multipart with a broken boundary',
+      '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc',
+      'multipart/form-data; boundary=x',
+    ),
     raw('multipart without a boundary', 'abc', 'multipart/form-data'),
     raw('JSON declared as UTF-16', Buffer.from(json, 'utf16le'), 'application/json; charset=utf-16'),
     raw('XML', '<a/>', 'application/xml'),

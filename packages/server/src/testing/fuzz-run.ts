@@ -1,5 +1,5 @@
 import { errorCodes } from '@loupe/contract';
-import { rawRequest, type RawAnswer, type RawRequest } from './raw-request.ts';
+import { type RawAnswer, type RawRequest, rawRequest } from './raw-request.ts';
 
 /** One request of a fuzz pass. */
 export interface SentCase {
@@ -46,7 +46,11 @@ export async function runFuzzCases<C extends SentCase>(
   const work = async () => {
     while (next < cases.length) {
       const fuzz = cases[next++]!;
-      const answer = await rawRequest(origin, fuzz.request).catch((error: Error) => ({ status: 599, contentType: '', text: `no answer: ${error.message}` }));
+      const answer = await rawRequest(origin, fuzz.request).catch((error: Error) => ({
+        status: 599,
+        contentType: '',
+        text: `no answer: ${error.message}`,
+      }));
       const problem = problemWith(answer, fuzz);
       if (!problem) continue;
       const { method, path, headers, body, wire } = fuzz.request;

@@ -15,7 +15,8 @@ export async function startHeldSite(): Promise<HeldSite> {
   let held: ServerResponse[] = [];
   let released = false;
   let requests = 0;
-  const answer = (response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title>');
+  const answer = (response: ServerResponse) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ok</title>');
   const server = createServer((_request, response) => {
     requests++;
     if (released) answer(response);

@@ -69,14 +69,17 @@ export function linkText(href: string): string {
   const path = href.replace(/^[a-z]+:\/\/[^/]+/i, '').split(/[?#]/)[0];
   const last = path.split('/').filter(Boolean).at(-1);
   if (!last) return 'Home';
-  const words = decodeURIComponent(last).replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
+  const words = decodeURIComponent(last)
+    .replace(/\.[a-z0-9]+$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return words ? words[0].toUpperCase() + words.slice(1) : href;
 }
 
 export function htmlPage(options: HtmlPageOptions = {}): string {
   const title = options.title === undefined ? DEFAULT_TITLE : options.title;
   const description = options.description === undefined ? defaultDescription(title) : options.description;
-  const h1 = options.h1 === undefined ? (title || DEFAULT_TITLE) : options.h1;
+  const h1 = options.h1 === undefined ? title || DEFAULT_TITLE : options.h1;
   const canonical = options.canonical === undefined ? (options.path === undefined ? null : ORIGIN + options.path) : options.canonical;
   const lang = options.lang === undefined ? 'en' : options.lang;
   const viewport = options.viewport ?? true;

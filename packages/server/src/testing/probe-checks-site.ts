@@ -1,5 +1,5 @@
 import type { FixtureSite } from './fixture-sites.ts';
-import { htmlPage, type HtmlPageOptions } from './html-page.ts';
+import { type HtmlPageOptions, htmlPage } from './html-page.ts';
 import { ORIGIN, type PageSpec } from './test-site.ts';
 
 /** What every unknown path answers on the soft-404 site: 200, the same page whatever the path. */
@@ -61,13 +61,29 @@ export function probeChecksSite(options: { loupeBotGroup?: boolean } = {}) {
 
   const pages: Record<string, PageSpec> = {
     '/': page('/', 'The Tea Room: soft 404s, hidden noindex and hreflang codes', {
-      links: [s.linkedMissing, s.soldOut, s.sencha, r.metaNoindex, r.headerNoindex, r.plain, r.publicNoindex, h.en, h.de, h.fr, h.it, h.enGb],
+      links: [
+        s.linkedMissing,
+        s.soldOut,
+        s.sencha,
+        r.metaNoindex,
+        r.headerNoindex,
+        r.plain,
+        r.publicNoindex,
+        h.en,
+        h.de,
+        h.fr,
+        h.it,
+        h.enGb,
+      ],
     }),
     [s.soldOut]: page(s.soldOut, 'Gyokuro, shade-grown green tea', { h1: 'This tea is no longer available' }),
     [s.sencha]: page(s.sencha, 'Sencha, the everyday green tea of Japan'),
 
     [r.metaNoindex]: page(r.metaNoindex, 'A private page that asks not to be indexed', { robots: 'noindex' }),
-    [r.headerNoindex]: { body: page(r.headerNoindex, 'A private page whose header asks not to be indexed'), headers: { 'x-robots-tag': 'noindex' } },
+    [r.headerNoindex]: {
+      body: page(r.headerNoindex, 'A private page whose header asks not to be indexed'),
+      headers: { 'x-robots-tag': 'noindex' },
+    },
     [r.plain]: page(r.plain, 'A private page without any noindex'),
     [r.publicNoindex]: page(r.publicNoindex, 'A public page that asks not to be indexed', { robots: 'noindex' }),
 

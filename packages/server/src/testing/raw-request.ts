@@ -35,7 +35,11 @@ export function rawRequest(origin: string, sent: RawRequest, timeoutMs = 15_000)
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () =>
-          resolve({ status: answer.statusCode ?? 0, contentType: String(answer.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: answer.statusCode ?? 0,
+            contentType: String(answer.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         answer.on('error', reject);
       },
@@ -78,7 +82,11 @@ function wireRequest(origin: string, text: string | Buffer, timeoutMs: number): 
       const head = received.slice(0, headEnd);
       const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
       const body = received.slice(headEnd + 4);
-      resolve({ status: Number(status[1]), contentType: header('content-type'), text: /chunked/i.test(header('transfer-encoding')) ? unchunked(body) : body });
+      resolve({
+        status: Number(status[1]),
+        contentType: header('content-type'),
+        text: /chunked/i.test(header('transfer-encoding')) ? unchunked(body) : body,
+      });
     };
     socket.on('error', settle);
     socket.on('close', () => settle());

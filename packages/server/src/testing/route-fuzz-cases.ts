@@ -40,8 +40,15 @@ export interface RouteFixtures {
 
 const METHODS = ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const odd = (answers: Answers, label: string, request: RawRequest): RouteCase => ({ label, request, answers });
-const get = (answers: Answers, label: string, path: string, headers: Record<string, string> = {}) => odd(answers, label, { method: 'GET', path, headers });
-const json = (method: string, path: string, body: string | Buffer, contentType: string | null, headers: Record<string, string> = {}): RawRequest => ({
+const get = (answers: Answers, label: string, path: string, headers: Record<string, string> = {}) =>
+  odd(answers, label, { method: 'GET', path, headers });
+const json = (
+  method: string,
+  path: string,
+  body: string | Buffer,
+  contentType: string | null,
+  headers: Record<string, string> = {},
+): RawRequest => ({
   method,
   path,
   headers: contentType === null ? headers : { ...headers, 'content-type': contentType },
@@ -51,7 +58,11 @@ const json = (method: string, path: string, body: string | Buffer, contentType: 
 /** Every other method on `path`, with and without a body. */
 function otherMethods(answers: Answers, path: string, headers: Record<string, string> = {}): RouteCase[] {
   return METHODS.map((method, index) =>
-    odd(answers, `${method} ${path.slice(0, 40)}`, index % 2 === 0 ? { method, path, headers } : json(method, path, '{"a":1}', 'application/json', headers)),
+    odd(
+      answers,
+      `${method} ${path.slice(0, 40)}`,
+      index % 2 === 0 ? { method, path, headers } : json(method, path, '{"a":1}', 'application/json', headers),
+    ),
   );
 }
 
@@ -60,7 +71,9 @@ function bodyCases(method: string, path: string, good: object, random: () => num
   const text = JSON.stringify(good);
   return [
     ...badBodies(text, random).map(({ label, body, contentType }) => odd('json', label, json(method, path, body, contentType, headers))),
-    ...badFields(good, random).map(({ label, body }) => odd('json', label, json(method, path, JSON.stringify(body), 'application/json', headers))),
+    ...badFields(good, random).map(({ label, body }) =>
+      odd('json', label, json(method, path, JSON.stringify(body), 'application/json', headers)),
+    ),
   ];
 }
 
@@ -86,17 +99,29 @@ export function sessionCases(fixtures: RouteFixtures, random: () => number): Rou
     ...[cookie, ...cookieVariants(cookie)].map((value) => get('json', `GET with the cookie ${show(value)}`, path, { cookie: value })),
     ...oddQueryPairsFor(random).map((pair) => get('json', `GET ?${show(pair)}`, `${path}?${pair}`, { cookie })),
     ...bodyCases('POST', path, signIn, random),
-    ...origins.map((origin) => odd('json', `POST from the origin ${show(origin)}`, json('POST', path, JSON.stringify(signIn), 'application/json', { origin }))),
+    ...origins.map((origin) =>
+      odd('json', `POST from the origin ${show(origin)}`, json('POST', path, JSON.stringify(signIn), 'application/json', { origin })),
+    ),
     // Drawn: each sign-in that reaches the password check costs a scrypt.
-    ...pick(cookieVariants(cookie), 3, random).map((value) => odd('json', `POST with the cookie ${show(value)}`, json('POST', path, JSON.stringify(signIn), 'application/json', { cookie: value }))),
+    ...pick(cookieVariants(cookie), 3, random).map((value) =>
+      odd('json', `POST with the cookie ${show(value)}`, json('POST', path, JSON.stringify(signIn), 'application/json', { cookie: value })),
+    ),
     // Never the session's cookie and token together: that would sign it out for the cases after.
     ...['', 'x', 'x'.repeat(8000), '%00', `${csrfToken}x`, csrfToken.toUpperCase()].map((token) =>
       odd('json', `DELETE with the CSRF token ${show(token)}`, { method: 'DELETE', path, headers: { cookie, [CSRF_HEADER]: token } }),
     ),
     ...cookieVariants(cookie)
       .filter((value) => !value.endsWith(`; ${cookie}`))
-      .map((value) => odd('json', `DELETE with the cookie ${show(value)}`, { method: 'DELETE', path, headers: { cookie: value, [CSRF_HEADER]: csrfToken } })),
-    ...badBodies('{}', random).map(({ label, body, contentType }) => odd('json', `DELETE with ${label}`, json('DELETE', path, body, contentType, { cookie: cookieVariants(cookie)[0]! }))),
+      .map((value) =>
+        odd('json', `DELETE with the cookie ${show(value)}`, {
+          method: 'DELETE',
+          path,
+          headers: { cookie: value, [CSRF_HEADER]: csrfToken },
+        }),
+      ),
+    ...badBodies('{}', random).map(({ label, body, contentType }) =>
+      odd('json', `DELETE with ${label}`, json('DELETE', path, body, contentType, { cookie: cookieVariants(cookie)[0]! })),
+    ),
     ...otherMethods('json', path, { cookie }).filter((fuzz) => !['POST', 'DELETE'].includes(fuzz.request.method)),
   ];
 }
@@ -108,7 +133,9 @@ export function setupCases(random: () => number): RouteCase[] {
   return [
     ...oddQueryPairsFor(random).map((pair) => get('json', `GET ?${show(pair)}`, `${path}?${pair}`)),
     ...bodyCases('POST', path, good, random),
-    ...['null', 'http://evil.example', '%E0'].map((origin) => odd('json', `POST from the origin ${show(origin)}`, json('POST', path, '{}', 'application/json', { origin }))),
+    ...['null', 'http://evil.example', '%E0'].map((origin) =>
+      odd('json', `POST from the origin ${show(origin)}`, json('POST', path, '{}', 'application/json', { origin })),
+    ),
     ...otherMethods('json', path).filter((fuzz) => fuzz.request.method !== 'POST'),
   ];
 }
@@ -117,8 +144,25 @@ export function setupCases(random: () => number): RouteCase[] {
 export function uploadTargetCases(fixtures: RouteFixtures, random: () => number): RouteCase[] {
   const token = fixtures.uploadToken;
   const at = (value: string) => `/api/images/uploads/${value}`;
-  const tokens = [...oddPathSegments(random), `${token}x`, token.toUpperCase(), `${token}%00`, `${token}/..`, 'A'.repeat(43), 'x'.repeat(101), ''];
-  const types = ['image/png; charset=%E0', 'x'.repeat(1000), 'multipart/form-data; boundary=x', 'multipart/form-data', 'application/json', '*/*', ''];
+  const tokens = [
+    ...oddPathSegments(random),
+    `${token}x`,
+    token.toUpperCase(),
+    `${token}%00`,
+    `${token}/..`,
+    'A'.repeat(43),
+    'x'.repeat(101),
+    '',
+  ];
+  const types = [
+    'image/png; charset=%E0',
+    'x'.repeat(1000),
+    'multipart/form-data; boundary=x',
+    'multipart/form-data',
+    'application/json',
+    '*/*',
+    '',
+  ];
   return [
     ...tokens.map((value) => odd('json', `the token ${show(value)}`, json('PUT', at(value), 'not an image', 'image/png'))),
     ...badBodies('{}', random).map(({ label, body, contentType }) => odd('json', label, json('PUT', at(token), body, contentType))),
@@ -136,9 +180,18 @@ const DRAWN_CDN_NAMES = 6;
 
 /** Queries for an image path: each name given odd values, given twice, and odd pairs. */
 function cdnQueries(random: () => number): { label: string; query: string }[] {
-  const names = [...alwaysCdnNames, ...pick(cdnNames.filter((name) => !alwaysCdnNames.includes(name)), DRAWN_CDN_NAMES, random)];
+  const names = [
+    ...alwaysCdnNames,
+    ...pick(
+      cdnNames.filter((name) => !alwaysCdnNames.includes(name)),
+      DRAWN_CDN_NAMES,
+      random,
+    ),
+  ];
   return [
-    ...names.flatMap((name) => oddQueryValuesFor(random).map((value) => ({ label: `?${name}=${show(value)}`, query: `w=32&${name}=${value}` }))),
+    ...names.flatMap((name) =>
+      oddQueryValuesFor(random).map((value) => ({ label: `?${name}=${show(value)}`, query: `w=32&${name}=${value}` })),
+    ),
     ...names.map((name) => ({ label: `${name} twice`, query: `${name}=1&${name}=2` })),
     ...oddQueryPairsFor(random).map((pair) => ({ label: `?${show(pair)}`, query: `w=32&${pair}` })),
   ];
@@ -158,13 +211,22 @@ export function cdnCases(fixtures: RouteFixtures, random: () => number): RouteCa
   return [
     get('json', 'the image as it should be', `${image}?w=32`),
     ...oddPathSegments(random).map((value) => get('json', `the slug ${show(value)}`, `/cdn/${value}/${imagePath}?w=32`)),
-    ...[...oddPathSegments(random), `${imagePath}/`, imagePath.toUpperCase(), `${imagePath}%00.png`, `%2e%2e/${imagePath}`, 'a/'.repeat(2000)].map((value) =>
-      get('json', `the image path ${show(value)}`, `/cdn/${slug}/${value}?w=32`),
-    ),
+    ...[
+      ...oddPathSegments(random),
+      `${imagePath}/`,
+      imagePath.toUpperCase(),
+      `${imagePath}%00.png`,
+      `%2e%2e/${imagePath}`,
+      'a/'.repeat(2000),
+    ].map((value) => get('json', `the image path ${show(value)}`, `/cdn/${slug}/${value}?w=32`)),
     ...cdnQueries(random).map(({ label, query }) => get('json', label, `${image}?${query}`)),
     get('json', 'a signed URL', signedUrl),
     get('json', 'a signed project, unsigned', `/cdn/${signedSlug}/${imagePath}?w=32`),
-    ...['s', 'exp'].flatMap((name) => oddQueryValuesFor(random, ['0', 'a'.repeat(64), 'f'.repeat(8000)]).map((value) => get('json', `signed, ${name}=${show(value)}`, withSigned(name, value)))),
+    ...['s', 'exp'].flatMap((name) =>
+      oddQueryValuesFor(random, ['0', 'a'.repeat(64), 'f'.repeat(8000)]).map((value) =>
+        get('json', `signed, ${name}=${show(value)}`, withSigned(name, value)),
+      ),
+    ),
     get('json', 'signed, a parameter added', `${signedUrl}&w=64`),
     get('json', 'signed, s twice', `${signedUrl}&s=00`),
     get('json', "signed, another project's slug", signedUrl.replace(`/cdn/${signedSlug}/`, `/cdn/${slug}/`)),
@@ -202,7 +264,9 @@ export function customDomainCases(fixtures: RouteFixtures, random: () => number)
     on('the root', '/'),
     on('an API path', '/api/v1/teams'),
     ...oddPathSegments(random).map((value) => on(`the path ${show(value)}`, `/${value}?w=32`)),
-    ...cdnQueries(random).slice(0, 12).map(({ label, query }) => on(label, `/${imagePath}?${query}`)),
+    ...cdnQueries(random)
+      .slice(0, 12)
+      .map(({ label, query }) => on(label, `/${imagePath}?${query}`)),
     ...traversalPaths('/', DASHBOARD_DIST, random).map(({ label, path }) => on(label, path)),
     ...hosts.map((host) => on('the image', `/${imagePath}?w=32`, host)),
   ];
@@ -211,7 +275,18 @@ export function customDomainCases(fixtures: RouteFixtures, random: () => number)
 /** GET /r/{token}, the public page of a shared report. */
 export function sharePageCases(fixtures: RouteFixtures, random: () => number): RouteCase[] {
   const token = fixtures.own.ids.shareToken!;
-  const tokens = [...oddPathSegments(random), token.toUpperCase(), `${token}%20`, `${token}/`, `${token}/x`, `${token}?%E0`, `${token}%00`, fixtures.foreign.ids.shareToken!, 'A'.repeat(16), 'A'.repeat(65)];
+  const tokens = [
+    ...oddPathSegments(random),
+    token.toUpperCase(),
+    `${token}%20`,
+    `${token}/`,
+    `${token}/x`,
+    `${token}?%E0`,
+    `${token}%00`,
+    fixtures.foreign.ids.shareToken!,
+    'A'.repeat(16),
+    'A'.repeat(65),
+  ];
   return [
     get('page', 'a shared report', `/r/${token}`),
     ...tokens.map((value) => get('page', `the token ${show(value)}`, `/r/${value}`)),
@@ -224,15 +299,29 @@ export function sharePageCases(fixtures: RouteFixtures, random: () => number): R
 /** /healthz, /readyz and /metrics (behind its token). */
 export function healthCases(fixtures: RouteFixtures, random: () => number): RouteCase[] {
   const bearer = { authorization: `Bearer ${fixtures.metricsToken}` };
-  const authorizations = ['', 'Bearer', 'Bearer ', `Bearer ${fixtures.metricsToken}x`, `bearer ${fixtures.metricsToken}`, `Basic ${Buffer.from(`x:${fixtures.metricsToken}`).toString('base64')}`, `Bearer ${'x'.repeat(8000)}`, `Bearer ${fixtures.metricsToken}, Bearer x`, `Bearer ${fixtures.own.key}`];
+  const authorizations = [
+    '',
+    'Bearer',
+    'Bearer ',
+    `Bearer ${fixtures.metricsToken}x`,
+    `bearer ${fixtures.metricsToken}`,
+    `Basic ${Buffer.from(`x:${fixtures.metricsToken}`).toString('base64')}`,
+    `Bearer ${'x'.repeat(8000)}`,
+    `Bearer ${fixtures.metricsToken}, Bearer x`,
+    `Bearer ${fixtures.own.key}`,
+  ];
   return [
     ...['/healthz', '/readyz', '/metrics'].flatMap((path) => [
-      ...[...oddQueryPairsFor(random), '%E0', `x=${'y'.repeat(8000)}`].map((pair) => get('json', `${path}?${show(pair)}`, `${path}?${pair}`, bearer)),
+      ...[...oddQueryPairsFor(random), '%E0', `x=${'y'.repeat(8000)}`].map((pair) =>
+        get('json', `${path}?${show(pair)}`, `${path}?${pair}`, bearer),
+      ),
       get('json', `${path}/`, `${path}/`, bearer),
       get('json', `${path}%00`, `${path}%00`, bearer),
       ...otherMethods('json', path, bearer),
     ]),
-    ...authorizations.map((authorization) => get('json', `/metrics with Authorization ${show(authorization)}`, '/metrics', { authorization })),
+    ...authorizations.map((authorization) =>
+      get('json', `/metrics with Authorization ${show(authorization)}`, '/metrics', { authorization }),
+    ),
   ];
 }
 
@@ -240,10 +329,23 @@ export function healthCases(fixtures: RouteFixtures, random: () => number): Rout
 export function docsCases(random: () => number): RouteCase[] {
   return [
     ...[...oddQueryPairsFor(random), '%E0'].map((pair) => get('json', `/api/openapi.json?${show(pair)}`, `/api/openapi.json?${pair}`)),
-    ...['*/*;q=abc', 'text/html', 'application/yaml', 'x'.repeat(8000)].map((accept) => get('json', `/api/openapi.json, Accept ${show(accept)}`, '/api/openapi.json', { accept })),
+    ...['*/*;q=abc', 'text/html', 'application/yaml', 'x'.repeat(8000)].map((accept) =>
+      get('json', `/api/openapi.json, Accept ${show(accept)}`, '/api/openapi.json', { accept }),
+    ),
     ...otherMethods('json', '/api/openapi.json'),
-    ...['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html', '/api/docs/static/', '/api/docs/static/swagger-ui-bundle.js'].map((path) => get('page', path, path)),
-    ...oddPathSegments(random).flatMap((value) => [get('page', `/api/docs/${show(value)}`, `/api/docs/${value}`), get('page', `/api/docs/static/${show(value)}`, `/api/docs/static/${value}`)]),
+    ...[
+      '/api/docs',
+      '/api/docs/',
+      '/api/docs/json',
+      '/api/docs/yaml',
+      '/api/docs/static/index.html',
+      '/api/docs/static/',
+      '/api/docs/static/swagger-ui-bundle.js',
+    ].map((path) => get('page', path, path)),
+    ...oddPathSegments(random).flatMap((value) => [
+      get('page', `/api/docs/${show(value)}`, `/api/docs/${value}`),
+      get('page', `/api/docs/static/${show(value)}`, `/api/docs/static/${value}`),
+    ]),
     ...traversalPaths('/api/docs/static/', SWAGGER_UI_STATIC, random).map(({ label, path }) => get('page', label, path)),
     ...traversalPaths('/api/docs/', SWAGGER_UI_STATIC, random).map(({ label, path }) => get('page', label, path)),
     ...otherMethods('page', '/api/docs'),
@@ -254,13 +356,38 @@ export function docsCases(random: () => number): RouteCase[] {
 export function dashboardCases(random: () => number): RouteCase[] {
   const html = { accept: 'text/html' };
   const climbs = [...traversalPaths('/', DASHBOARD_DIST, random), ...traversalPaths('/assets/', join(DASHBOARD_DIST, 'assets'), random)];
-  const paths = ['/index.html%00', '/index.html%00.js', '/assets/%00', '/%00', '/favicon.svg%00.html', '//etc/passwd', '/%2fetc%2fpasswd', '/%5cetc%5cpasswd', '/.env', '/.git/config', '/assets/', '/assets', '/index.html/..', '/favicon.svg/', `/${'a'.repeat(8000)}`, `/assets/${'a/'.repeat(4000)}`];
-  const ranges = ['bytes=999999-', 'bytes=-1', `bytes=${Array.from({ length: 200 }, (_, index) => `${index}-${index}`).join(',')}`, 'bytes=x', 'lines=1-2'];
+  const paths = [
+    '/index.html%00',
+    '/index.html%00.js',
+    '/assets/%00',
+    '/%00',
+    '/favicon.svg%00.html',
+    '//etc/passwd',
+    '/%2fetc%2fpasswd',
+    '/%5cetc%5cpasswd',
+    '/.env',
+    '/.git/config',
+    '/assets/',
+    '/assets',
+    '/index.html/..',
+    '/favicon.svg/',
+    `/${'a'.repeat(8000)}`,
+    `/assets/${'a/'.repeat(4000)}`,
+  ];
+  const ranges = [
+    'bytes=999999-',
+    'bytes=-1',
+    `bytes=${Array.from({ length: 200 }, (_, index) => `${index}-${index}`).join(',')}`,
+    'bytes=x',
+    'lines=1-2',
+  ];
   return [
     ...climbs.flatMap(({ label, path }, index) => [get('page', label, path, index % 2 === 0 ? html : {})]),
     ...paths.flatMap((path) => [get('page', show(path), path), get('page', `${show(path)} as a page`, path, html)]),
     ...ranges.map((range) => get('page', `favicon.svg, Range ${show(range)}`, '/favicon.svg', { range })),
-    ...['br;q=abc', 'gzip, br, *;q=0', 'x'.repeat(8000)].map((encoding) => get('page', `/, Accept-Encoding ${show(encoding)}`, '/', { 'accept-encoding': encoding })),
+    ...['br;q=abc', 'gzip, br, *;q=0', 'x'.repeat(8000)].map((encoding) =>
+      get('page', `/, Accept-Encoding ${show(encoding)}`, '/', { 'accept-encoding': encoding }),
+    ),
     ...[
       ['if-modified-since', 'x'],
       ['if-modified-since', '9'.repeat(100)],
@@ -274,11 +401,13 @@ export function dashboardCases(random: () => number): RouteCase[] {
 
 /** A request as written on the socket, to 127.0.0.1. */
 const wire = (label: string, text: string): RouteCase => ({ label, answers: 'json', request: { method: 'RAW', path: label, wire: text } });
-const request = (line: string, headers: string[] = []) => `${line}\r\n${['Host: 127.0.0.1', ...headers, 'Connection: close'].join('\r\n')}\r\n\r\n`;
+const request = (line: string, headers: string[] = []) =>
+  `${line}\r\n${['Host: 127.0.0.1', ...headers, 'Connection: close'].join('\r\n')}\r\n\r\n`;
 
 /** Requests Node's HTTP parser refuses before any route: they are answered all the same. */
 export function parserCases(fixtures: RouteFixtures): RouteCase[] {
-  const chunked = (body: string) => `POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body}`;
+  const chunked = (body: string) =>
+    `POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body}`;
   return [
     wire('a 20 KB request line', request(`GET /${'a'.repeat(20_000)} HTTP/1.1`)),
     wire('a 100 KB request line', request(`GET /cdn/${fixtures.slug}/${'a'.repeat(100_000)} HTTP/1.1`)),
@@ -291,7 +420,10 @@ export function parserCases(fixtures: RouteFixtures): RouteCase[] {
     wire('a folded header', request('GET /healthz HTTP/1.1', ['X-Fuzz: a', ' b'])),
     wire('a Content-Length that is not a number', request('POST /mcp HTTP/1.1', ['Content-Length: abc'])),
     wire('two Content-Lengths', request('POST /api/session HTTP/1.1', ['Content-Length: 1', 'Content-Length: 2'])),
-    wire('Content-Length and Transfer-Encoding', `POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`),
+    wire(
+      'Content-Length and Transfer-Encoding',
+      `POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+    ),
     wire('a chunk size that is not hex', chunked('zz\r\n{}\r\n0\r\n\r\n')),
     wire('HTTP/2.0 on an HTTP/1 socket', request('GET /healthz HTTP/2.0')),
     wire('HTTP/9.9', request('GET /healthz HTTP/9.9')),

@@ -2,8 +2,8 @@ import { pino } from 'pino';
 import { auditPage } from '../audit/page-audit.ts';
 import { now } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
-import { CrawlStore } from '../crawl/crawl-store.ts';
 import type { BuildReport } from '../crawl/crawl-runner.ts';
+import { CrawlStore } from '../crawl/crawl-store.ts';
 import { Crawler, type CrawlerDependencies } from '../crawl/crawler.ts';
 import { FrontierStore } from '../crawl/frontier-store.ts';
 import type { Database } from '../database/database.ts';
@@ -32,11 +32,28 @@ export async function insertRunningCrawl(store: CrawlStore, workspaceId: string,
 }
 
 /** Fetch limits for crawls in tests: short enough that a stuck fetch fails a test quickly. */
-export const TEST_CRAWL_LIMITS: CrawlerDependencies['limits'] = { timeoutMs: 5_000, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 50 };
+export const TEST_CRAWL_LIMITS: CrawlerDependencies['limits'] = {
+  timeoutMs: 5_000,
+  maxBodyBytes: 2 * 1024 * 1024,
+  maxRedirects: 10,
+  maxCrawlDelayMs: 50,
+};
 
 /** A Crawler on a test's database and fetcher, logging only when LOUPE_TEST_LOG asks; `overrides` replace limits or link checks. */
-export function testCrawler(database: Database, fetcher: GuardedFetcher, overrides: Partial<Pick<CrawlerDependencies, 'limits' | 'linkChecks'>> = {}): Crawler {
-  return new Crawler({ store: new CrawlStore(database), frontier: new FrontierStore(database), fetcher, log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }), limits: TEST_CRAWL_LIMITS, onPage: auditPage, ...overrides });
+export function testCrawler(
+  database: Database,
+  fetcher: GuardedFetcher,
+  overrides: Partial<Pick<CrawlerDependencies, 'limits' | 'linkChecks'>> = {},
+): Crawler {
+  return new Crawler({
+    store: new CrawlStore(database),
+    frontier: new FrontierStore(database),
+    fetcher,
+    log: pino({ level: process.env.LOUPE_TEST_LOG ?? 'silent' }),
+    limits: TEST_CRAWL_LIMITS,
+    onPage: auditPage,
+    ...overrides,
+  });
 }
 
 /** The report build a crawl job ends with, as jobs/job-handlers.ts wires it, on the default rule budgets. */

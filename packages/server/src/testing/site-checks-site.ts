@@ -1,5 +1,5 @@
 import type { FixtureSite } from './fixture-sites.ts';
-import { escapeHtml, htmlPage, type HtmlPageOptions } from './html-page.ts';
+import { escapeHtml, type HtmlPageOptions, htmlPage } from './html-page.ts';
 import { ORIGIN, type PageSpec, type SiteDefinition } from './test-site.ts';
 
 const KB = 1024;
@@ -110,23 +110,45 @@ export function siteChecksSite(options: { externalOrigin: string }) {
 
   const pages: Record<string, PageSpec> = {
     '/': page('/', 'Site checks test site: hreflang, canonicals, images, depth', {
-      links: [h.en, h.de, h.fr, h.badTargets, c.toNoindex, c.toCanonicalised, c.toBlocked, c.fine, c.toMissing,
-        i.heavy, i.huge, i.light, known.depth[0]],
+      links: [
+        h.en,
+        h.de,
+        h.fr,
+        h.badTargets,
+        c.toNoindex,
+        c.toCanonicalised,
+        c.toBlocked,
+        c.fine,
+        c.toMissing,
+        i.heavy,
+        i.huge,
+        i.light,
+        known.depth[0],
+      ],
     }),
 
     [h.en]: page(h.en, 'The English page of an hreflang set', { hreflang: { en: abs(h.en), de: abs(h.de), fr: abs(h.fr) } }),
     [h.de]: page(h.de, 'Die deutsche Seite einer hreflang-Gruppe', {
-      lang: 'de', hreflang: { de: abs(h.de), en: abs(h.en), es: abs(h.blockedAlternate) } }),
-    [h.fr]: page(h.fr, 'La page française d\'un groupe hreflang', { lang: 'fr', hreflang: { fr: abs(h.fr) } }),
+      lang: 'de',
+      hreflang: { de: abs(h.de), en: abs(h.en), es: abs(h.blockedAlternate) },
+    }),
+    [h.fr]: page(h.fr, "La page française d'un groupe hreflang", { lang: 'fr', hreflang: { fr: abs(h.fr) } }),
     [h.blockedAlternate]: page(h.blockedAlternate, 'Una página que robots.txt bloquea', { lang: 'es' }),
     [h.badTargets]: page(h.badTargets, 'A page whose hreflang alternates are all bad', {
-      hreflang: { en: abs(h.badTargets), de: abs(h.missing), fr: abs(h.noindex), es: abs(h.moved), it: abs(h.canonicalised) } }),
+      hreflang: { en: abs(h.badTargets), de: abs(h.missing), fr: abs(h.noindex), es: abs(h.moved), it: abs(h.canonicalised) },
+    }),
     [h.noindex]: page(h.noindex, 'Une page alternative qui demande à ne pas être indexée', {
-      lang: 'fr', robots: 'noindex', hreflang: { fr: abs(h.noindex), en: abs(h.badTargets) } }),
+      lang: 'fr',
+      robots: 'noindex',
+      hreflang: { fr: abs(h.noindex), en: abs(h.badTargets) },
+    }),
     [h.moved]: { redirect: h.movedTo, status: 301 },
     [h.movedTo]: page(h.movedTo, 'La página a la que lleva una redirección', { lang: 'es' }),
     [h.canonicalised]: page(h.canonicalised, 'Una pagina alternativa canonicalizzata altrove', {
-      lang: 'it', canonical: abs(h.badTargets), hreflang: { it: abs(h.canonicalised), en: abs(h.badTargets) } }),
+      lang: 'it',
+      canonical: abs(h.badTargets),
+      hreflang: { it: abs(h.canonicalised), en: abs(h.badTargets) },
+    }),
 
     [c.toNoindex]: page(c.toNoindex, 'A page whose canonical is a noindex page', { canonical: abs(c.noindexTarget) }),
     [c.noindexTarget]: page(c.noindexTarget, 'A noindex page that another page names as canonical', { robots: 'noindex' }),
@@ -141,7 +163,8 @@ export function siteChecksSite(options: { externalOrigin: string }) {
     [i.heavy]: page(i.heavy, 'A page with an image just over 200 KB', { images: [{ src: i.justOver200k }, { src: i.small }] }),
     [i.huge]: page(i.huge, 'A page with an image over a megabyte', { images: [{ src: i.overOneMegabyte }, { src: i.justOver200k }] }),
     [i.light]: page(i.light, 'A page whose own images are at most 200 KB', {
-      images: [{ src: i.exactly200k }, { src: i.small }, { src: i.external }] }),
+      images: [{ src: i.exactly200k }, { src: i.small }, { src: i.external }],
+    }),
     [i.exactly200k]: jpeg(200 * KB),
     [i.justOver200k]: jpeg(200 * KB + 1),
     [i.overOneMegabyte]: jpeg(MB + 1),

@@ -9,7 +9,11 @@ export interface StreamedEvent {
 }
 
 /** Reads a crawl's server-sent events until the stream ends (when the crawl does). */
-export async function followCrawlEvents(t: TestServer, crawlId: string, options: { key?: string; team?: string } = {}): Promise<StreamedEvent[]> {
+export async function followCrawlEvents(
+  t: TestServer,
+  crawlId: string,
+  options: { key?: string; team?: string } = {},
+): Promise<StreamedEvent[]> {
   const response = await fetch(`${t.url}/api/v1/crawls/${crawlId}/events`, {
     headers: { authorization: `Bearer ${options.key ?? t.owner.key}`, 'x-service-team': options.team ?? t.owner.workspaceId },
   });
@@ -35,7 +39,11 @@ export async function crawlToReport(t: TestServer, body: Record<string, unknown>
 }
 
 /** A project of the site with the rule pack attached (saved first), crawled: its report. */
-export async function crawlWithRulePack(t: TestServer, as: { key: string; team: string }, input: { siteUrl: string; pack: { name: string; [field: string]: unknown } }) {
+export async function crawlWithRulePack(
+  t: TestServer,
+  as: { key: string; team: string },
+  input: { siteUrl: string; pack: { name: string; [field: string]: unknown } },
+) {
   const packId = (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name: input.pack.name, pack: input.pack } })).body.id;
   const project = await t.request('POST', '/api/v1/projects', {
     ...as,

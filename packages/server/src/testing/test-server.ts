@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@loupe/contract';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../config.ts';
-import { addMember, issueKey, provisionWorkspace } from '../provisioning/provisioning.ts';
+import { type Config, loadConfig } from '../config.ts';
 import type { PlanLimits } from '../plans/plans.ts';
-import { startServer, type RunningServer } from '../server.ts';
+import { addMember, issueKey, provisionWorkspace } from '../provisioning/provisioning.ts';
+import { type RunningServer, startServer } from '../server.ts';
 import { createServerSchema } from './test-database.ts';
 import type { Dialect } from './test-dialects.ts';
 
@@ -48,7 +48,6 @@ export interface TestServer {
   createMemberKey(workspaceId: string, role: Role, options?: { expiresAt?: string }): Promise<string>;
   close(): Promise<void>;
 }
-
 
 /** The path of an answer's `Link: <…>; rel="next"` header, or undefined on the last page. */
 export function nextPage(answer: HttpAnswer): string | undefined {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
@@ -13,7 +13,7 @@ import {
   robotsSite,
 } from './fixture-sites.ts';
 import { htmlPage } from './html-page.ts';
-import { ORIGIN, resolvePage, startTestSite, type SiteDefinition, type TestSite } from './test-site.ts';
+import { ORIGIN, resolvePage, type SiteDefinition, startTestSite, type TestSite } from './test-site.ts';
 
 interface Answer {
   status: number;
@@ -74,7 +74,12 @@ describe('startTestSite serves each kind of page', () => {
       pages: {
         '/': htmlPage({ path: '/', title: 'The home page of a served test site' }),
         '/search?q=widgets': '<!doctype html><title>Search results</title>',
-        '/teapot': { status: 418, headers: { 'x-extra': 'yes', 'x-frame-options': null }, body: 'short and stout', contentType: 'text/plain' },
+        '/teapot': {
+          status: 418,
+          headers: { 'x-extra': 'yes', 'x-frame-options': null },
+          body: 'short and stout',
+          contentType: 'text/plain',
+        },
         '/report.pdf': { body: 'not really html', contentType: 'application/pdf' },
         '/plain-big': { body: 'x'.repeat(5000), compress: false },
         '/origin': { body: `canonical is ${ORIGIN}/origin`, contentType: 'text/plain' },
@@ -278,12 +283,15 @@ describe('hanging responses', () => {
 describe('fallback', () => {
   it('asks the fallback for paths not in pages, with their query, and answers 404 when it has nothing', async () => {
     const seen: string[] = [];
-    await withSite({ pages: {}, fallback: (path) => (seen.push(path), path.startsWith('/items/') ? `item ${path}` : undefined) }, async (site) => {
-      assert.equal((await get(site.url('/items/7?ref=home'))).text, 'item /items/7?ref=home');
-      assert.equal((await get(site.url('/other'))).status, 404);
-      assert.equal((await get(site.url('/robots.txt'))).status, 404);
-      assert.deepEqual(seen, ['/items/7?ref=home', '/other', '/robots.txt']);
-    });
+    await withSite(
+      { pages: {}, fallback: (path) => (seen.push(path), path.startsWith('/items/') ? `item ${path}` : undefined) },
+      async (site) => {
+        assert.equal((await get(site.url('/items/7?ref=home'))).text, 'item /items/7?ref=home');
+        assert.equal((await get(site.url('/other'))).status, 404);
+        assert.equal((await get(site.url('/robots.txt'))).status, 404);
+        assert.deepEqual(seen, ['/items/7?ref=home', '/other', '/robots.txt']);
+      },
+    );
   });
 
   it('serves robots.txt with the status it is given', async () => {
@@ -306,7 +314,8 @@ describe('htmlPage', () => {
     assert.match(html, /<meta charset="utf-8">/);
     assert.equal(metaContent(html, 'name', 'viewport'), 'width=device-width, initial-scale=1');
     assert.match(html, new RegExp(`<link rel="canonical" href="${ORIGIN}/about">`));
-    for (const property of ['og:title', 'og:description', 'og:image', 'og:url']) assert.ok(metaContent(html, 'property', property), property);
+    for (const property of ['og:title', 'og:description', 'og:image', 'og:url'])
+      assert.ok(metaContent(html, 'property', property), property);
     assert.ok(metaContent(html, 'name', 'twitter:card'));
     assert.deepEqual(hrefs(html), ['/']);
   });
@@ -320,9 +329,31 @@ describe('htmlPage', () => {
   });
 
   it('omits each part set to null or false, and writes an empty title for an empty string', () => {
-    const html = htmlPage({ title: null, description: null, h1: null, body: null, canonical: null, lang: null, og: null,
-      twitterCard: null, viewport: false, charset: false, links: [] });
-    for (const absent of ['<title', 'name="description"', '<h1', 'rel="canonical"', 'lang=', 'og:', 'twitter:', 'viewport', 'charset', '<a ']) {
+    const html = htmlPage({
+      title: null,
+      description: null,
+      h1: null,
+      body: null,
+      canonical: null,
+      lang: null,
+      og: null,
+      twitterCard: null,
+      viewport: false,
+      charset: false,
+      links: [],
+    });
+    for (const absent of [
+      '<title',
+      'name="description"',
+      '<h1',
+      'rel="canonical"',
+      'lang=',
+      'og:',
+      'twitter:',
+      'viewport',
+      'charset',
+      '<a ',
+    ]) {
       assert.ok(!html.includes(absent), absent);
     }
     assert.match(htmlPage({ title: '' }), /<title><\/title>/);
@@ -369,8 +400,20 @@ describe('fixture sites', () => {
     await withSite(definition, async (site) => {
       const status = async (url: string) => (await get(url.startsWith('http') ? url : site.url(url))).status;
       assert.deepEqual(
-        await Promise.all([known.ok, known.missing, known.gone, known.serverError, known.forbidden, known.rateLimited,
-          known.externalOk, known.externalMissing, known.image, known.brokenImage].map(status)),
+        await Promise.all(
+          [
+            known.ok,
+            known.missing,
+            known.gone,
+            known.serverError,
+            known.forbidden,
+            known.rateLimited,
+            known.externalOk,
+            known.externalMissing,
+            known.image,
+            known.brokenImage,
+          ].map(status),
+        ),
         [200, 404, 410, 500, 403, 429, 200, 404, 200, 404],
       );
       const home = (await get(site.url('/'))).text;
@@ -389,8 +432,15 @@ describe('fixture sites', () => {
         const answer = await get(site.url(path));
         return [answer.status, answer.headers.location];
       };
-      assert.deepEqual(await Promise.all(known.chain.map(hop)), [[301, known.chain[1]], [302, known.chain[2]], [200, undefined]]);
-      assert.deepEqual((await Promise.all(known.longChain.map(hop))).map(([statusCode]) => statusCode), [301, 302, 307, 308, 303, 200]);
+      assert.deepEqual(await Promise.all(known.chain.map(hop)), [
+        [301, known.chain[1]],
+        [302, known.chain[2]],
+        [200, undefined],
+      ]);
+      assert.deepEqual(
+        (await Promise.all(known.longChain.map(hop))).map(([statusCode]) => statusCode),
+        [301, 302, 307, 308, 303, 200],
+      );
       assert.deepEqual(await hop(known.loop[0]), [301, known.loop[1]]);
       assert.deepEqual(await hop(known.loop[1]), [302, known.loop[0]]);
       assert.deepEqual(await hop(known.selfLoop), [301, known.selfLoop]);
@@ -505,7 +555,8 @@ describe('generatedSite', () => {
   it('serves the same site for the same seed and another for another seed', () => {
     const again = generatedSite(10_000);
     const reseeded = generatedSite(10_000, { seed: 2 });
-    for (const path of ['/', '/pages/1234', '/sitemaps/pages-3.xml']) assert.deepEqual(resolvePage(again, path), resolvePage(tenThousand, path));
+    for (const path of ['/', '/pages/1234', '/sitemaps/pages-3.xml'])
+      assert.deepEqual(resolvePage(again, path), resolvePage(tenThousand, path));
     assert.notEqual(resolvePage(reseeded, '/pages/1234'), resolvePage(tenThousand, '/pages/1234'));
     assert.notDeepEqual(reseeded.linksOf(1234), tenThousand.linksOf(1234));
   });
@@ -519,7 +570,7 @@ describe('generatedSite', () => {
     assert.ok(hrefs(html(d.redirectedLink.page)).includes(d.redirectedLink.target));
     assert.equal(titleOf(d.missingTitle), undefined);
     assert.equal(titleOf(d.duplicateTitle[0]), titleOf(d.duplicateTitle[1]));
-    assert.equal(...d.duplicateDescription.map((path) => metaContent(html(path), 'name', 'description')) as [string, string]);
+    assert.equal(...(d.duplicateDescription.map((path) => metaContent(html(path), 'name', 'description')) as [string, string]));
     assert.equal(metaContent(html(d.noindex), 'name', 'robots'), 'noindex');
     assert.match(html(d.imageWithoutAlt.page), new RegExp(`<img src="${d.imageWithoutAlt.image}" width`));
     assert.match(html(d.brokenImage.page), new RegExp(`<img src="${d.brokenImage.image}" alt=`));
@@ -527,8 +578,11 @@ describe('generatedSite', () => {
     assert.ok(visibleWords(html('/pages/71')) > 200);
     assert.match(html(d.canonicalElsewhere.page), new RegExp(`rel="canonical" href="${ORIGIN}${d.canonicalElsewhere.canonical}"`));
     await withSite(tenThousand, async (site) => {
-      const statuses = await Promise.all([d.brokenLink.target, d.serverErrorLink.target, d.brokenImage.image, d.imageWithoutAlt.image, d.orphan]
-        .map(async (path) => (await get(site.url(path))).status));
+      const statuses = await Promise.all(
+        [d.brokenLink.target, d.serverErrorLink.target, d.brokenImage.image, d.imageWithoutAlt.image, d.orphan].map(
+          async (path) => (await get(site.url(path))).status,
+        ),
+      );
       assert.deepEqual(statuses, [404, 500, 404, 200, 200]);
       const moved = await get(site.url(d.redirectedLink.target));
       assert.deepEqual([moved.status, moved.headers.location], [301, d.redirectedLink.location]);

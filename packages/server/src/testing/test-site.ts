@@ -1,6 +1,13 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
@@ -215,8 +222,13 @@ export async function startTestSite(site: SiteDefinition, options: TestSiteOptio
       }
       let body = typeof spec.body === 'string' ? Buffer.from(fill(spec.body)) : (spec.body ?? Buffer.alloc(0));
       const compress = spec.compress ?? site.compress ?? true;
-      if (compress && body.length >= 1024 && TEXT_TYPE.test(headers['content-type']) && !headers['content-encoding']
-        && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      if (
+        compress &&
+        body.length >= 1024 &&
+        TEXT_TYPE.test(headers['content-type']) &&
+        !headers['content-encoding'] &&
+        /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')
+      ) {
         body = gzipSync(body);
         headers['content-encoding'] = 'gzip';
         headers.vary = 'Accept-Encoding';
@@ -349,7 +361,10 @@ function streamLarge(req: IncomingMessage, res: ServerResponse, spec: LargeBodyS
   if (req.method === 'HEAD') return void res.end();
   const chunks = function* (): Generator<Buffer> {
     const chunkSize = 64 * 1024;
-    const template = Buffer.concat(Array.from({ length: Math.ceil(chunkSize / FILLER_CHUNK.length) }, () => FILLER_CHUNK)).subarray(0, chunkSize);
+    const template = Buffer.concat(Array.from({ length: Math.ceil(chunkSize / FILLER_CHUNK.length) }, () => FILLER_CHUNK)).subarray(
+      0,
+      chunkSize,
+    );
     for (let sent = 0; sent < spec.largeBody; sent += chunkSize) yield template.subarray(0, Math.min(chunkSize, spec.largeBody - sent));
   };
   // A client that stops reading at its size limit resets the stream; that is the expected ending.

@@ -15,7 +15,13 @@ export const SWAGGER_UI_STATIC = join(dirname(createRequire(import.meta.url).res
 
 const REPO = join(DASHBOARD_DIST, '../../..');
 /** Files a traversal could aim at: the system's, the repo's sources and manifests next to the dashboard's build. */
-const TARGETS = ['/etc/passwd', join(REPO, 'packages/dashboard/index.html'), join(REPO, 'packages/dashboard/package.json'), join(REPO, 'packages/server/src/app.ts'), join(REPO, 'package.json')];
+const TARGETS = [
+  '/etc/passwd',
+  join(REPO, 'packages/dashboard/index.html'),
+  join(REPO, 'packages/dashboard/package.json'),
+  join(REPO, 'packages/server/src/app.ts'),
+  join(REPO, 'package.json'),
+];
 
 /**
  * Ways to write `../` (and the `/` between the names after it) in a URL that a careless
@@ -51,7 +57,10 @@ export function targetFingerprints(): Fingerprint[] {
   if (fingerprints) return fingerprints;
   const served = [...textsOf(DASHBOARD_DIST), ...textsOf(SWAGGER_UI_STATIC)];
   fingerprints = TARGETS.filter((file) => existsSync(file)).flatMap((file) => {
-    const lines = readFileSync(file, 'latin1').split('\n').map((line) => line.trim()).filter((line) => line.length >= 12);
+    const lines = readFileSync(file, 'latin1')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length >= 12);
     const text = lines.sort((a, b) => b.length - a.length).find((line) => !served.some((content) => content.includes(line)));
     return text === undefined ? [] : [{ file, text }];
   });
@@ -62,7 +71,11 @@ export function targetFingerprints(): Fingerprint[] {
  * Paths that climb from `folder` (the one a route serves, as `urlPrefix` reaches it) to each
  * target, in a few spellings drawn per target, with the target's fingerprint.
  */
-export function traversalPaths(urlPrefix: string, folder: string, random: () => number): { label: string; path: string; leaks: Fingerprint[] }[] {
+export function traversalPaths(
+  urlPrefix: string,
+  folder: string,
+  random: () => number,
+): { label: string; path: string; leaks: Fingerprint[] }[] {
   return targetFingerprints().flatMap((fingerprint) => {
     const steps = relative(folder, fingerprint.file).split(sep);
     const ups = steps.filter((step) => step === '..').length;

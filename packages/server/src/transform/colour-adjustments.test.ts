@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { colourAdjustment } from './colour-adjustments.ts';
-import { decode, luma, mean, options, pixel, standardDeviation, synthetic, testImage, type Pixels } from './test-pixels.ts';
-import { transformImage, type ResolvedTransforms } from './transform-pipeline.ts';
+import { decode, luma, mean, options, type Pixels, pixel, standardDeviation, synthetic, testImage } from './test-pixels.ts';
+import { type ResolvedTransforms, transformImage } from './transform-pipeline.ts';
 
 const chelsea = testImage('chelsea.png'); // 451×300, a ginger cat: plenty of colour
 
@@ -41,10 +41,13 @@ describe('colour adjustments', () => {
     assert.ok(everyPixel(await adjusted(chelsea, { saturation: -100 }), ([r, g, b]) => r === g && g === b));
   });
   it('saturation +50 spreads the channels apart', async () => {
-    const spread = (image: Pixels) => mean(Float64Array.from({ length: image.width * image.height }, (_, i) => {
-      const [r, g, b] = pixel(image, i % image.width, Math.floor(i / image.width));
-      return Math.max(r, g, b) - Math.min(r, g, b);
-    }));
+    const spread = (image: Pixels) =>
+      mean(
+        Float64Array.from({ length: image.width * image.height }, (_, i) => {
+          const [r, g, b] = pixel(image, i % image.width, Math.floor(i / image.width));
+          return Math.max(r, g, b) - Math.min(r, g, b);
+        }),
+      );
     assert.ok(spread(await adjusted(chelsea, { saturation: 50 })) > spread(await adjusted(chelsea, {})) * 1.2);
   });
   it('grayscale gives R = G = B', async () => {

@@ -1,5 +1,5 @@
+import { openRaw, type RawImage, readRaw } from './raw-image.ts';
 import type { OutputFormat, PipelineOptions } from './transform-pipeline.ts';
-import { openRaw, readRaw, type RawImage } from './raw-image.ts';
 
 export const contentTypes = {
   webp: 'image/webp',

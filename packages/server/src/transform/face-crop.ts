@@ -1,6 +1,6 @@
-import type { PipelineOptions } from './transform-pipeline.ts';
-import { openRaw, readRaw, type RawImage } from './raw-image.ts';
+import { openRaw, type RawImage, readRaw } from './raw-image.ts';
 import { coverCropAround, type Region, type Size } from './resize-plan.ts';
+import type { PipelineOptions } from './transform-pipeline.ts';
 
 /** DESIGN.md §9 measured the BlazeFace detector at 40–90 ms on 512 px images. */
 const DETECTION_SIZE = 512;

@@ -1,8 +1,8 @@
-import { testImagesDir } from '../testing/test-images.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { testImagesDir } from '../testing/test-images.ts';
 import { FaceDetector, findFace, type RgbImage } from './face-detector.ts';
 
 const IMAGES = testImagesDir;
@@ -11,7 +11,12 @@ const IMAGES = testImagesDir;
 const ASTRONAUT_FACE = { x: 153, y: 55, width: 145, height: 145 };
 const CAMERA_FACE = { x: 167, y: 112, width: 101, height: 101 };
 
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** Raw RGB, as the transform pipeline hands it over; camera.png's single grey band becomes three. */
 async function rgb(name: string): Promise<RgbImage> {

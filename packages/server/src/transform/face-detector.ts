@@ -2,10 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Config, Human, Tensor3D } from '@vladmandic/human';
 
-export interface FaceBox { x: number; y: number; width: number; height: number; score: number }
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score: number;
+}
 
 /** Raw RGB pixels as sharp's `.raw()` gives them; the caller downsizes to about 512 px first. */
-export interface RgbImage { data: Buffer; width: number; height: number; channels: 3 }
+export interface RgbImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3;
+}
 
 /** BlazeFace scores the test faces 0.74–0.87 and coffee.png's false boxes below 0.3 (DESIGN.md §9). */
 const MIN_SCORE = 0.5;
@@ -49,11 +60,16 @@ interface Tfjs {
   tensor3d(values: Int32Array, shape: [number, number, number], dtype: 'int32'): Tensor3D;
   io: {
     registerLoadRouter(router: (url: string | string[]) => { load(): Promise<unknown> } | null): void;
-    getModelArtifactsForJSON(json: ModelJson, loadWeights: (manifest: WeightsManifest) => Promise<[unknown[], ArrayBuffer]>): Promise<unknown>;
+    getModelArtifactsForJSON(
+      json: ModelJson,
+      loadWeights: (manifest: WeightsManifest) => Promise<[unknown[], ArrayBuffer]>,
+    ): Promise<unknown>;
   };
 }
 type WeightsManifest = { paths: string[]; weights: unknown[] }[];
-interface ModelJson { weightsManifest: WeightsManifest }
+interface ModelJson {
+  weightsManifest: WeightsManifest;
+}
 
 let fileRouterRegistered = false;
 
@@ -140,7 +156,9 @@ export class FaceDetector {
 }
 
 /** The best face or null: the shape the transform pipeline takes as its `findFace` option. */
-export function findFace(detector: FaceDetector): (image: RgbImage) => Promise<{ x: number; y: number; width: number; height: number } | null> {
+export function findFace(
+  detector: FaceDetector,
+): (image: RgbImage) => Promise<{ x: number; y: number; width: number; height: number } | null> {
   return async (image) => {
     const [best] = await detector.detect(image);
     return best ? { x: best.x, y: best.y, width: best.width, height: best.height } : null;

@@ -37,6 +37,12 @@ export async function inspectImage(input: Uint8Array, options: { maxInputPixels:
   const { data, width, height } = probe.thumbnail;
   // blurha.sh suggests 4×3 components for landscape pictures, 3×4 for portrait ones.
   const componentsX = width >= height ? 4 : 3;
-  const blurhash = encode(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), width, height, componentsX, 7 - componentsX);
+  const blurhash = encode(
+    new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
+    width,
+    height,
+    componentsX,
+    7 - componentsX,
+  );
   return { width: probe.width, height: probe.height, format: probe.format, hasAlpha: probe.hasAlpha, contentType, blurhash };
 }

@@ -1,14 +1,25 @@
-import { testImagesDir } from '../testing/test-images.ts';
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import createDecoderCodec from '@jsquash/jxl/codec/dec/jxl_dec.js';
 import sharp from 'sharp';
-import { loadJxlCodec, type JxlCodecFactory } from './jxl-codec-loader.ts';
+import { testImagesDir } from '../testing/test-images.ts';
+import { type JxlCodecFactory, loadJxlCodec } from './jxl-codec-loader.ts';
 import { encodeJxl } from './jxl-encoder.ts';
 
-interface RgbaImage { data: Buffer; width: number; height: number; channels: 4 }
-interface DecodedImage { data: Uint8ClampedArray; width: number; height: number }
-interface JxlDecoderCodec { decode(data: Uint8Array): DecodedImage | null }
+interface RgbaImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 4;
+}
+interface DecodedImage {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+interface JxlDecoderCodec {
+  decode(data: Uint8Array): DecodedImage | null;
+}
 
 const photo = new URL('chelsea.png', testImagesDir);
 const CODESTREAM = Buffer.from([0xff, 0x0a]);

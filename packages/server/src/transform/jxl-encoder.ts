@@ -3,10 +3,15 @@
 // @jsquash's own `init` never picks them in Node either.
 import createEncoderCodec from '@jsquash/jxl/codec/enc/jxl_enc.js';
 import { defaultOptions, type EncodeOptions } from '@jsquash/jxl/meta.js';
-import { loadJxlCodec, type JxlCodecFactory } from './jxl-codec-loader.ts';
+import { type JxlCodecFactory, loadJxlCodec } from './jxl-codec-loader.ts';
 
 /** Raw RGBA pixels, 8 bits per sample, as sharp's `.ensureAlpha().raw()` gives them. */
-interface RgbaImage { data: Buffer; width: number; height: number; channels: 4 }
+interface RgbaImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 4;
+}
 
 interface JxlEncoderCodec {
   /** Returns a copy out of the WebAssembly heap, or null when libjxl refuses the input. */
@@ -30,7 +35,9 @@ function loadEncoder(): Promise<JxlEncoderCodec> {
   if (!encoder) {
     encoder = loadJxlCodec(createEncoder, wasmFile);
     // A failed load is retried by the next call rather than remembered.
-    encoder.catch(() => { encoder = undefined; });
+    encoder.catch(() => {
+      encoder = undefined;
+    });
   }
   return encoder;
 }

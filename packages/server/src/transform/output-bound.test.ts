@@ -52,16 +52,27 @@ describe('output bound', () => {
   const strip = { width: 10, height: 10_000 };
 
   it('refuses the 604 Mpx of w=8189&h=8192&dpr=3&fit=fill, naming the limit and the size', () => {
-    assert.throws(() => assertOutputWithinBound({ width: 8189, height: 8192, dpr: 3, fit: 'fill' }, photo, 40_000_000), tooLarge(40_000_000, 24567, 24576));
+    assert.throws(
+      () => assertOutputWithinBound({ width: 8189, height: 8192, dpr: 3, fit: 'fill' }, photo, 40_000_000),
+      tooLarge(40_000_000, 24567, 24576),
+    );
   });
   it('refuses a cover, a pad and a crop of a huge box, whatever the original', () => {
     for (const fit of ['cover', 'pad', 'crop'] as const) {
-      assert.throws(() => assertOutputWithinBound({ width: 8192, height: 8192, fit }, { width: 1, height: 1 }, 40_000_000), tooLarge(40_000_000, 8192, 8192));
+      assert.throws(
+        () => assertOutputWithinBound({ width: 8192, height: 8192, fit }, { width: 1, height: 1 }, 40_000_000),
+        tooLarge(40_000_000, 8192, 8192),
+      );
     }
   });
   it('refuses a contain whose box the photo fills, allows one a thin strip stays small in', () => {
-    assert.throws(() => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit: 'contain' }, photo, 40_000_000), tooLarge(40_000_000, 24576, 21430));
-    assert.doesNotThrow(() => assertOutputWithinBound({ width: 8192, height: 8192, fit: 'contain' }, { width: 1, height: 8192 }, 40_000_000));
+    assert.throws(
+      () => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit: 'contain' }, photo, 40_000_000),
+      tooLarge(40_000_000, 24576, 21430),
+    );
+    assert.doesNotThrow(() =>
+      assertOutputWithinBound({ width: 8192, height: 8192, fit: 'contain' }, { width: 1, height: 8192 }, 40_000_000),
+    );
   });
   it('allows scale-down of any box: it never enlarges', () => {
     assert.doesNotThrow(() => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit: 'scale-down' }, photo, 40_000_000));
@@ -80,7 +91,11 @@ describe('output bound', () => {
     );
   });
   it('saves a preset whose size depends on the original', () => {
-    for (const transforms of [{ width: 8192, height: 8192, dpr: 3, fit: 'contain' }, { width: 8192, dpr: 3 }, { height: 8192, fit: 'fill' }] as const) {
+    for (const transforms of [
+      { width: 8192, height: 8192, dpr: 3, fit: 'contain' },
+      { width: 8192, dpr: 3 },
+      { height: 8192, fit: 'fill' },
+    ] as const) {
       assert.doesNotThrow(() => assertPresetWithinBound(transforms, 40_000_000, 'transforms'), JSON.stringify(transforms));
     }
   });

@@ -5,7 +5,7 @@ import { ssim } from 'ssim.js';
 import { AVIF_EFFORT, defaultQuality } from './encode-output.ts';
 import { ImageDecodeError } from './image-decode-error.ts';
 import { encodeJxl } from './jxl-encoder.ts';
-import { findQualityForMode, qualityTargets, type QualityMode } from './perceptual-quality.ts';
+import { findQualityForMode, type QualityMode, qualityTargets } from './perceptual-quality.ts';
 import { testImage } from './test-pixels.ts';
 
 const options = { maxInputPixels: 50_000_000 };
@@ -41,7 +41,9 @@ function gradient(): Promise<Buffer> {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) data.set([x / 2, y / 1.5, 128], (y * width + x) * 3);
   }
-  return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 describe('quality for a perceptual mode', () => {

@@ -3,8 +3,8 @@ import sharp, { type Sharp } from 'sharp';
 import { ssim } from 'ssim.js';
 import { defaultQuality, encodeOutput, missingJxlEncoder } from './encode-output.ts';
 import { toImageDecodeError } from './image-decode-error.ts';
-import { loadJxlCodec, type JxlCodecFactory } from './jxl-codec-loader.ts';
-import { openRaw, readRaw, type RawImage } from './raw-image.ts';
+import { type JxlCodecFactory, loadJxlCodec } from './jxl-codec-loader.ts';
+import { openRaw, type RawImage, readRaw } from './raw-image.ts';
 import { decodeOptions, type OutputFormat, type PipelineOptions } from './transform-pipeline.ts';
 
 export type QualityMode = 'high' | 'medium' | 'low';
@@ -141,7 +141,9 @@ function loadJxlDecoder(): Promise<JxlDecoderCodec> {
   if (!jxlDecoder) {
     jxlDecoder = loadJxlCodec(createJxlDecoder, jxlDecoderWasm);
     // A failed load is retried by the next call rather than remembered.
-    jxlDecoder.catch(() => { jxlDecoder = undefined; });
+    jxlDecoder.catch(() => {
+      jxlDecoder = undefined;
+    });
   }
   return jxlDecoder;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decode, near, options, pixel, testImage, type Pixels } from './test-pixels.ts';
-import { transformImage, type ResolvedTransforms } from './transform-pipeline.ts';
+import { decode, near, options, type Pixels, pixel, testImage } from './test-pixels.ts';
+import { type ResolvedTransforms, transformImage } from './transform-pipeline.ts';
 
 const rocket = testImage('rocket.jpg');
 
@@ -15,7 +15,13 @@ describe('radius', () => {
   it('leaves the corners of a PNG transparent and its centre opaque', async () => {
     const image = await rounded({ radius: 20 });
     assert.equal(image.channels, 4);
-    for (const [x, y] of [[0, 0], [199, 0], [0, 99], [199, 99]]) assert.equal(alpha(image, x, y), 0, `${x},${y}`);
+    for (const [x, y] of [
+      [0, 0],
+      [199, 0],
+      [0, 99],
+      [199, 99],
+    ])
+      assert.equal(alpha(image, x, y), 0, `${x},${y}`);
     assert.equal(alpha(image, 100, 50), 255);
   });
   it('is in output pixels: the edge just past the radius is opaque', async () => {
@@ -28,7 +34,13 @@ describe('radius', () => {
     assert.equal(alpha(image, 0, 0), 0);
     assert.equal(alpha(image, 199, 199), 0);
     assert.equal(alpha(image, 20, 20), 0, 'inside a 30 px corner but outside the circle');
-    for (const [x, y] of [[100, 0], [0, 100], [199, 100], [100, 199]]) assert.ok(alpha(image, x, y) > 200, `${x},${y}`);
+    for (const [x, y] of [
+      [100, 0],
+      [0, 100],
+      [199, 100],
+      [100, 199],
+    ])
+      assert.ok(alpha(image, x, y) > 200, `${x},${y}`);
   });
   it('fills the corners of a JPEG with bg', async () => {
     const answer = await transformImage(rocket, { format: 'jpeg', width: 200, height: 100, radius: 30, bg: '00ff00' }, options);

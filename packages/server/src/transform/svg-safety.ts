@@ -1,4 +1,4 @@
-import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
+import { type SaxesAttributeNS, SaxesParser, type SaxesTagNS } from 'saxes';
 import { svgElementAttributes } from 'svg-element-attributes';
 import { ImageDecodeError } from './image-decode-error.ts';
 
@@ -31,19 +31,84 @@ const INERT_NAMESPACES = new Set([
  * the media and XML Events elements of SVG Tiny.
  */
 const ELEMENTS = [
-  'svg', 'g', 'defs', 'desc', 'title', 'metadata', 'symbol', 'use', 'switch', 'view', 'a', 'image', 'style',
-  'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan', 'textPath',
-  'linearGradient', 'radialGradient', 'stop', 'pattern', 'clipPath', 'mask', 'marker', 'filter',
-  'feBlend', 'feColorMatrix', 'feComponentTransfer', 'feComposite', 'feConvolveMatrix', 'feDiffuseLighting',
-  'feDisplacementMap', 'feDistantLight', 'feDropShadow', 'feFlood', 'feFuncA', 'feFuncB', 'feFuncG', 'feFuncR',
-  'feGaussianBlur', 'feImage', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset', 'fePointLight',
-  'feSpecularLighting', 'feSpotLight', 'feTile', 'feTurbulence',
+  'svg',
+  'g',
+  'defs',
+  'desc',
+  'title',
+  'metadata',
+  'symbol',
+  'use',
+  'switch',
+  'view',
+  'a',
+  'image',
+  'style',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'textPath',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'pattern',
+  'clipPath',
+  'mask',
+  'marker',
+  'filter',
+  'feBlend',
+  'feColorMatrix',
+  'feComponentTransfer',
+  'feComposite',
+  'feConvolveMatrix',
+  'feDiffuseLighting',
+  'feDisplacementMap',
+  'feDistantLight',
+  'feDropShadow',
+  'feFlood',
+  'feFuncA',
+  'feFuncB',
+  'feFuncG',
+  'feFuncR',
+  'feGaussianBlur',
+  'feImage',
+  'feMerge',
+  'feMergeNode',
+  'feMorphology',
+  'feOffset',
+  'fePointLight',
+  'feSpecularLighting',
+  'feSpotLight',
+  'feTile',
+  'feTurbulence',
 ];
 /** SVG 2's presentation attributes (§6.6) that the package's lists predate. */
-const SVG2_PRESENTATION = ['font', 'inline-size', 'isolation', 'marker', 'mask-type', 'mix-blend-mode', 'shape-image-threshold',
-  'shape-inside', 'shape-margin', 'shape-padding', 'shape-subtract', 'transform-box', 'transform-origin'];
+const SVG2_PRESENTATION = [
+  'font',
+  'inline-size',
+  'isolation',
+  'marker',
+  'mask-type',
+  'mix-blend-mode',
+  'shape-image-threshold',
+  'shape-inside',
+  'shape-margin',
+  'shape-padding',
+  'shape-subtract',
+  'transform-box',
+  'transform-origin',
+];
 const ATTRIBUTES = new Map(
-  ELEMENTS.map((name) => [name, new Set([...(svgElementAttributes['*'] ?? []), ...SVG2_PRESENTATION, ...(svgElementAttributes[name] ?? [])])]),
+  ELEMENTS.map((name) => [
+    name,
+    new Set([...(svgElementAttributes['*'] ?? []), ...SVG2_PRESENTATION, ...(svgElementAttributes[name] ?? [])]),
+  ]),
 );
 /** Harmless on any element: data and accessibility attributes. */
 const FREE_ATTRIBUTE = /^(data|aria)-[\w.-]+$|^role$/;
@@ -90,7 +155,9 @@ function checkAttribute(element: string | undefined, attribute: SaxesAttributeNS
   if (/^on/i.test(local)) refuse(`an event handler (${where()})`);
   if (uri === XMLNS || INERT_NAMESPACES.has(uri) || (uri === '' && element === undefined)) return;
   const allowed =
-    uri === '' ? (element !== undefined && ATTRIBUTES.get(element)?.has(local)) || FREE_ATTRIBUTE.test(local) : NAMESPACED_ATTRIBUTES.get(uri)?.has(local);
+    uri === ''
+      ? (element !== undefined && ATTRIBUTES.get(element)?.has(local)) || FREE_ATTRIBUTE.test(local)
+      : NAMESPACED_ATTRIBUTES.get(uri)?.has(local);
   if (!allowed) refuse(`the attribute ${where()}`);
   if (LINKS.has(local)) {
     const target = value.trim();

@@ -1,8 +1,9 @@
 /** Test helpers for the transform pipeline: decoded answers and synthetic inputs. */
-import { testImagesDir } from '../testing/test-images.ts';
+
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { testImagesDir } from '../testing/test-images.ts';
 import type { PipelineOptions } from './transform-pipeline.ts';
 
 const imagesFolder = fileURLToPath(testImagesDir);
@@ -79,7 +80,9 @@ export async function synthetic(width: number, height: number, colourAt: (x: num
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) data.set(colourAt(x, y), (y * width + x) * 3);
   }
-  return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export const RED: Rgb = [255, 0, 0];

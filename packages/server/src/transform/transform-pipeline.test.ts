@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
-import { ImageDecodeError, probeImage, transformImage, type ResolvedTransforms } from './transform-pipeline.ts';
 import {
   BLUE,
-  GREEN,
-  RED,
   decode,
   edgeEnergy,
+  GREEN,
   near,
   options,
+  type Pixels,
   pixel,
   quadrants,
+  RED,
   redCorner,
   redCornerOf,
   testImage,
-  type Pixels,
 } from './test-pixels.ts';
+import { ImageDecodeError, probeImage, type ResolvedTransforms, transformImage } from './transform-pipeline.ts';
 
 const rocket = testImage('rocket.jpg'); // 640×427
 
@@ -64,7 +64,13 @@ describe('resizing by fit', () => {
   it('pad gives the exact box with the image centred on a bg band', async () => {
     const { pixels } = await transformed(rocket, { width: 300, height: 300, fit: 'pad', bg: 'ff0000' });
     assert.deepEqual([pixels.width, pixels.height], [300, 300]);
-    for (const [x, y] of [[150, 10], [150, 289], [0, 0], [299, 299]]) assert.deepEqual(pixel(pixels, x, y).slice(0, 3), RED, `${x},${y}`);
+    for (const [x, y] of [
+      [150, 10],
+      [150, 289],
+      [0, 0],
+      [299, 299],
+    ])
+      assert.deepEqual(pixel(pixels, x, y).slice(0, 3), RED, `${x},${y}`);
     assert.ok(!near(pixel(pixels, 150, 150), RED), 'the picture fills the middle');
   });
   it('the pad band stays exactly bg when colours are adjusted', async () => {
@@ -93,7 +99,11 @@ describe('resizing by fit', () => {
 });
 
 describe('orientation', () => {
-  for (const [rotate, corner] of [[90, 'top-right'], [180, 'bottom-right'], [270, 'bottom-left']] as const) {
+  for (const [rotate, corner] of [
+    [90, 'top-right'],
+    [180, 'bottom-right'],
+    [270, 'bottom-left'],
+  ] as const) {
     it(`rotate ${rotate} turns clockwise: the top-left square lands ${corner}`, async () => {
       const { pixels } = await transformed(await redCorner(), { rotate });
       assert.deepEqual([pixels.width, pixels.height], rotate === 180 ? [60, 40] : [40, 60]);

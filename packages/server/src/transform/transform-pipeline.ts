@@ -5,8 +5,8 @@ import { contentTypes, encodeOutput, missingJxlEncoder } from './encode-output.t
 import { faceCrop } from './face-crop.ts';
 import { isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { orientationSteps } from './orientation-steps.ts';
-import { openRaw, readRaw, timeBudget, type RawImage } from './raw-image.ts';
-import { cropsByGravity, hasBox, padOffsets, planResize, sharpResize, type ResizePlan, type Size } from './resize-plan.ts';
+import { openRaw, type RawImage, readRaw, timeBudget } from './raw-image.ts';
+import { cropsByGravity, hasBox, padOffsets, planResize, type ResizePlan, type Size, sharpResize } from './resize-plan.ts';
 import { roundedCornerMask } from './rounded-corners.ts';
 
 export { ImageDecodeError, type ImageDecodeFailure } from './image-decode-error.ts';
@@ -96,10 +96,7 @@ export interface ImageProbe {
  * What an upload holds. The header tells the format and size; the one full decode (a header
  * alone does not reveal truncation) also yields the thumbnail, so nothing decodes twice.
  */
-export async function probeImage(
-  input: Buffer,
-  options: { maxInputPixels: number; thumbnailSize?: number },
-): Promise<ImageProbe> {
+export async function probeImage(input: Buffer, options: { maxInputPixels: number; thumbnailSize?: number }): Promise<ImageProbe> {
   try {
     const metadata = await sharp(input, decodeOptions(options.maxInputPixels)).metadata();
     const size = options.thumbnailSize ?? 32;

@@ -8,7 +8,10 @@ function withMarkup(markup: string) {
 
 describe('accessibility-basic/html-lang-missing', () => {
   it('fires without a lang attribute, or with an empty one', () => {
-    assert.deepEqual(check('accessibility-basic/html-lang-missing', compliantPage({ lang: null })), { count: 1, samples: ['<html> without lang'] });
+    assert.deepEqual(check('accessibility-basic/html-lang-missing', compliantPage({ lang: null })), {
+      count: 1,
+      samples: ['<html> without lang'],
+    });
     assert.notEqual(check('accessibility-basic/html-lang-missing', compliantPage({ lang: ' ' })), null);
   });
   it('does not fire with a language', () => {
@@ -36,7 +39,9 @@ describe('accessibility-basic/link-no-name', () => {
     assert.deepEqual(verdict, { count: 1, samples: ['/cart'] });
   });
   it('does not fire on links named by text, alt, aria-label or title', () => {
-    const page = withMarkup('<a href="/cart"><img src="/cart.svg" alt="Cart"></a><a href="/search" aria-label="Search"></a><a href="/help" title="Help"></a>');
+    const page = withMarkup(
+      '<a href="/cart"><img src="/cart.svg" alt="Cart"></a><a href="/search" aria-label="Search"></a><a href="/help" title="Help"></a>',
+    );
     assert.equal(check('accessibility-basic/link-no-name', page), null);
   });
 });
@@ -47,7 +52,10 @@ describe('accessibility-basic/button-no-name', () => {
     assert.deepEqual(verdict, { count: 1, samples: ['button#menu'], detail: '1 of 2 buttons' });
   });
   it('does not fire on buttons with text or aria-label', () => {
-    assert.equal(check('accessibility-basic/button-no-name', withMarkup('<button>Send</button><button aria-label="Close"></button>')), null);
+    assert.equal(
+      check('accessibility-basic/button-no-name', withMarkup('<button>Send</button><button aria-label="Close"></button>')),
+      null,
+    );
   });
 });
 
@@ -57,21 +65,32 @@ describe('accessibility-basic/input-no-label', () => {
     assert.deepEqual(verdict, { count: 1, samples: ['input[type=email][name=mail]'], detail: '1 of 1 form field' });
   });
   it('does not fire on labelled fields or hidden inputs', () => {
-    const page = withMarkup('<label for="m">Email</label><input id="m" type="email"><label>Name <input name="n"></label><input type="hidden" name="t">');
+    const page = withMarkup(
+      '<label for="m">Email</label><input id="m" type="email"><label>Name <input name="n"></label><input type="hidden" name="t">',
+    );
     assert.equal(check('accessibility-basic/input-no-label', page), null);
   });
 });
 
 describe('accessibility-basic/iframe-no-title', () => {
   it('fires on an iframe without a title', () => {
-    assert.deepEqual(check('accessibility-basic/iframe-no-title', withMarkup('<iframe src="https://video.example.net/embed/1"></iframe>')), {
-      count: 1,
-      samples: ['https://video.example.net/embed/1'],
-      detail: '1 of 1 iframe',
-    });
+    assert.deepEqual(
+      check('accessibility-basic/iframe-no-title', withMarkup('<iframe src="https://video.example.net/embed/1"></iframe>')),
+      {
+        count: 1,
+        samples: ['https://video.example.net/embed/1'],
+        detail: '1 of 1 iframe',
+      },
+    );
   });
   it('does not fire when it has one', () => {
-    assert.equal(check('accessibility-basic/iframe-no-title', withMarkup('<iframe src="https://video.example.net/embed/1" title="Brewing video"></iframe>')), null);
+    assert.equal(
+      check(
+        'accessibility-basic/iframe-no-title',
+        withMarkup('<iframe src="https://video.example.net/embed/1" title="Brewing video"></iframe>'),
+      ),
+      null,
+    );
   });
 });
 

@@ -21,7 +21,10 @@ const BCP47 = new RegExp(
 );
 
 function failingControls(controls: ControlSamples, noun: string) {
-  return verdict(controls.samples, { count: controls.failingCount, detail: `${controls.failingCount} of ${quantity(controls.count, noun)}` });
+  return verdict(controls.samples, {
+    count: controls.failingCount,
+    detail: `${controls.failingCount} of ${quantity(controls.count, noun)}`,
+  });
 }
 
 export const accessibilityRules: readonly PageRule[] = [
@@ -98,7 +101,10 @@ export const accessibilityRules: readonly PageRule[] = [
     fix: 'Add a short title attribute to each <iframe> describing its content, such as title="Product demo video".',
     check: htmlCheck((facts) => {
       const untitled = facts.iframes.filter((frame) => frame.title === null || frame.title === '');
-      return verdict(untitled.map((frame) => frame.src ?? '<iframe> without src'), { detail: `${untitled.length} of ${quantity(facts.iframeCount, 'iframe')}` });
+      return verdict(
+        untitled.map((frame) => frame.src ?? '<iframe> without src'),
+        { detail: `${untitled.length} of ${quantity(facts.iframeCount, 'iframe')}` },
+      );
     }),
   },
   {
@@ -112,7 +118,10 @@ export const accessibilityRules: readonly PageRule[] = [
     fix: 'Give each element its own id; look for components or templates that are repeated on the page with a hard-coded id.',
     check: htmlCheck((facts) => {
       const duplicates = facts.accessibility.duplicateIds;
-      return verdict(duplicates.ids.map((id) => `#${id}`), { count: duplicates.count, detail: `${quantity(duplicates.count, 'id')} used more than once` });
+      return verdict(
+        duplicates.ids.map((id) => `#${id}`),
+        { count: duplicates.count, detail: `${quantity(duplicates.count, 'id')} used more than once` },
+      );
     }),
   },
 ];

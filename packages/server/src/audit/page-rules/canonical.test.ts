@@ -50,7 +50,10 @@ describe('canonical/invalid', () => {
   it('fires on an empty one, a non-http one, and http:// from an https page', () => {
     assert.equal(check('canonical/invalid', compliantPage({ canonical: '' }))?.detail, 'empty');
     assert.equal(check('canonical/invalid', compliantPage({ canonical: 'ftp://example.com/x' }))?.detail, 'not an http(s) URL');
-    assert.equal(check('canonical/invalid', compliantPage({ canonical: 'http://example.com/guides/brewing-tea' }))?.detail, 'http:// on an https page');
+    assert.equal(
+      check('canonical/invalid', compliantPage({ canonical: 'http://example.com/guides/brewing-tea' }))?.detail,
+      'http:// on an https page',
+    );
   });
   it('does not fire on an absolute https canonical', () => {
     assert.equal(check('canonical/invalid', compliantPage()), null);
@@ -75,7 +78,7 @@ describe('canonical/to-homepage', () => {
   it('fires when an inner page names the site root', () => {
     assert.deepEqual(check('canonical/to-homepage', compliantPage({ canonical: `${ORIGIN}/` })), { count: 1, samples: [`${ORIGIN}/`] });
   });
-  it('does not fire on the root itself, on another site\'s root, or on a self canonical', () => {
+  it("does not fire on the root itself, on another site's root, or on a self canonical", () => {
     const root = compliantPage({ canonical: `${ORIGIN}/` }, { url: `${ORIGIN}/` });
     assert.equal(check('canonical/to-homepage', root), null);
     assert.equal(check('canonical/to-homepage', compliantPage({ canonical: 'https://tea.example.org/' })), null);

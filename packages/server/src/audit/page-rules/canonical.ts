@@ -27,11 +27,9 @@ export const canonicalRules: readonly PageRule[] = [
     scope: 'page',
     title: 'Page has no canonical URL',
     explanation:
-      'A canonical link tells search engines which address is the main one when the same page is reachable under several (with tracking parameters, with or without a slash). Without it, they guess, and may split the page\'s ranking between the copies.',
+      "A canonical link tells search engines which address is the main one when the same page is reachable under several (with tracking parameters, with or without a slash). Without it, they guess, and may split the page's ranking between the copies.",
     fix: 'Add <link rel="canonical" href="…"> to the head with the page\'s own full https URL (a canonical in the body is ignored).',
-    check: htmlCheck((facts, page) =>
-      headCanonicals(facts).length === 0 && isIndexable(page) ? verdict([facts.url]) : null,
-    ),
+    check: htmlCheck((facts, page) => (headCanonicals(facts).length === 0 && isIndexable(page) ? verdict([facts.url]) : null)),
   },
   {
     id: 'canonical/multiple',
@@ -77,7 +75,7 @@ export const canonicalRules: readonly PageRule[] = [
     title: 'Link header and HTML name different canonicals',
     explanation:
       'The HTTP Link header and the <link rel="canonical"> in the HTML point to different URLs. Search engines cannot tell which one you mean and may ignore both.',
-    fix: 'Make the server\'s Link header and the page\'s canonical tag name the same URL, or keep only one of them.',
+    fix: "Make the server's Link header and the page's canonical tag name the same URL, or keep only one of them.",
     check: htmlCheck((facts) => {
       const canonicals = headCanonicals(facts);
       const fromHeader = canonicals.filter((canonical) => canonical.source === 'header');
@@ -96,7 +94,7 @@ export const canonicalRules: readonly PageRule[] = [
     title: 'Canonical points to the home page',
     explanation:
       'This inner page names the home page as its canonical, telling search engines it is a copy of the home page. They may then drop it from results entirely.',
-    fix: 'Point the canonical at the page\'s own URL; this is usually a template that writes the site root into every page.',
+    fix: "Point the canonical at the page's own URL; this is usually a template that writes the site root into every page.",
     check: htmlCheck((facts) => {
       const canonical = effectiveCanonical(facts);
       const target = canonical === null ? null : URL.parse(canonical);
@@ -117,7 +115,7 @@ export const canonicalRules: readonly PageRule[] = [
     title: 'Page names another URL as canonical',
     explanation:
       'This page says another URL is the main version, so search engines will show that one instead. That is intended for duplicates and variants, and a problem if this page should rank on its own.',
-    fix: 'Nothing to do if this page is a variant. Otherwise, point the canonical at the page\'s own URL.',
+    fix: "Nothing to do if this page is a variant. Otherwise, point the canonical at the page's own URL.",
     check: htmlCheck((facts) => {
       const canonical = effectiveCanonical(facts);
       return canonical === null || sameUrl(canonical, facts.url) ? null : verdict([canonical], { detail: `canonical: ${canonical}` });

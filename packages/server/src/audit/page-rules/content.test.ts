@@ -39,11 +39,17 @@ describe('content/charset', () => {
   });
   it('fires when the only declaration is a meta tag after the first 1,024 bytes', () => {
     const html = `<!doctype html><html lang="en"><head><!-- ${'x'.repeat(1100)} --><meta charset="utf-8"></head><body></body></html>`;
-    assert.equal(check('content/charset', htmlPage(html, { headers: withoutHeaderCharset }))?.detail, 'the <meta> charset comes after the first 1,024 bytes');
+    assert.equal(
+      check('content/charset', htmlPage(html, { headers: withoutHeaderCharset }))?.detail,
+      'the <meta> charset comes after the first 1,024 bytes',
+    );
   });
   it('does not fire on UTF-8 declared in the header, or early in a meta tag, under any of its labels', () => {
     assert.equal(check('content/charset', compliantPage()), null);
     assert.equal(check('content/charset', compliantPage({}, { headers: withoutHeaderCharset })), null);
-    assert.equal(check('content/charset', compliantPage({}, { headers: { ...GOOD_HEADERS, 'content-type': 'text/html; charset=UTF8' } })), null);
+    assert.equal(
+      check('content/charset', compliantPage({}, { headers: { ...GOOD_HEADERS, 'content-type': 'text/html; charset=UTF8' } })),
+      null,
+    );
   });
 });

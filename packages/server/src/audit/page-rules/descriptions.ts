@@ -63,10 +63,13 @@ export const descriptionRules: readonly PageRule[] = [
     fix: 'Keep a single <meta name="description"> per page and remove the duplicates from your templates or plugins.',
     check: htmlCheck((facts) => {
       if (facts.descriptionCount < 2) return null;
-      return verdict(facts.descriptions.map((description) => description.text), {
-        count: facts.descriptionCount,
-        detail: quantity(facts.descriptionCount, 'description'),
-      });
+      return verdict(
+        facts.descriptions.map((description) => description.text),
+        {
+          count: facts.descriptionCount,
+          detail: quantity(facts.descriptionCount, 'description'),
+        },
+      );
     }),
   },
 ];

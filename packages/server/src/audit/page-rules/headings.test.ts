@@ -13,7 +13,7 @@ describe('headings/h1-missing', () => {
   it('fires when the only h1 is empty', () => {
     assert.equal(check('headings/h1-missing', withHeadings('<h1> </h1>'))?.detail, '1 H1 without text');
   });
-  it('does not fire on an h1 with text, or named by its image\'s alt', () => {
+  it("does not fire on an h1 with text, or named by its image's alt", () => {
     assert.equal(check('headings/h1-missing', withHeadings('<h1>Green tea</h1>')), null);
     assert.equal(check('headings/h1-missing', withHeadings('<h1><img src="/logo.png" alt="Example Teas"></h1>')), null);
   });

@@ -11,7 +11,7 @@ export const headingRules: readonly PageRule[] = [
     title: 'Page has no H1 heading',
     explanation:
       'The H1 is the visible headline of the page. It tells visitors, screen-reader users and search engines what the page is about at a glance.',
-    fix: 'Add one <h1> near the top of the main content that states the page\'s topic in words (not only an image without alt text).',
+    fix: "Add one <h1> near the top of the main content that states the page's topic in words (not only an image without alt text).",
     check: htmlCheck((facts) => {
       if (facts.h1Texts.some((text) => text !== '')) return null;
       if (facts.h1Count === 0) return verdict(['no <h1>']);
@@ -26,7 +26,7 @@ export const headingRules: readonly PageRule[] = [
     title: 'Page has more than one H1',
     explanation:
       'Several H1s blur which headline is the main one, for search engines and for screen-reader users who jump between headings. Often a logo or a sidebar title is marked up as H1 by mistake.',
-    fix: 'Keep one <h1> for the page\'s main headline and turn the others into <h2> or lower, or into plain styled text.',
+    fix: "Keep one <h1> for the page's main headline and turn the others into <h2> or lower, or into plain styled text.",
     check: htmlCheck((facts) =>
       facts.h1Count > 1 ? verdict(facts.h1Texts, { count: facts.h1Count, detail: quantity(facts.h1Count, 'H1') }) : null,
     ),

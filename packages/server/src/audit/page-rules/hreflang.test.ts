@@ -25,7 +25,9 @@ describe('hreflang codes', () => {
 
 describe('hreflang/invalid-code', () => {
   it('fires on en-UK and eng, listing the codes', () => {
-    const page = compliantPage({ head: alternates(SELF, ['en-UK', 'https://example.com/uk/'], ['eng', 'https://example.com/en/'], DEFAULT) });
+    const page = compliantPage({
+      head: alternates(SELF, ['en-UK', 'https://example.com/uk/'], ['eng', 'https://example.com/en/'], DEFAULT),
+    });
     assert.deepEqual(check('hreflang/invalid-code', page), {
       count: 2,
       samples: ['en-UK → https://example.com/uk/', 'eng → https://example.com/en/'],
@@ -33,7 +35,10 @@ describe('hreflang/invalid-code', () => {
     });
   });
   it('does not fire on valid codes', () => {
-    assert.equal(check('hreflang/invalid-code', compliantPage({ head: alternates(SELF, GERMAN, ['en-GB', 'https://example.com/uk/'], DEFAULT) })), null);
+    assert.equal(
+      check('hreflang/invalid-code', compliantPage({ head: alternates(SELF, GERMAN, ['en-GB', 'https://example.com/uk/'], DEFAULT) })),
+      null,
+    );
   });
 });
 

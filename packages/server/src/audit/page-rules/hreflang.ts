@@ -1,7 +1,7 @@
 import type { HreflangFact, PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
-import { htmlCheck } from './html-check.ts';
 import { isHreflangCode } from './hreflang-code.ts';
+import { htmlCheck } from './html-check.ts';
 import { sameUrl } from './indexable.ts';
 import { verdict } from './verdict.ts';
 
@@ -51,7 +51,7 @@ export const hreflangRules: readonly PageRule[] = [
     title: 'hreflang set does not include the page itself',
     explanation:
       'Each page in a group of language versions must list itself as well as the others. Without the self-reference, search engines may not trust the annotations.',
-    fix: 'Add an hreflang link for this page\'s own language pointing to its own URL, alongside the links to the other versions.',
+    fix: "Add an hreflang link for this page's own language pointing to its own URL, alongside the links to the other versions.",
     check: htmlCheck((facts) => {
       const set = alternates(facts);
       if (set.length === 0) return null;

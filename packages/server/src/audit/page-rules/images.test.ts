@@ -8,7 +8,9 @@ function withImages(images: string) {
 
 describe('images/alt-missing', () => {
   it('fires on an img without alt, and notes decorative ones', () => {
-    const page = withImages('<img src="/pot.jpg" width="4" height="3"><img src="/line.svg" alt="" width="4" height="3"><img src="/cup.jpg" alt="A cup" width="4" height="3">');
+    const page = withImages(
+      '<img src="/pot.jpg" width="4" height="3"><img src="/line.svg" alt="" width="4" height="3"><img src="/cup.jpg" alt="A cup" width="4" height="3">',
+    );
     assert.deepEqual(check('images/alt-missing', page), {
       count: 1,
       samples: ['/pot.jpg'],
@@ -16,7 +18,9 @@ describe('images/alt-missing', () => {
     });
   });
   it('does not fire on alt="" or role=presentation, or on noscript fallbacks', () => {
-    const page = withImages('<img src="/line.svg" alt=""><img src="/dot.svg" role="presentation"><noscript><img src="/pot.jpg"></noscript>');
+    const page = withImages(
+      '<img src="/line.svg" alt=""><img src="/dot.svg" role="presentation"><noscript><img src="/pot.jpg"></noscript>',
+    );
     assert.equal(check('images/alt-missing', page), null);
   });
 });

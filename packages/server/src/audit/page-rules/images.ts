@@ -43,7 +43,7 @@ export const imageRules: readonly PageRule[] = [
     title: 'Images have no width or height',
     explanation:
       'Without width and height, the browser cannot reserve space for an image before it loads, so the text jumps when it appears. That layout shift annoys readers and counts against the page in Core Web Vitals.',
-    fix: 'Add width and height attributes with the image\'s intrinsic size to every <img>; CSS can still scale it (height: auto keeps the proportions).',
+    fix: "Add width and height attributes with the image's intrinsic size to every <img>; CSS can still scale it (height: auto keeps the proportions).",
     check: htmlCheck((facts) => {
       const images = shownImages(facts);
       const missing = images.filter((image) => !image.width?.trim() || !image.height?.trim());

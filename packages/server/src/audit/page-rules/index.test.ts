@@ -13,7 +13,7 @@ describe('the page rule list', () => {
     assert.equal(ids.length, 68);
   });
 
-  it('names every rule category/name, with the category its own prefix and one of the catalog\'s', () => {
+  it("names every rule category/name, with the category its own prefix and one of the catalog's", () => {
     for (const rule of pageRules) {
       assert.match(rule.id, /^[a-z-]+\/[a-z0-9-]+$/, rule.id);
       assert.equal(rule.id.split('/')[0], rule.category, rule.id);
@@ -31,43 +31,84 @@ describe('the page rule list', () => {
 
   it('implements every page-scope check of the catalog at its severity, but js-only-content, which compares raw with browser-rendered words and Loupe renders nothing (rule-catalog.test.ts)', () => {
     const catalog: Record<string, string> = {
-      'status/client-error': 'error', 'status/server-error': 'error', 'status/fetch-failed': 'error',
-      'status/access-denied': 'notice', 'status/soft-404': 'warning',
-      'redirects/redirected-url': 'notice', 'redirects/meta-refresh': 'warning',
-      'indexability/noindex': 'warning', 'indexability/nosnippet': 'notice', 'indexability/meta-in-body': 'warning',
-      'titles/missing': 'error', 'titles/too-short': 'notice', 'titles/too-long': 'warning', 'titles/multiple': 'warning',
-      'descriptions/missing': 'warning', 'descriptions/too-short': 'notice', 'descriptions/too-long': 'notice',
+      'status/client-error': 'error',
+      'status/server-error': 'error',
+      'status/fetch-failed': 'error',
+      'status/access-denied': 'notice',
+      'status/soft-404': 'warning',
+      'redirects/redirected-url': 'notice',
+      'redirects/meta-refresh': 'warning',
+      'indexability/noindex': 'warning',
+      'indexability/nosnippet': 'notice',
+      'indexability/meta-in-body': 'warning',
+      'titles/missing': 'error',
+      'titles/too-short': 'notice',
+      'titles/too-long': 'warning',
+      'titles/multiple': 'warning',
+      'descriptions/missing': 'warning',
+      'descriptions/too-short': 'notice',
+      'descriptions/too-long': 'notice',
       'descriptions/multiple': 'warning',
-      'headings/h1-missing': 'warning', 'headings/h1-multiple': 'notice', 'headings/skipped-level': 'notice',
-      'content/thin': 'notice', 'content/charset': 'notice',
-      'canonical/missing': 'notice', 'canonical/multiple': 'error', 'canonical/invalid': 'warning',
-      'canonical/header-mismatch': 'warning', 'canonical/to-homepage': 'warning', 'canonical/canonicalised': 'notice',
-      'hreflang/invalid-code': 'error', 'hreflang/relative-url': 'warning', 'hreflang/missing-self': 'warning',
+      'headings/h1-missing': 'warning',
+      'headings/h1-multiple': 'notice',
+      'headings/skipped-level': 'notice',
+      'content/thin': 'notice',
+      'content/charset': 'notice',
+      'canonical/missing': 'notice',
+      'canonical/multiple': 'error',
+      'canonical/invalid': 'warning',
+      'canonical/header-mismatch': 'warning',
+      'canonical/to-homepage': 'warning',
+      'canonical/canonicalised': 'notice',
+      'hreflang/invalid-code': 'error',
+      'hreflang/relative-url': 'warning',
+      'hreflang/missing-self': 'warning',
       'hreflang/missing-x-default': 'notice',
-      'links/dead-end': 'notice', 'links/too-many': 'notice', 'links/internal-nofollow': 'warning',
-      'links/insecure-internal': 'warning', 'links/localhost': 'error', 'links/non-descriptive-text': 'notice',
+      'links/dead-end': 'notice',
+      'links/too-many': 'notice',
+      'links/internal-nofollow': 'warning',
+      'links/insecure-internal': 'warning',
+      'links/localhost': 'error',
+      'links/non-descriptive-text': 'notice',
       'links/uncrawlable': 'warning',
-      'images/alt-missing': 'warning', 'images/dimensions-missing': 'notice',
-      'performance/slow-ttfb': 'warning', 'performance/large-html': 'warning', 'performance/uncompressed': 'notice',
+      'images/alt-missing': 'warning',
+      'images/dimensions-missing': 'notice',
+      'performance/slow-ttfb': 'warning',
+      'performance/large-html': 'warning',
+      'performance/uncompressed': 'notice',
       'performance/dom-size': 'notice',
-      'security/not-https': 'error', 'security/mixed-content': 'warning', 'security/hsts': 'notice',
-      'security/insecure-form': 'error', 'security/headers': 'notice',
-      'social/og-missing': 'notice', 'social/twitter-card-missing': 'notice',
-      'structured-data/invalid-jsonld': 'error', 'structured-data/missing-required': 'warning',
+      'security/not-https': 'error',
+      'security/mixed-content': 'warning',
+      'security/hsts': 'notice',
+      'security/insecure-form': 'error',
+      'security/headers': 'notice',
+      'social/og-missing': 'notice',
+      'social/twitter-card-missing': 'notice',
+      'structured-data/invalid-jsonld': 'error',
+      'structured-data/missing-required': 'warning',
       'structured-data/missing-recommended': 'notice',
-      'mobile/viewport-missing': 'warning', 'mobile/zoom-disabled': 'warning',
-      'accessibility-basic/html-lang-missing': 'warning', 'accessibility-basic/html-lang-invalid': 'warning',
-      'accessibility-basic/link-no-name': 'warning', 'accessibility-basic/button-no-name': 'warning',
-      'accessibility-basic/input-no-label': 'warning', 'accessibility-basic/iframe-no-title': 'notice',
+      'mobile/viewport-missing': 'warning',
+      'mobile/zoom-disabled': 'warning',
+      'accessibility-basic/html-lang-missing': 'warning',
+      'accessibility-basic/html-lang-invalid': 'warning',
+      'accessibility-basic/link-no-name': 'warning',
+      'accessibility-basic/button-no-name': 'warning',
+      'accessibility-basic/input-no-label': 'warning',
+      'accessibility-basic/iframe-no-title': 'notice',
       'accessibility-basic/duplicate-id': 'notice',
-      'url/underscore': 'notice', 'url/unsafe-chars': 'warning', 'url/too-long': 'notice',
+      'url/underscore': 'notice',
+      'url/unsafe-chars': 'warning',
+      'url/too-long': 'notice',
     };
     assert.deepEqual(Object.fromEntries(pageRules.map((rule) => [rule.id, rule.severity])), catalog);
   });
 
   it('scores only access-denied and canonicalised at zero, as the catalog says', () => {
     const zero = pageRules.filter((rule) => rule.weight !== undefined).map((rule) => [rule.id, rule.weight]);
-    assert.deepEqual(zero, [['status/access-denied', 0], ['canonical/canonicalised', 0]]);
+    assert.deepEqual(zero, [
+      ['status/access-denied', 0],
+      ['canonical/canonicalised', 0],
+    ]);
   });
 
   it('explains every rule to a site owner: a title, why it matters and what to do', () => {
@@ -108,6 +149,9 @@ describe('runPageRules', () => {
     // Link facts that are not a list make every link rule throw.
     const broken = { ...page, facts: { ...facts, links: null as unknown as LinkFact[] } };
     assert.throws(() => pageRules.find((rule) => rule.id === 'links/dead-end')?.check(broken));
-    assert.deepEqual(runPageRules(broken).map((finding) => finding.ruleId), ['titles/missing']);
+    assert.deepEqual(
+      runPageRules(broken).map((finding) => finding.ruleId),
+      ['titles/missing'],
+    );
   });
 });

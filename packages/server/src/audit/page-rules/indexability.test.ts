@@ -11,7 +11,10 @@ describe('indexability/noindex', () => {
       samples: ['meta robots: noindex'],
       detail: 'meta robots: noindex',
     });
-    assert.equal(check('indexability/noindex', compliantPage({ head: '<meta name="googlebot" content="none">' }))?.detail, 'meta robots: none');
+    assert.equal(
+      check('indexability/noindex', compliantPage({ head: '<meta name="googlebot" content="none">' }))?.detail,
+      'meta robots: none',
+    );
   });
   it('fires on an X-Robots-Tag header', () => {
     const page = compliantPage({}, { headers: { ...GOOD_HEADERS, 'x-robots-tag': 'noindex' } });
@@ -27,7 +30,7 @@ describe('indexability/noindex', () => {
     const unreadable = compliantPage({ head: '<meta name="robots" content="unavailable_after: someday">' }, { headers: CRAWLED_IN_2025 });
     assert.equal(check('indexability/noindex', unreadable), null);
   });
-  it('does not fire for nofollow alone, for another crawler\'s header, or on a plain page', () => {
+  it("does not fire for nofollow alone, for another crawler's header, or on a plain page", () => {
     assert.equal(check('indexability/noindex', compliantPage({ head: '<meta name="robots" content="nofollow">' })), null);
     const otherBot = compliantPage({}, { headers: { ...GOOD_HEADERS, 'x-robots-tag': 'otherbot: noindex' } });
     assert.equal(check('indexability/noindex', otherBot), null);
@@ -38,7 +41,10 @@ describe('indexability/noindex', () => {
 describe('indexability/nosnippet', () => {
   it('fires on nosnippet and on max-snippet:0', () => {
     assert.equal(check('indexability/nosnippet', compliantPage({ head: '<meta name="robots" content="nosnippet">' }))?.detail, 'nosnippet');
-    assert.equal(check('indexability/nosnippet', compliantPage({ head: '<meta name="robots" content="max-snippet:0">' }))?.detail, 'max-snippet:0');
+    assert.equal(
+      check('indexability/nosnippet', compliantPage({ head: '<meta name="robots" content="max-snippet:0">' }))?.detail,
+      'max-snippet:0',
+    );
   });
   it('does not fire on a positive max-snippet', () => {
     assert.equal(check('indexability/nosnippet', compliantPage({ head: '<meta name="robots" content="max-snippet:50">' })), null);

@@ -33,15 +33,31 @@ describe('links/too-many', () => {
 describe('links/internal-nofollow', () => {
   it('fires on an internal link with rel=nofollow', () => {
     const page = withLinks('<a href="/about" rel="nofollow">About us</a> <a href="/guides/">Guides</a>');
-    assert.deepEqual(check('links/internal-nofollow', page), { count: 1, samples: ['/about'], detail: '1 internal link with rel=nofollow' });
+    assert.deepEqual(check('links/internal-nofollow', page), {
+      count: 1,
+      samples: ['/about'],
+      detail: '1 internal link with rel=nofollow',
+    });
   });
   it('fires on a nofollow page that has internal links', () => {
     const page = withLinks(internalLinks(2), '<meta name="robots" content="nofollow">');
     assert.equal(check('links/internal-nofollow', page)?.detail, 'the page is nofollow: 2 internal links not followed');
   });
   it('does not fire on nofollow external links, or on a nofollow page without internal links', () => {
-    assert.equal(check('links/internal-nofollow', withLinks('<a href="/about">About</a> <a href="https://ads.example.net/" rel="nofollow sponsored">Ad</a>')), null);
-    assert.equal(check('links/internal-nofollow', withLinks('<a href="https://tea.example.org/">Tea society</a>', '<meta name="robots" content="nofollow">')), null);
+    assert.equal(
+      check(
+        'links/internal-nofollow',
+        withLinks('<a href="/about">About</a> <a href="https://ads.example.net/" rel="nofollow sponsored">Ad</a>'),
+      ),
+      null,
+    );
+    assert.equal(
+      check(
+        'links/internal-nofollow',
+        withLinks('<a href="https://tea.example.org/">Tea society</a>', '<meta name="robots" content="nofollow">'),
+      ),
+      null,
+    );
   });
 });
 
@@ -55,14 +71,19 @@ describe('links/insecure-internal', () => {
   it('does not fire on https links, on http links to other sites, or on an http page', () => {
     assert.equal(check('links/insecure-internal', withLinks('<a href="https://example.com/about">About</a>')), null);
     assert.equal(check('links/insecure-internal', withLinks('<a href="http://tea.example.org/">Tea society</a>')), null);
-    const httpPage = compliantPage({ extraBody: '<a href="http://example.com/about">About</a>' }, { url: 'http://example.com/guides/brewing-tea' });
+    const httpPage = compliantPage(
+      { extraBody: '<a href="http://example.com/about">About</a>' },
+      { url: 'http://example.com/guides/brewing-tea' },
+    );
     assert.equal(check('links/insecure-internal', httpPage), null);
   });
 });
 
 describe('links/localhost', () => {
   it('fires on links to localhost, 127.0.0.0/8, ::1 and 0.0.0.0', () => {
-    const page = withLinks('<a href="http://localhost:3000/a">a</a><a href="http://127.1.2.3/b">b</a><a href="http://[::1]/c">c</a><a href="http://0.0.0.0/d">d</a><a href="http://shop.localhost/e">e</a>');
+    const page = withLinks(
+      '<a href="http://localhost:3000/a">a</a><a href="http://127.1.2.3/b">b</a><a href="http://[::1]/c">c</a><a href="http://0.0.0.0/d">d</a><a href="http://shop.localhost/e">e</a>',
+    );
     const verdict = check('links/localhost', page);
     assert.equal(verdict?.count, 5);
     assert.deepEqual(verdict?.samples, ['http://localhost:3000/a', 'http://127.1.2.3/b', 'http://[::1]/c']);
@@ -76,30 +97,40 @@ describe('links/localhost', () => {
 
 describe('links/non-descriptive-text', () => {
   it('fires on generic link text, even with punctuation around it, and on a bare URL', () => {
-    const page = withLinks('<a href="/a">Click here</a> <a href="/b">Read more »</a> <a href="/c">https://example.com/c</a> <a href="/d">more...</a>');
+    const page = withLinks(
+      '<a href="/a">Click here</a> <a href="/b">Read more »</a> <a href="/c">https://example.com/c</a> <a href="/d">more...</a>',
+    );
     const verdict = check('links/non-descriptive-text', page);
     assert.equal(verdict?.count, 4);
     assert.deepEqual(verdict?.samples, ['"Click here" → /a', '"Read more »" → /b', '"https://example.com/c" → /c']);
   });
   it('does not fire on descriptive text, nofollow links, mailto links or links to the same page', () => {
-    const page = withLinks('<a href="/pricing">Read the pricing guide</a> <a href="/x" rel="nofollow">here</a> <a href="mailto:hi@example.com">here</a> <a href="#top">more</a>');
+    const page = withLinks(
+      '<a href="/pricing">Read the pricing guide</a> <a href="/x" rel="nofollow">here</a> <a href="mailto:hi@example.com">here</a> <a href="#top">more</a>',
+    );
     assert.equal(check('links/non-descriptive-text', page), null);
   });
 });
 
 describe('links/uncrawlable', () => {
   it('fires on empty, javascript:void(0), file: and unparsable hrefs', () => {
-    const page = withLinks('<a href="">Menu</a> <a href="javascript:void(0)">Open</a> <a href="file:///C:/tea.html">Tea</a> <a href="http://[bad">Bad</a> <a href="/about">About</a>');
+    const page = withLinks(
+      '<a href="">Menu</a> <a href="javascript:void(0)">Open</a> <a href="file:///C:/tea.html">Tea</a> <a href="http://[bad">Bad</a> <a href="/about">About</a>',
+    );
     const verdict = check('links/uncrawlable', page);
     assert.equal(verdict?.count, 4);
     assert.equal(verdict?.detail, 'empty href, javascript:void(0), file: URL, unparsable href');
   });
   it('does not fire on links with a role, mailto links, fragment links or real URLs', () => {
-    const page = withLinks('<a href="javascript:void(0)" role="button">Menu</a> <a href="mailto:hi@example.com">Mail</a> <a href="#top">Top</a> <a href="/about">About</a>');
+    const page = withLinks(
+      '<a href="javascript:void(0)" role="button">Menu</a> <a href="mailto:hi@example.com">Mail</a> <a href="#top">Top</a> <a href="/about">About</a>',
+    );
     assert.equal(check('links/uncrawlable', page), null);
   });
   it('reads the href past any whitespace, as written: a no-break space before file: still makes it one', () => {
-    const page = withLinks('<a href="&nbsp;file:///tea.html">Tea</a> <a href=" &#9;MAILTO:hi@example.com">Mail</a> <a href=" java&#10;script:void(0)">Open</a>');
+    const page = withLinks(
+      '<a href="&nbsp;file:///tea.html">Tea</a> <a href=" &#9;MAILTO:hi@example.com">Mail</a> <a href=" java&#10;script:void(0)">Open</a>',
+    );
     const verdict = check('links/uncrawlable', page);
     assert.equal(verdict?.count, 2);
     assert.equal(verdict?.detail, 'file: URL, javascript:void(0)');

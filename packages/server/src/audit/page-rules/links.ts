@@ -8,9 +8,29 @@ import { quantity, verdict } from './verdict.ts';
 const MAX_INTERNAL_LINKS = 100;
 /** Link texts that say nothing about the target once trimmed of punctuation ("Read more »"). */
 const GENERIC_TEXTS = new Set([
-  'click', 'click here', 'click this', 'here', 'right here', 'this', 'this page', 'this link', 'link', 'go', 'start',
-  'continue', 'more', 'read more', 'learn more', 'see more', 'view more', 'find out more', 'more info',
-  'more information', 'info', 'details', 'view',
+  'click',
+  'click here',
+  'click this',
+  'here',
+  'right here',
+  'this',
+  'this page',
+  'this link',
+  'link',
+  'go',
+  'start',
+  'continue',
+  'more',
+  'read more',
+  'learn more',
+  'see more',
+  'view more',
+  'find out more',
+  'more info',
+  'more information',
+  'info',
+  'details',
+  'view',
 ]);
 const BARE_URL = /^(?:https?:\/\/|www\.)\S+$/i;
 const JAVASCRIPT_VOID = /^javascript:void\(?0\)?;?$/i;
@@ -38,8 +58,13 @@ const MAYBE_LOCAL = /localhost|127\.|\[::1\]|0\.0\.0\.0/;
 
 /** `localhost`, `*.localhost` (RFC 6761), 127.0.0.0/8, ::1 and 0.0.0.0: addresses only the author's machine answers. */
 function isLocalHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
-    hostname === '[::1]' || hostname === '0.0.0.0';
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname === '[::1]' ||
+    hostname === '0.0.0.0'
+  );
 }
 
 function isGeneric(text: string): boolean {
@@ -71,7 +96,9 @@ export const linkRules: readonly PageRule[] = [
     explanation:
       'Visitors who land here have nowhere on your site to go next, and crawlers cannot discover more pages from it. Search engines also pass no value on from a page without links.',
     fix: 'Add links to related pages, your main sections or the home page, for example in a header, footer or "related content" block.',
-    check: htmlCheck((facts, page) => (internalLinks(facts, page).length === 0 ? verdict([page.url], { detail: '0 internal links' }) : null)),
+    check: htmlCheck((facts, page) =>
+      internalLinks(facts, page).length === 0 ? verdict([page.url], { detail: '0 internal links' }) : null,
+    ),
   },
   {
     id: 'links/too-many',
@@ -94,15 +121,21 @@ export const linkRules: readonly PageRule[] = [
     scope: 'page',
     title: 'Internal links are nofollow',
     explanation:
-      'nofollow tells search engines not to follow a link or pass value through it. On links to your own pages it hides those pages from crawlers and wastes the value of your site\'s structure.',
+      "nofollow tells search engines not to follow a link or pass value through it. On links to your own pages it hides those pages from crawlers and wastes the value of your site's structure.",
     fix: 'Remove rel="nofollow" from links to your own pages, and remove nofollow from the page\'s robots meta tag or X-Robots-Tag header.',
     check: htmlCheck((facts, page) => {
       const internal = internalLinks(facts, page);
       if (facts.robots.combined.nofollow && internal.length > 0) {
-        return verdict(internal.map((link) => link.href), { detail: `the page is nofollow: ${quantity(internal.length, 'internal link')} not followed` });
+        return verdict(
+          internal.map((link) => link.href),
+          { detail: `the page is nofollow: ${quantity(internal.length, 'internal link')} not followed` },
+        );
       }
       const nofollow = internal.filter((link) => link.rel.includes('nofollow'));
-      return verdict(nofollow.map((link) => link.href), { detail: `${quantity(nofollow.length, 'internal link')} with rel=nofollow` });
+      return verdict(
+        nofollow.map((link) => link.href),
+        { detail: `${quantity(nofollow.length, 'internal link')} with rel=nofollow` },
+      );
     }),
   },
   {
@@ -134,7 +167,9 @@ export const linkRules: readonly PageRule[] = [
       // A crawl of a development server links to itself legitimately.
       const site = URL.parse(page.origin);
       if (site !== null && isLocalHost(site.hostname)) return null;
-      const local = facts.links.filter((link) => link.url !== null && MAYBE_LOCAL.test(link.url) && isLocalHost(URL.parse(link.url)?.hostname ?? ''));
+      const local = facts.links.filter(
+        (link) => link.url !== null && MAYBE_LOCAL.test(link.url) && isLocalHost(URL.parse(link.url)?.hostname ?? ''),
+      );
       return verdict(local.map((link) => link.url as string));
     }),
   },
@@ -149,8 +184,14 @@ export const linkRules: readonly PageRule[] = [
     fix: 'Rewrite the link text to name the destination, for example "Read our pricing guide" instead of "Read more".',
     check: htmlCheck((facts) => {
       if (facts.robots.combined.nofollow) return null;
-      const generic = facts.links.filter((link) =>
-        link.url !== null && !link.samePage && !link.inNoscript && !link.rel.includes('nofollow') && link.text !== '' && isGeneric(link.text),
+      const generic = facts.links.filter(
+        (link) =>
+          link.url !== null &&
+          !link.samePage &&
+          !link.inNoscript &&
+          !link.rel.includes('nofollow') &&
+          link.text !== '' &&
+          isGeneric(link.text),
       );
       return verdict(generic.map((link) => `"${link.text}" → ${link.href}`));
     }),

@@ -24,12 +24,28 @@ describe('mobile/viewport-missing', () => {
 
 describe('mobile/zoom-disabled', () => {
   it('fires on user-scalable=no and on maximum-scale below 2', () => {
-    assert.equal(check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width, user-scalable=no">'))?.detail, 'user-scalable=no');
-    assert.equal(check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width, maximum-scale=1.9">'))?.detail, 'maximum-scale=1.9');
-    assert.equal(check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width; user-scalable=0; maximum-scale=1">'))?.count, 2);
+    assert.equal(
+      check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width, user-scalable=no">'))?.detail,
+      'user-scalable=no',
+    );
+    assert.equal(
+      check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width, maximum-scale=1.9">'))?.detail,
+      'maximum-scale=1.9',
+    );
+    assert.equal(
+      check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width; user-scalable=0; maximum-scale=1">'))
+        ?.count,
+      2,
+    );
   });
   it('does not fire at maximum-scale 2, with user-scalable=yes, or by default', () => {
-    assert.equal(check('mobile/zoom-disabled', withViewport('<meta name="viewport" content="width=device-width, maximum-scale=2, user-scalable=yes">')), null);
+    assert.equal(
+      check(
+        'mobile/zoom-disabled',
+        withViewport('<meta name="viewport" content="width=device-width, maximum-scale=2, user-scalable=yes">'),
+      ),
+      null,
+    );
     assert.equal(check('mobile/zoom-disabled', compliantPage()), null);
   });
 });

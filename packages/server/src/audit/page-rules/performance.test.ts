@@ -80,7 +80,11 @@ describe('performance/uncompressed', () => {
     }
     assert.equal(check('performance/uncompressed', responsePage({ bytes: 10_000, contentType: 'image/png' })), null);
     for (const encoding of ['gzip', 'br', 'zstd', 'deflate']) {
-      assert.equal(check('performance/uncompressed', responsePage({ bytes: 10_000, headers: { 'content-encoding': encoding } })), null, encoding);
+      assert.equal(
+        check('performance/uncompressed', responsePage({ bytes: 10_000, headers: { 'content-encoding': encoding } })),
+        null,
+        encoding,
+      );
     }
   });
 });

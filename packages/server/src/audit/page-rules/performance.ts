@@ -26,7 +26,10 @@ function sizeText(bytes: number): string {
 }
 
 function isCompressed(page: AuditedPage): boolean {
-  const encodings = (page.headers['content-encoding'] ?? '').toLowerCase().split(',').map((token) => token.trim());
+  const encodings = (page.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((token) => token.trim());
   return encodings.some((encoding) => COMPRESSIONS.has(encoding));
 }
 
@@ -41,7 +44,9 @@ export const performanceRules: readonly PageRule[] = [
       'The server took more than 800 ms to start answering. Nothing can appear on screen before that first byte arrives, so every visitor waits, and search engines crawl slow sites less.',
     fix: 'Cache rendered pages (or put a CDN in front), and look for slow database queries or external calls made while building the page.',
     check: (page) =>
-      page.status !== null && page.ttfbMs > SLOW_TTFB_MS ? verdict([page.url], { detail: `${Math.round(page.ttfbMs)} ms to first byte` }) : null,
+      page.status !== null && page.ttfbMs > SLOW_TTFB_MS
+        ? verdict([page.url], { detail: `${Math.round(page.ttfbMs)} ms to first byte` })
+        : null,
   },
   {
     id: 'performance/large-html',

@@ -38,7 +38,16 @@ export const richResultRequirements: Readonly<Record<string, RichResultRequireme
   },
   Recipe: {
     required: ['name', 'image'],
-    recommended: ['author', 'description', 'recipeIngredient', 'recipeInstructions', 'recipeYield', 'totalTime', 'nutrition', 'aggregateRating'],
+    recommended: [
+      'author',
+      'description',
+      'recipeIngredient',
+      'recipeInstructions',
+      'recipeYield',
+      'totalTime',
+      'nutrition',
+      'aggregateRating',
+    ],
   },
   JobPosting: {
     // A remote job may give applicantLocationRequirements instead of jobLocation.

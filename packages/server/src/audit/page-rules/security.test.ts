@@ -28,7 +28,10 @@ describe('security/mixed-content', () => {
     assert.deepEqual(check('security/mixed-content', page), { count: 1, samples: ['img[src] http://cdn.example.com/pot.jpg'] });
   });
   it('does not fire on https resources', () => {
-    assert.equal(check('security/mixed-content', compliantPage({ extraBody: '<img src="https://cdn.example.com/pot.jpg" alt="Pot">' })), null);
+    assert.equal(
+      check('security/mixed-content', compliantPage({ extraBody: '<img src="https://cdn.example.com/pot.jpg" alt="Pot">' })),
+      null,
+    );
   });
 });
 
@@ -37,7 +40,10 @@ describe('security/hsts', () => {
     assert.equal(check('security/hsts', withHeaders({ 'strict-transport-security': null }))?.detail, 'no Strict-Transport-Security header');
   });
   it('fires one second under six months', () => {
-    assert.equal(check('security/hsts', withHeaders({ 'strict-transport-security': 'max-age=15767999' }))?.detail, 'max-age=15767999 (182 days)');
+    assert.equal(
+      check('security/hsts', withHeaders({ 'strict-transport-security': 'max-age=15767999' }))?.detail,
+      'max-age=15767999 (182 days)',
+    );
   });
   it('does not fire at six months exactly, quoted or not', () => {
     assert.equal(check('security/hsts', withHeaders({ 'strict-transport-security': 'max-age=15768000' })), null);
@@ -46,10 +52,16 @@ describe('security/hsts', () => {
   it('fires on max-age 0, a missing max-age, or one that is not a number', () => {
     assert.equal(check('security/hsts', withHeaders({ 'strict-transport-security': 'max-age=0' }))?.detail, 'max-age=0 switches HSTS off');
     assert.equal(check('security/hsts', withHeaders({ 'strict-transport-security': 'includeSubDomains' }))?.detail, 'no max-age');
-    assert.equal(check('security/hsts', withHeaders({ 'strict-transport-security': 'max-age=year' }))?.detail, 'max-age=year is not a number');
+    assert.equal(
+      check('security/hsts', withHeaders({ 'strict-transport-security': 'max-age=year' }))?.detail,
+      'max-age=year is not a number',
+    );
   });
   it('does not fire on an http page, where browsers ignore HSTS', () => {
-    assert.equal(check('security/hsts', compliantPage({}, { ...HTTP_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } })), null);
+    assert.equal(
+      check('security/hsts', compliantPage({}, { ...HTTP_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } })),
+      null,
+    );
   });
 });
 

@@ -11,9 +11,15 @@ function hstsProblem(value: string | undefined): string | null {
   if (value === undefined || value.trim() === '') return 'no Strict-Transport-Security header';
   // Repeated headers arrive joined by ", "; browsers obey only the first (RFC 6797 §8.1).
   const first = value.split(',')[0] as string;
-  const directive = first.split(';').map((part) => part.trim()).find((part) => /^max-age\s*=/i.test(part));
+  const directive = first
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => /^max-age\s*=/i.test(part));
   if (directive === undefined) return 'no max-age';
-  const raw = directive.slice(directive.indexOf('=') + 1).trim().replace(/^"(.*)"$/, '$1');
+  const raw = directive
+    .slice(directive.indexOf('=') + 1)
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
   if (!/^\d+$/.test(raw)) return `max-age=${raw} is not a number`;
   const seconds = Number(raw);
   if (seconds === 0) return 'max-age=0 switches HSTS off';
@@ -43,7 +49,7 @@ export const securityRules: readonly PageRule[] = [
     title: 'Page is served over http://',
     explanation:
       'Without HTTPS, anyone on the network can read or change what the visitor sees and sends. Browsers mark such pages "Not secure", and search engines prefer the secure version of a page.',
-    fix: 'Install a TLS certificate (free from Let\'s Encrypt or your host), serve the site over https://, and redirect every http:// URL to it with a 301.',
+    fix: "Install a TLS certificate (free from Let's Encrypt or your host), serve the site over https://, and redirect every http:// URL to it with a 301.",
     check: htmlCheck((facts) => (facts.url.startsWith('http:') ? verdict([facts.url]) : null)),
   },
   {
@@ -56,7 +62,10 @@ export const securityRules: readonly PageRule[] = [
       'This https page loads images, scripts or other files over plain http://. Browsers block many of them, which can break the page, and show the page as not fully secure.',
     fix: 'Load every resource over https:// (most hosts and CDNs support it), or host the files yourself; fix the URLs in templates and content.',
     check: htmlCheck((facts) =>
-      verdict(facts.mixedContent.items.map((item) => `${item.source} ${item.url}`), { count: facts.mixedContent.count }),
+      verdict(
+        facts.mixedContent.items.map((item) => `${item.source} ${item.url}`),
+        { count: facts.mixedContent.count },
+      ),
     ),
   },
   {
@@ -85,11 +94,14 @@ export const securityRules: readonly PageRule[] = [
     fix: 'Serve the page over HTTPS and make every form action an https:// URL (or a relative one).',
     check: htmlCheck((facts) => {
       const pageIsHttp = facts.url.startsWith('http:');
-      const insecure = facts.forms.filter((form) => pageIsHttp || (form.url?.startsWith('http:')));
-      return verdict(insecure.map((form) => `form action=${form.url ?? form.action ?? '(none)'}`), {
-        count: pageIsHttp ? facts.formCount : insecure.length,
-        detail: pageIsHttp ? 'the page itself is http://' : undefined,
-      });
+      const insecure = facts.forms.filter((form) => pageIsHttp || form.url?.startsWith('http:'));
+      return verdict(
+        insecure.map((form) => `form action=${form.url ?? form.action ?? '(none)'}`),
+        {
+          count: pageIsHttp ? facts.formCount : insecure.length,
+          detail: pageIsHttp ? 'the page itself is http://' : undefined,
+        },
+      );
     }),
   },
   {
@@ -100,7 +112,7 @@ export const securityRules: readonly PageRule[] = [
     title: 'Security headers are missing',
     explanation:
       'A Content-Security-Policy limits the damage of injected scripts, nosniff stops browsers from guessing file types, and a framing rule stops other sites from embedding your pages to trick clicks. Each is a cheap layer of protection.',
-    fix: 'Configure your server or CDN to send Content-Security-Policy (including frame-ancestors \'self\'), X-Content-Type-Options: nosniff and, for older browsers, X-Frame-Options: SAMEORIGIN.',
+    fix: "Configure your server or CDN to send Content-Security-Policy (including frame-ancestors 'self'), X-Content-Type-Options: nosniff and, for older browsers, X-Frame-Options: SAMEORIGIN.",
     check: htmlCheck((facts, page) => {
       const missing = missingHeaders(page, facts.cspMetas);
       return verdict(missing, { detail: `missing: ${missing.join(', ')}` });

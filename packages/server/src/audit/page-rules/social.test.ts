@@ -24,7 +24,10 @@ describe('social/og-missing', () => {
 
 describe('social/twitter-card-missing', () => {
   it('fires without twitter:card', () => {
-    assert.deepEqual(check('social/twitter-card-missing', without('<meta name="twitter:card"')), { count: 1, samples: ['no twitter:card'] });
+    assert.deepEqual(check('social/twitter-card-missing', without('<meta name="twitter:card"')), {
+      count: 1,
+      samples: ['no twitter:card'],
+    });
   });
   it('does not fire with one', () => {
     assert.equal(check('social/twitter-card-missing', htmlPage(compliantHtml())), null);

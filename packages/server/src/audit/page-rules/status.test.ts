@@ -40,7 +40,8 @@ describe('status/fetch-failed', () => {
 
 describe('status/access-denied', () => {
   it('fires on 401, 403, 429 and 999', () => {
-    for (const status of [401, 403, 429, 999]) assert.equal(check('status/access-denied', responsePage({ status }))?.detail, `HTTP ${status}`);
+    for (const status of [401, 403, 429, 999])
+      assert.equal(check('status/access-denied', responsePage({ status }))?.detail, `HTTP ${status}`);
   });
   it('does not fire on other errors', () => {
     for (const status of [404, 500, 200]) assert.equal(check('status/access-denied', responsePage({ status })), null);
@@ -88,7 +89,7 @@ describe('status/soft-404 against the probe of a path that cannot exist', () => 
     assert.notEqual(check('status/soft-404', rootWithQuery), null, 'only the bare root is exempt');
   });
 
-  it('reads only 2xx answers: a 404 with the same text is client-error\'s', () => {
+  it("reads only 2xx answers: a 404 with the same text is client-error's", () => {
     assert.equal(check('status/soft-404', compliantPage({ body: errorBody }, { status: 404, context })), null);
   });
 });

@@ -49,7 +49,7 @@ export const statusRules: readonly PageRule[] = [
     title: 'Page could not be fetched',
     explanation:
       'No complete HTTP answer arrived: the name did not resolve, the connection or TLS handshake failed, or the server took too long. To a visitor this looks like the site is down.',
-    fix: 'Open the URL yourself and check DNS, the TLS certificate and the server\'s response time; make sure a firewall or bot protection is not dropping the crawler.',
+    fix: "Open the URL yourself and check DNS, the TLS certificate and the server's response time; make sure a firewall or bot protection is not dropping the crawler.",
     check: (page) =>
       page.status === null && page.fetchError !== null && page.fetchError !== BLOCKED_BY_ROBOTS
         ? verdict([page.url], { detail: page.fetchError })

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { check, compliantPage } from './test-page.ts';
 
 function withJsonLd(...blocks: (string | object)[]) {
-  const scripts = blocks.map((block) => `<script type="application/ld+json">${typeof block === 'string' ? block : JSON.stringify(block)}</script>`);
+  const scripts = blocks.map(
+    (block) => `<script type="application/ld+json">${typeof block === 'string' ? block : JSON.stringify(block)}</script>`,
+  );
   return compliantPage({ head: scripts.join('') });
 }
 
@@ -15,7 +17,13 @@ const COMPLETE_PRODUCT = {
   description: 'A grassy Japanese green tea.',
   brand: { '@type': 'Brand', name: 'Example Teas' },
   sku: 'SEN-100',
-  offers: { '@type': 'Offer', price: '12.50', priceCurrency: 'EUR', availability: 'https://schema.org/InStock', priceValidUntil: '2030-01-01' },
+  offers: {
+    '@type': 'Offer',
+    price: '12.50',
+    priceCurrency: 'EUR',
+    availability: 'https://schema.org/InStock',
+    priceValidUntil: '2030-01-01',
+  },
 };
 
 describe('structured-data/invalid-jsonld', () => {
@@ -46,14 +54,23 @@ describe('structured-data/missing-required', () => {
         { '@type': 'https://schema.org/Event', name: 'Tea tasting', startDate: '2030-05-01' },
       ],
     };
-    assert.deepEqual(check('structured-data/missing-required', withJsonLd(graph))?.samples, ['Offer: price or priceSpecification', 'Event: location']);
+    assert.deepEqual(check('structured-data/missing-required', withJsonLd(graph))?.samples, [
+      'Offer: price or priceSpecification',
+      'Event: location',
+    ]);
   });
   it('does not fire on complete items, on types it does not check, or on empty values counted as present', () => {
     assert.equal(check('structured-data/missing-required', withJsonLd(COMPLETE_PRODUCT)), null);
     assert.equal(check('structured-data/missing-required', withJsonLd({ '@type': 'Organization', name: 'Example Teas' })), null);
   });
   it('treats an empty string or list as missing', () => {
-    const verdict = check('structured-data/missing-required', withJsonLd({ '@type': 'FAQPage', mainEntity: [] }, { '@type': 'VideoObject', name: ' ', thumbnailUrl: 'https://example.com/t.jpg', uploadDate: '2025-01-01' }));
+    const verdict = check(
+      'structured-data/missing-required',
+      withJsonLd(
+        { '@type': 'FAQPage', mainEntity: [] },
+        { '@type': 'VideoObject', name: ' ', thumbnailUrl: 'https://example.com/t.jpg', uploadDate: '2025-01-01' },
+      ),
+    );
     assert.deepEqual(verdict?.samples, ['FAQPage: mainEntity', 'VideoObject: name']);
   });
 });

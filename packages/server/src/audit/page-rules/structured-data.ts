@@ -1,7 +1,7 @@
 import type { PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
-import { requirementsOf, type RichResultRequirements } from './rich-result-requirements.ts';
+import { type RichResultRequirements, requirementsOf } from './rich-result-requirements.ts';
 import { quantity, verdict } from './verdict.ts';
 
 /** Bounds on walking a parsed block, which may nest deeply enough to overflow the stack. */
@@ -59,10 +59,13 @@ export const structuredDataRules: readonly PageRule[] = [
     title: 'Structured data cannot be parsed',
     explanation:
       'A <script type="application/ld+json"> block is not valid JSON, so search engines ignore all of it. Any rich result it was meant to earn (stars, prices, breadcrumbs) is lost.',
-    fix: 'Run the block through a JSON validator or Google\'s Rich Results Test and fix the syntax, typically a trailing comma, an unescaped quote or a stray HTML entity.',
+    fix: "Run the block through a JSON validator or Google's Rich Results Test and fix the syntax, typically a trailing comma, an unescaped quote or a stray HTML entity.",
     check: htmlCheck((facts) => {
       const broken = facts.jsonLd.filter((block) => block.error !== null);
-      return verdict(broken.map((block) => block.error as string), { detail: `${broken.length} of ${quantity(facts.jsonLdCount, 'JSON-LD block')} invalid` });
+      return verdict(
+        broken.map((block) => block.error as string),
+        { detail: `${broken.length} of ${quantity(facts.jsonLdCount, 'JSON-LD block')} invalid` },
+      );
     }),
   },
   {
@@ -73,7 +76,7 @@ export const structuredDataRules: readonly PageRule[] = [
     title: 'Structured data lacks required properties',
     explanation:
       'Google shows a rich result only when the markup has every property it requires for that type. With one missing, the markup is ignored for rich results.',
-    fix: 'Add the properties listed for each item, using values that match what the page shows; check the result with Google\'s Rich Results Test.',
+    fix: "Add the properties listed for each item, using values that match what the page shows; check the result with Google's Rich Results Test.",
     check: htmlCheck((facts) => {
       const lines = gaps(facts, (requirements) => requirements.required);
       return verdict(lines, { detail: `${quantity(lines.length, 'item')} incomplete` });

@@ -51,7 +51,8 @@ export function compliantHtml(parts: HtmlParts = {}): string {
   const title = parts.title === undefined ? GOOD_TITLE : parts.title;
   const description = parts.description === undefined ? GOOD_DESCRIPTION : parts.description;
   const canonical = parts.canonical === undefined ? PAGE_URL : parts.canonical;
-  const body = parts.body ?? `<h1>Brewing green tea</h1><p>${words(250)}</p><a href="/guides/">All guides</a> <a href="/about">About us</a>`;
+  const body =
+    parts.body ?? `<h1>Brewing green tea</h1><p>${words(250)}</p><a href="/guides/">All guides</a> <a href="/about">About us</a>`;
   return [
     '<!doctype html>',
     lang === null ? '<html>' : `<html lang="${lang}">`,

@@ -21,7 +21,7 @@ export const titleRules: readonly PageRule[] = [
     title: 'Page has no title',
     explanation:
       'The title is the clickable headline of a search result and the name of the browser tab. Without one, search engines make up a title from the page, usually a poor one.',
-    fix: 'Add a <title> inside the <head> that names the page\'s subject in 30–60 characters, different on every page.',
+    fix: "Add a <title> inside the <head> that names the page's subject in 30–60 characters, different on every page.",
     check: htmlCheck((facts) => {
       const title = headTitles(facts)[0];
       if (title === undefined) return verdict(['no <title> in the head']);
@@ -70,7 +70,10 @@ export const titleRules: readonly PageRule[] = [
     check: htmlCheck((facts) => {
       const titles = headTitles(facts);
       if (titles.length < 2) return null;
-      return verdict(titles.map((title) => title.text), { detail: quantity(titles.length, 'title') });
+      return verdict(
+        titles.map((title) => title.text),
+        { detail: quantity(titles.length, 'title') },
+      );
     }),
   },
 ];

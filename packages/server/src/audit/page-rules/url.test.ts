@@ -13,7 +13,10 @@ function urlOfLength(length: number): string {
 
 describe('url/underscore', () => {
   it('fires on an underscore in the path', () => {
-    assert.deepEqual(check('url/underscore', pageAt('https://example.com/green_tea')), { count: 1, samples: ['https://example.com/green_tea'] });
+    assert.deepEqual(check('url/underscore', pageAt('https://example.com/green_tea')), {
+      count: 1,
+      samples: ['https://example.com/green_tea'],
+    });
   });
   it('does not fire on hyphens, on an underscore in the query, or on a non-HTML answer', () => {
     assert.equal(check('url/underscore', pageAt('https://example.com/green-tea')), null);

@@ -16,9 +16,12 @@ describe('hreflang/conflicting-codes', () => {
     });
   });
 
-  it('fires when the page\'s own code contradicts its <html lang>, for another language or another region', () => {
+  it("fires when the page's own code contradicts its <html lang>, for another language or another region", () => {
     const language = conflictingCodesFinding('de', [self('en'), from('/de', 'en')]);
-    assert.deepEqual([language?.samples, language?.detail], [['hreflang="en" on itself, <html lang="de">'], 'its own hreflang is en, its <html lang> de']);
+    assert.deepEqual(
+      [language?.samples, language?.detail],
+      [['hreflang="en" on itself, <html lang="de">'], 'its own hreflang is en, its <html lang> de'],
+    );
     assert.equal(conflictingCodesFinding('en-US', [self('en-gb')])?.detail, 'its own hreflang is en-gb, its <html lang> en-us');
   });
 

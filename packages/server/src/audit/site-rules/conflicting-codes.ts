@@ -46,7 +46,12 @@ export function conflictingCodesFinding(pageLang: string | null, references: rea
     }
   }
   if (instances.length === 0) return null;
-  return { ruleId: 'hreflang/conflicting-codes', count: instances.length, samples: instances.slice(0, MAX_SAMPLES), detail: details.join('; ') };
+  return {
+    ruleId: 'hreflang/conflicting-codes',
+    count: instances.length,
+    samples: instances.slice(0, MAX_SAMPLES),
+    detail: details.join('; '),
+  };
 }
 
 function primary(code: string): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Finding } from '../rule.ts';
-import { linkTargetFindings, type ChainEnd, type LinkTarget } from './link-target-rules.ts';
+import { type ChainEnd, type LinkTarget, linkTargetFindings } from './link-target-rules.ts';
 import { siteRuleDefinitions } from './site-rule-definitions.ts';
 
 const SITE = 'https://example.com';
@@ -38,7 +38,11 @@ function redirecting(hops: number, end: Partial<ChainEnd> | null = {}): Partial<
   return {
     status: 301,
     indexable: null,
-    redirect: { hops, loop: false, end: end === null ? null : { url: `${SITE}/end`, status: 200, fetchError: null, indexable: true, ...end } },
+    redirect: {
+      hops,
+      loop: false,
+      end: end === null ? null : { url: `${SITE}/end`, status: 200, fetchError: null, indexable: true, ...end },
+    },
   };
 }
 const looping: Partial<LinkTarget> = { status: 301, indexable: null, redirect: { hops: 2, loop: true, end: null } };
@@ -74,13 +78,16 @@ describe('linkTargetFindings', () => {
 
   describe('links/broken-internal', () => {
     it('fires on 404, 410, 500, 503 and a fetch failure: one finding counting every URL, three samples', () => {
-      const finding = only([
-        link('/missing', { status: 404, indexable: null }),
-        link('/gone', { status: 410, indexable: null }),
-        link('/server-error', { status: 500, indexable: null }),
-        link('/unavailable', { status: 503, indexable: null }),
-        link('/timeout', { status: null, fetchError: 'timeout', indexable: null }),
-      ], 'links/broken-internal');
+      const finding = only(
+        [
+          link('/missing', { status: 404, indexable: null }),
+          link('/gone', { status: 410, indexable: null }),
+          link('/server-error', { status: 500, indexable: null }),
+          link('/unavailable', { status: 503, indexable: null }),
+          link('/timeout', { status: null, fetchError: 'timeout', indexable: null }),
+        ],
+        'links/broken-internal',
+      );
       assert.deepEqual(finding, {
         ruleId: 'links/broken-internal',
         count: 5,
@@ -103,7 +110,9 @@ describe('linkTargetFindings', () => {
     it('fires on a redirect whose chain ends at a 404 or fails, not on one that ends at 200', () => {
       const ends404 = findingsById([link('/moved', redirecting(1, { status: 404, indexable: null }))]);
       assert.deepEqual([...ends404.keys()].sort(), ['links/broken-internal', 'redirects/linked-redirect']);
-      const endsFailing = findingsById([link('/moved', redirecting(1, { status: null, fetchError: 'network: ECONNRESET', indexable: null }))]);
+      const endsFailing = findingsById([
+        link('/moved', redirecting(1, { status: null, fetchError: 'network: ECONNRESET', indexable: null })),
+      ]);
       assert.ok(endsFailing.has('links/broken-internal'));
       const ends200 = findingsById([link('/moved', redirecting(1))]);
       assert.deepEqual([...ends200.keys()], ['redirects/linked-redirect']);
@@ -112,19 +121,25 @@ describe('linkTargetFindings', () => {
     });
 
     it('is not raised for a link blocked by robots.txt, nor for an external link', () => {
-      assert.equal(findingsById([link('/private', { status: null, fetchError: 'blocked-by-robots', indexable: null })]).has('links/broken-internal'), false);
+      assert.equal(
+        findingsById([link('/private', { status: null, fetchError: 'blocked-by-robots', indexable: null })]).has('links/broken-internal'),
+        false,
+      );
       assert.equal(findingsById([external('https://other.example/missing', { status: 404 })]).has('links/broken-internal'), false);
     });
   });
 
   describe('links/broken-external', () => {
-    it('fires on an external 404, 410, 5xx and a DNS failure, at the rule\'s severity', () => {
-      const finding = only([
-        external('https://other.example/missing', { status: 404 }),
-        external('https://other.example/gone', { status: 410 }),
-        external('https://other.example/down', { status: 502 }),
-        external('https://nowhere.invalid/', { status: null, fetchError: 'network: getaddrinfo ENOTFOUND nowhere.invalid' }),
-      ], 'links/broken-external');
+    it("fires on an external 404, 410, 5xx and a DNS failure, at the rule's severity", () => {
+      const finding = only(
+        [
+          external('https://other.example/missing', { status: 404 }),
+          external('https://other.example/gone', { status: 410 }),
+          external('https://other.example/down', { status: 502 }),
+          external('https://nowhere.invalid/', { status: null, fetchError: 'network: getaddrinfo ENOTFOUND nowhere.invalid' }),
+        ],
+        'links/broken-external',
+      );
       assert.deepEqual([finding.count, finding.samples.length, finding.severity, finding.detail], [4, 3, undefined, '4 URLs']);
     });
 
@@ -146,7 +161,12 @@ describe('linkTargetFindings', () => {
     it('two hops make a chain at warning, four still a warning', () => {
       const two = findingsById([link('/chain', redirecting(2))]);
       assert.deepEqual([...two.keys()].sort(), ['redirects/chain', 'redirects/linked-redirect']);
-      assert.deepEqual(two.get('redirects/chain'), { ruleId: 'redirects/chain', count: 1, samples: [`${SITE}/chain`], detail: 'longest 2 hops' });
+      assert.deepEqual(two.get('redirects/chain'), {
+        ruleId: 'redirects/chain',
+        count: 1,
+        samples: [`${SITE}/chain`],
+        detail: 'longest 2 hops',
+      });
       const four = findingsById([link('/chain', redirecting(4))]).get('redirects/chain');
       assert.deepEqual([four?.severity, four?.detail], [undefined, 'longest 4 hops']);
     });
@@ -156,7 +176,10 @@ describe('linkTargetFindings', () => {
       assert.deepEqual([five?.severity, five?.detail], ['error', 'longest 5 hops']);
       const mixed = findingsById([link('/long', redirecting(5)), link('/chain', redirecting(2))]).get('redirects/chain');
       assert.deepEqual([mixed?.severity, mixed?.count, mixed?.detail], ['error', 2, 'longest 5 hops']);
-      assert.equal(findingsById([link('/linked', redirecting(1)), link('/chain', redirecting(2))]).get('redirects/linked-redirect')?.count, 2);
+      assert.equal(
+        findingsById([link('/linked', redirecting(1)), link('/chain', redirecting(2))]).get('redirects/linked-redirect')?.count,
+        2,
+      );
     });
 
     it('a loop is a loop (and a linked redirect), never a chain or a broken link', () => {
@@ -175,7 +198,10 @@ describe('linkTargetFindings', () => {
 
   describe('indexability/blocked-by-robots', () => {
     it('fires on an internal link that robots.txt disallows', () => {
-      const finding = only([link('/private/a', { status: null, fetchError: 'blocked-by-robots', indexable: null })], 'indexability/blocked-by-robots');
+      const finding = only(
+        [link('/private/a', { status: null, fetchError: 'blocked-by-robots', indexable: null })],
+        'indexability/blocked-by-robots',
+      );
       assert.deepEqual(finding, { ruleId: 'indexability/blocked-by-robots', count: 1, samples: [`${SITE}/private/a`] });
     });
     it('does not fire on a fetched link, or on other fetch errors', () => {
@@ -190,51 +216,67 @@ describe('linkTargetFindings', () => {
     });
     it('fires at 200 KB + 1 byte as a warning, and still a warning at exactly 1 MB', () => {
       const finding = only([image('/just-over.jpg', { bytes: 200 * KB + 1 })], 'images/oversized-file');
-      assert.deepEqual(finding, { ruleId: 'images/oversized-file', count: 1, samples: [`${SITE}/just-over.jpg`], detail: 'largest 200 KB' });
+      assert.deepEqual(finding, {
+        ruleId: 'images/oversized-file',
+        count: 1,
+        samples: [`${SITE}/just-over.jpg`],
+        detail: 'largest 200 KB',
+      });
       assert.equal(only([image('/one-mb.jpg', { bytes: MB })], 'images/oversized-file').severity, undefined);
     });
     it('is an error above 1 MB, naming the largest, with three samples of four', () => {
-      const finding = only([
-        image('/a.jpg', { bytes: 300 * KB }),
-        image('/b.jpg', { bytes: MB + 1 }),
-        image('/c.jpg', { bytes: 250 * KB }),
-        image('/d.jpg', { bytes: 500 * KB }),
-      ], 'images/oversized-file');
-      assert.deepEqual([finding.count, finding.samples, finding.severity, finding.detail],
-        [4, [`${SITE}/a.jpg`, `${SITE}/b.jpg`, `${SITE}/c.jpg`], 'error', 'largest 1024 KB']);
+      const finding = only(
+        [
+          image('/a.jpg', { bytes: 300 * KB }),
+          image('/b.jpg', { bytes: MB + 1 }),
+          image('/c.jpg', { bytes: 250 * KB }),
+          image('/d.jpg', { bytes: 500 * KB }),
+        ],
+        'images/oversized-file',
+      );
+      assert.deepEqual(
+        [finding.count, finding.samples, finding.severity, finding.detail],
+        [4, [`${SITE}/a.jpg`, `${SITE}/b.jpg`, `${SITE}/c.jpg`], 'error', 'largest 1024 KB'],
+      );
     });
     it('does not fire for an external image, or one whose size is unknown', () => {
-      none([
-        image('https://cdn.example.net/huge.jpg', { internal: false, bytes: 5 * MB }),
-        image('/unknown.jpg', { bytes: null }),
-      ]);
+      none([image('https://cdn.example.net/huge.jpg', { internal: false, bytes: 5 * MB }), image('/unknown.jpg', { bytes: null })]);
     });
   });
 
   describe('images/broken', () => {
     it('fires on 404, 500 and a failed fetch', () => {
-      const finding = only([
-        image('/missing.png', { status: 404 }),
-        image('/error.png', { status: 500 }),
-        image('https://cdn.example.net/x.png', { internal: false, status: null, fetchError: 'timeout' }),
-      ], 'images/broken');
+      const finding = only(
+        [
+          image('/missing.png', { status: 404 }),
+          image('/error.png', { status: 500 }),
+          image('https://cdn.example.net/x.png', { internal: false, status: null, fetchError: 'timeout' }),
+        ],
+        'images/broken',
+      );
       assert.deepEqual([finding.count, finding.detail], [3, '3 URLs']);
     });
     it('does not fire on 403 (unverifiable) or a blocked address; a broken heavy image is broken, not oversized', () => {
-      none([image('/hotlink.png', { status: 403 }), image('http://10.0.0.1/x.png', { internal: false, status: null, fetchError: 'blocked-address' })]);
+      none([
+        image('/hotlink.png', { status: 403 }),
+        image('http://10.0.0.1/x.png', { internal: false, status: null, fetchError: 'blocked-address' }),
+      ]);
       only([image('/gone.jpg', { status: 404, bytes: 2 * MB })], 'images/broken');
     });
   });
 
   describe('canonical/target-not-200 and canonical/target-not-indexable', () => {
     it('target-not-200 fires on a canonical that redirects, is missing, fails or refuses', () => {
-      const finding = only([
-        canonical('/moved', redirecting(1)),
-        canonical('/missing', { status: 404, indexable: null }),
-        canonical('/error', { status: 500, indexable: null }),
-        canonical('/slow', { status: null, fetchError: 'timeout', indexable: null }),
-        canonical('/forbidden', { status: 403, indexable: null }),
-      ], 'canonical/target-not-200');
+      const finding = only(
+        [
+          canonical('/moved', redirecting(1)),
+          canonical('/missing', { status: 404, indexable: null }),
+          canonical('/error', { status: 500, indexable: null }),
+          canonical('/slow', { status: null, fetchError: 'timeout', indexable: null }),
+          canonical('/forbidden', { status: 403, indexable: null }),
+        ],
+        'canonical/target-not-200',
+      );
       assert.deepEqual([finding.count, finding.samples], [5, [`${SITE}/moved`, `${SITE}/missing`, `${SITE}/error`]]);
       assert.equal(finding.severity, undefined);
     });
@@ -245,7 +287,10 @@ describe('linkTargetFindings', () => {
     });
 
     it('target-not-indexable fires on a target that robots.txt disallows (§1: "noindex, blocked by robots.txt, or …")', () => {
-      only([canonical('/private/page', { status: null, fetchError: 'blocked-by-robots', indexable: null })], 'canonical/target-not-indexable');
+      only(
+        [canonical('/private/page', { status: null, fetchError: 'blocked-by-robots', indexable: null })],
+        'canonical/target-not-indexable',
+      );
     });
 
     it('neither fires on an indexable 200 target, an external canonical, or a target not fetched', () => {
@@ -263,17 +308,26 @@ describe('linkTargetFindings', () => {
 
   describe('hreflang/bad-target and hreflang/missing-return', () => {
     it('bad-target fires on an alternate that redirects, is missing, errs, or is not indexable', () => {
-      const finding = only([
-        hreflang('/de/moved', { ...redirecting(1), linksBack: false }),
-        hreflang('/de/missing', { status: 404, indexable: null, linksBack: false }),
-        hreflang('/de/error', { status: 500, indexable: null, linksBack: false }),
-        hreflang('/de/noindex', { indexable: false, linksBack: true }),
-      ], 'hreflang/bad-target');
-      assert.deepEqual([finding.count, finding.samples, finding.severity], [4, [`${SITE}/de/moved`, `${SITE}/de/missing`, `${SITE}/de/error`], undefined]);
+      const finding = only(
+        [
+          hreflang('/de/moved', { ...redirecting(1), linksBack: false }),
+          hreflang('/de/missing', { status: 404, indexable: null, linksBack: false }),
+          hreflang('/de/error', { status: 500, indexable: null, linksBack: false }),
+          hreflang('/de/noindex', { indexable: false, linksBack: true }),
+        ],
+        'hreflang/bad-target',
+      );
+      assert.deepEqual(
+        [finding.count, finding.samples, finding.severity],
+        [4, [`${SITE}/de/moved`, `${SITE}/de/missing`, `${SITE}/de/error`], undefined],
+      );
     });
 
     it('missing-return fires on an indexable alternate that does not list the page back', () => {
-      const finding = only([hreflang('/de/page', { linksBack: false }), hreflang('/fr/page', { linksBack: false })], 'hreflang/missing-return');
+      const finding = only(
+        [hreflang('/de/page', { linksBack: false }), hreflang('/fr/page', { linksBack: false })],
+        'hreflang/missing-return',
+      );
       assert.deepEqual(finding, { ruleId: 'hreflang/missing-return', count: 2, samples: [`${SITE}/de/page`, `${SITE}/fr/page`] });
     });
 
@@ -289,7 +343,9 @@ describe('linkTargetFindings', () => {
     });
 
     it('neither fires on an external alternate', () => {
-      none([hreflang('https://other.example/de', { targetKind: 'external', internal: false, status: 404, indexable: null, linksBack: false })]);
+      none([
+        hreflang('https://other.example/de', { targetKind: 'external', internal: false, status: 404, indexable: null, linksBack: false }),
+      ]);
     });
   });
 
@@ -309,7 +365,8 @@ describe('linkTargetFindings', () => {
       hreflang('/fr/page', { linksBack: false }),
     ];
     for (const finding of linkTargetFindings(everything)) decidedHere.add(finding.ruleId);
-    const builderOrSiteLevel = /^(titles|descriptions|content)\/duplicate$|^content\/near-duplicate$|^links\/(orphan|deep)$|^hreflang\/conflicting-codes$|^indexability\/noindex-unseen$|^(sitemaps|robots)\/|^redirects\/http-not-redirected$/;
+    const builderOrSiteLevel =
+      /^(titles|descriptions|content)\/duplicate$|^content\/near-duplicate$|^links\/(orphan|deep)$|^hreflang\/conflicting-codes$|^indexability\/noindex-unseen$|^(sitemaps|robots)\/|^redirects\/http-not-redirected$/;
     const expected = siteRuleDefinitions.map((rule) => rule.id as string).filter((id) => !builderOrSiteLevel.test(id));
     assert.deepEqual([...decidedHere].sort(), expected.sort());
   });

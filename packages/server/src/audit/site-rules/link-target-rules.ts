@@ -96,7 +96,11 @@ export function linkTargetFindings(targets: readonly LinkTarget[]): Finding[] {
             }
           }
           if (!target.redirect?.loop && brokenAnswer(final.status, final.fetchError)) tally.add('links/broken-internal', target.url);
-        } else if (target.targetKind === 'external' && final.fetchError !== 'blocked-address' && brokenAnswer(final.status, final.fetchError)) {
+        } else if (
+          target.targetKind === 'external' &&
+          final.fetchError !== 'blocked-address' &&
+          brokenAnswer(final.status, final.fetchError)
+        ) {
           tally.add('links/broken-external', target.url);
         }
         break;
@@ -117,7 +121,8 @@ export function linkTargetFindings(targets: readonly LinkTarget[]): Finding[] {
         break;
       case 'hreflang':
         if (!target.internal || target.targetKind !== 'page') break;
-        if (target.redirect || failed(target.status, target.fetchError) || target.indexable === false) tally.add('hreflang/bad-target', target.url);
+        if (target.redirect || failed(target.status, target.fetchError) || target.indexable === false)
+          tally.add('hreflang/bad-target', target.url);
         // Only an alternate read as an indexable page has known hreflang links to compare.
         else if (target.linksBack === false && target.indexable === true) tally.add('hreflang/missing-return', target.url);
         break;

@@ -20,8 +20,15 @@ describe('indexability/noindex-unseen', () => {
   it('fires on X-Robots-Tag, on an HTML page and on a PDF alike', () => {
     const headers = { ...GOOD_HEADERS, 'x-robots-tag': 'none' };
     const html = compliantPage({}, { headers, context: { notFoundProbe: null, robotsDisallowedFor: ['Googlebot'] } });
-    assert.deepEqual([noindexUnseenFinding(html)?.samples, noindexUnseenFinding(html)?.detail], [['X-Robots-Tag: none'], 'robots.txt disallows it for Googlebot']);
-    const pdf = responsePage({ contentType: 'application/pdf', headers: { 'content-type': 'application/pdf', 'x-robots-tag': 'noindex' }, context: blockedForAll });
+    assert.deepEqual(
+      [noindexUnseenFinding(html)?.samples, noindexUnseenFinding(html)?.detail],
+      [['X-Robots-Tag: none'], 'robots.txt disallows it for Googlebot'],
+    );
+    const pdf = responsePage({
+      contentType: 'application/pdf',
+      headers: { 'content-type': 'application/pdf', 'x-robots-tag': 'noindex' },
+      context: blockedForAll,
+    });
     assert.deepEqual(noindexUnseenFinding(pdf)?.samples, ['X-Robots-Tag: noindex']);
   });
 
@@ -32,7 +39,7 @@ describe('indexability/noindex-unseen', () => {
     assert.equal(noindexUnseenFinding(otherBot), null, 'a directive for another crawler');
   });
 
-  it('does not fire without the crawl\'s robots.txt, or on an answer that is not 2xx', () => {
+  it("does not fire without the crawl's robots.txt, or on an answer that is not 2xx", () => {
     assert.equal(noindexUnseenFinding(compliantPage({ head: '<meta name="robots" content="noindex">' })), null);
     const gone = responsePage({ status: 410, headers: { 'x-robots-tag': 'noindex' }, context: blockedForAll });
     assert.equal(noindexUnseenFinding(gone), null);

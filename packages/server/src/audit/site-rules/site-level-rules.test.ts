@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { HttpTwinCheck } from '../../crawl/http-twin-check.ts';
 import type { SiteFacts } from '../../crawl/site-facts.ts';
 import type { SitemapFile } from '../../crawl/sitemap-reader.ts';
-import { siteLevelFindings, type SiteLevelFinding, type SitemapCoverage } from './site-level-rules.ts';
+import { type SiteLevelFinding, type SitemapCoverage, siteLevelFindings } from './site-level-rules.ts';
 import { siteRuleDefinitions } from './site-rule-definitions.ts';
 
 const SITE = 'https://example.com';
@@ -16,7 +16,14 @@ function file(path: string, overrides: Partial<SitemapFile> = {}): SitemapFile {
 
 /** A 404 or other failed read, as sitemap-reader records it. */
 function unread(path: string, status: number): SitemapFile {
-  return { url: SITE + path, status, kind: 'invalid', error: status === 0 ? 'No response.' : `HTTP ${status}.`, urlCount: 0, invalidLocs: 0 };
+  return {
+    url: SITE + path,
+    status,
+    kind: 'invalid',
+    error: status === 0 ? 'No response.' : `HTTP ${status}.`,
+    urlCount: 0,
+    invalidLocs: 0,
+  };
 }
 
 type Sitemaps = NonNullable<SiteFacts['sitemaps']>;
@@ -26,15 +33,18 @@ function facts(overrides: { robots?: Partial<SiteFacts['robots']>; sitemaps?: Pa
   const files = overrides.sitemaps?.files ?? [file('/sitemap.xml')];
   return {
     robots: { url: ROBOTS, status: 'ok', httpStatus: 200, blocksAll: false, ...overrides.robots },
-    sitemaps: overrides.sitemaps === null ? null : {
-      tried: [`${SITE}/sitemap.xml`],
-      fromRobots: true,
-      files,
-      filesRead: files.length,
-      listedUrls: 10,
-      otherOriginUrls: 0,
-      ...overrides.sitemaps,
-    },
+    sitemaps:
+      overrides.sitemaps === null
+        ? null
+        : {
+            tried: [`${SITE}/sitemap.xml`],
+            fromRobots: true,
+            files,
+            filesRead: files.length,
+            listedUrls: 10,
+            otherOriginUrls: 0,
+            ...overrides.sitemaps,
+          },
   };
 }
 
@@ -69,10 +79,18 @@ describe('siteLevelFindings', () => {
     assert.deepEqual(siteLevelFindings(facts(), coverage()), []);
   });
 
-  it('leaves findings at their rule\'s default severity, with samples of at most three', () => {
+  it("leaves findings at their rule's default severity, with samples of at most three", () => {
     const findings = siteLevelFindings(
-      facts({ robots: { status: 'error', httpStatus: 500, blocksAll: true }, sitemaps: { files: [1, 2, 3, 4].map((n) => unread(`/s${n}.xml`, 404)) } }),
-      coverage({ listedNot200: 5, listedNot200Samples: ['a', 'b', 'c'], listedNonIndexable: 4, listedNonIndexableSamples: ['d', 'e', 'f'] }),
+      facts({
+        robots: { status: 'error', httpStatus: 500, blocksAll: true },
+        sitemaps: { files: [1, 2, 3, 4].map((n) => unread(`/s${n}.xml`, 404)) },
+      }),
+      coverage({
+        listedNot200: 5,
+        listedNot200Samples: ['a', 'b', 'c'],
+        listedNonIndexable: 4,
+        listedNonIndexableSamples: ['d', 'e', 'f'],
+      }),
     );
     assert.deepEqual(ids(findings), ['robots/unreachable', 'sitemaps/invalid', 'sitemaps/non-200-url', 'sitemaps/non-indexable-url']);
     for (const finding of findings) {
@@ -86,34 +104,73 @@ describe('siteLevelFindings', () => {
     it('missing: robots.txt answers 404 (or 410)', () => {
       const finding = only(siteLevelFindings(facts({ robots: { status: 'missing', httpStatus: 404 } }), coverage()), 'robots/missing');
       assert.deepEqual(finding, { ruleId: 'robots/missing', url: ROBOTS, share: 1, count: 1, samples: [ROBOTS], detail: 'answered 404' });
-      assert.equal(only(siteLevelFindings(facts({ robots: { status: 'missing', httpStatus: 410 } }), coverage()), 'robots/missing').detail, 'answered 410');
+      assert.equal(
+        only(siteLevelFindings(facts({ robots: { status: 'missing', httpStatus: 410 } }), coverage()), 'robots/missing').detail,
+        'answered 410',
+      );
       assert.equal(severityOf('robots/missing'), 'notice');
     });
 
     it('unreachable: a 5xx or 429 answer, or none at all; not also blocks-all though nothing may then be crawled', () => {
-      const error500 = only(siteLevelFindings(facts({ robots: { status: 'error', httpStatus: 500, blocksAll: true } }), coverage()), 'robots/unreachable');
-      assert.deepEqual(error500, { ruleId: 'robots/unreachable', url: ROBOTS, share: 1, count: 1, samples: [ROBOTS], detail: 'answered 500' });
-      const tooMany = only(siteLevelFindings(facts({ robots: { status: 'error', httpStatus: 429, blocksAll: true } }), coverage()), 'robots/unreachable');
+      const error500 = only(
+        siteLevelFindings(facts({ robots: { status: 'error', httpStatus: 500, blocksAll: true } }), coverage()),
+        'robots/unreachable',
+      );
+      assert.deepEqual(error500, {
+        ruleId: 'robots/unreachable',
+        url: ROBOTS,
+        share: 1,
+        count: 1,
+        samples: [ROBOTS],
+        detail: 'answered 500',
+      });
+      const tooMany = only(
+        siteLevelFindings(facts({ robots: { status: 'error', httpStatus: 429, blocksAll: true } }), coverage()),
+        'robots/unreachable',
+      );
       assert.equal(tooMany.detail, 'answered 429');
-      const silent = only(siteLevelFindings(facts({ robots: { status: 'unreachable', httpStatus: null, blocksAll: true } }), coverage()), 'robots/unreachable');
+      const silent = only(
+        siteLevelFindings(facts({ robots: { status: 'unreachable', httpStatus: null, blocksAll: true } }), coverage()),
+        'robots/unreachable',
+      );
       assert.equal(silent.detail, 'no answer');
     });
 
     it('blocks-all: a readable robots.txt that disallows everything', () => {
       const finding = only(siteLevelFindings(facts({ robots: { blocksAll: true } }), coverage()), 'robots/blocks-all');
-      assert.deepEqual(finding, { ruleId: 'robots/blocks-all', url: ROBOTS, share: 1, count: 1, samples: [ROBOTS], detail: 'Disallow: / applies to all crawlers' });
+      assert.deepEqual(finding, {
+        ruleId: 'robots/blocks-all',
+        url: ROBOTS,
+        share: 1,
+        count: 1,
+        samples: [ROBOTS],
+        detail: 'Disallow: / applies to all crawlers',
+      });
       assert.equal(siteRuleDefinitions.find((rule) => rule.id === 'robots/blocks-all')?.weight, 0.9);
     });
 
     it('invalid: the lines of a robots.txt that was read which crawlers cannot use, as a site finding', () => {
-      const problems = { count: 4, samples: ['line 2: unknown directive "Dissallow"', 'line 5: no colon in "Noindex /x"', 'line 7: empty user-agent'] };
+      const problems = {
+        count: 4,
+        samples: ['line 2: unknown directive "Dissallow"', 'line 5: no colon in "Noindex /x"', 'line 7: empty user-agent'],
+      };
       const finding = only(siteLevelFindings(facts({ robots: { problems } }), coverage()), 'robots/invalid');
-      assert.deepEqual(finding, { ruleId: 'robots/invalid', url: ROBOTS, share: 1, count: 4, samples: problems.samples, detail: '4 lines that crawlers cannot use' });
+      assert.deepEqual(finding, {
+        ruleId: 'robots/invalid',
+        url: ROBOTS,
+        share: 1,
+        count: 4,
+        samples: problems.samples,
+        detail: '4 lines that crawlers cannot use',
+      });
       assert.equal(severityOf('robots/invalid'), 'warning');
       const withBlock = siteLevelFindings(facts({ robots: { blocksAll: true, problems } }), coverage());
       assert.deepEqual(ids(withBlock), ['robots/blocks-all', 'robots/invalid'], 'a file can block everything and have bad lines');
-      assert.deepEqual(siteLevelFindings(facts({ robots: { status: 'missing', httpStatus: 404, problems } }), coverage()).map((f) => f.ruleId), ['robots/missing'],
-        'a file not read has no lines');
+      assert.deepEqual(
+        siteLevelFindings(facts({ robots: { status: 'missing', httpStatus: 404, problems } }), coverage()).map((f) => f.ruleId),
+        ['robots/missing'],
+        'a file not read has no lines',
+      );
       assert.deepEqual(siteLevelFindings(facts({ robots: { problems: { count: 0, samples: [] } } }), coverage()), []);
     });
 
@@ -127,15 +184,28 @@ describe('siteLevelFindings', () => {
       const tried = [`${SITE}/sitemap.xml`];
       for (const status of [404, 0, 500]) {
         const finding = only(
-          siteLevelFindings(facts({ sitemaps: { fromRobots: false, tried, files: [unread('/sitemap.xml', status)], listedUrls: 0 } }), coverage({ listedFetched: 0 })),
+          siteLevelFindings(
+            facts({ sitemaps: { fromRobots: false, tried, files: [unread('/sitemap.xml', status)], listedUrls: 0 } }),
+            coverage({ listedFetched: 0 }),
+          ),
           'sitemaps/missing',
         );
-        assert.deepEqual(finding, { ruleId: 'sitemaps/missing', url: tried[0], share: 1, count: 1, samples: tried, detail: 'no sitemap at /sitemap.xml or in robots.txt' });
+        assert.deepEqual(finding, {
+          ruleId: 'sitemaps/missing',
+          url: tried[0],
+          share: 1,
+          count: 1,
+          samples: tried,
+          detail: 'no sitemap at /sitemap.xml or in robots.txt',
+        });
       }
     });
 
     it('does not fire (invalid fires instead) when robots.txt names a sitemap that answers 404', () => {
-      const findings = siteLevelFindings(facts({ sitemaps: { fromRobots: true, files: [unread('/sitemap.xml', 404)], listedUrls: 0 } }), coverage({ listedFetched: 0 }));
+      const findings = siteLevelFindings(
+        facts({ sitemaps: { fromRobots: true, files: [unread('/sitemap.xml', 404)], listedUrls: 0 } }),
+        coverage({ listedFetched: 0 }),
+      );
       assert.deepEqual(ids(findings), ['sitemaps/invalid']);
     });
 
@@ -147,7 +217,10 @@ describe('siteLevelFindings', () => {
 
   describe('sitemaps/invalid', () => {
     it('a named sitemap that answers 404', () => {
-      const finding = only(siteLevelFindings(facts({ sitemaps: { files: [unread('/sitemap.xml', 404)], listedUrls: 0 } }), coverage()), 'sitemaps/invalid');
+      const finding = only(
+        siteLevelFindings(facts({ sitemaps: { files: [unread('/sitemap.xml', 404)], listedUrls: 0 } }), coverage()),
+        'sitemaps/invalid',
+      );
       assert.deepEqual(finding, {
         ruleId: 'sitemaps/invalid',
         url: `${SITE}/sitemap.xml`,
@@ -160,30 +233,48 @@ describe('siteLevelFindings', () => {
 
     it('XML that does not parse, or a file that is not a sitemap', () => {
       const broken = file('/sitemap.xml', { kind: 'invalid', error: 'XML does not parse: unclosed tag', urlCount: 0 });
-      assert.equal(only(siteLevelFindings(facts({ sitemaps: { files: [broken] } }), coverage()), 'sitemaps/invalid').detail,
-        `${SITE}/sitemap.xml: XML does not parse: unclosed tag`);
+      assert.equal(
+        only(siteLevelFindings(facts({ sitemaps: { files: [broken] } }), coverage()), 'sitemaps/invalid').detail,
+        `${SITE}/sitemap.xml: XML does not parse: unclosed tag`,
+      );
       const html = { ...unread('/sitemap.xml', 200), error: undefined };
-      assert.equal(only(siteLevelFindings(facts({ sitemaps: { files: [html] } }), coverage()), 'sitemaps/invalid').detail,
-        `${SITE}/sitemap.xml: not a sitemap`);
+      assert.equal(
+        only(siteLevelFindings(facts({ sitemaps: { files: [html] } }), coverage()), 'sitemaps/invalid').detail,
+        `${SITE}/sitemap.xml: not a sitemap`,
+      );
     });
 
     it('the wrong namespace, but not a text sitemap (which has none)', () => {
       const old = file('/sitemap.xml', { namespace: 'http://www.google.com/schemas/sitemap/0.84' });
-      assert.equal(only(siteLevelFindings(facts({ sitemaps: { files: [old] } }), coverage()), 'sitemaps/invalid').detail,
-        `${SITE}/sitemap.xml: wrong namespace http://www.google.com/schemas/sitemap/0.84`);
+      assert.equal(
+        only(siteLevelFindings(facts({ sitemaps: { files: [old] } }), coverage()), 'sitemaps/invalid').detail,
+        `${SITE}/sitemap.xml: wrong namespace http://www.google.com/schemas/sitemap/0.84`,
+      );
       const text = file('/sitemap.txt', { kind: 'text', namespace: undefined });
       assert.deepEqual(siteLevelFindings(facts({ sitemaps: { files: [text] } }), coverage()), []);
     });
 
     it('more than 50,000 URLs in one file, not exactly 50,000', () => {
-      assert.equal(only(siteLevelFindings(facts({ sitemaps: { files: [file('/sitemap.xml', { urlCount: 50_001 })] } }), coverage()), 'sitemaps/invalid').detail,
-        `${SITE}/sitemap.xml: 50001 URLs (limit 50000)`);
+      assert.equal(
+        only(
+          siteLevelFindings(facts({ sitemaps: { files: [file('/sitemap.xml', { urlCount: 50_001 })] } }), coverage()),
+          'sitemaps/invalid',
+        ).detail,
+        `${SITE}/sitemap.xml: 50001 URLs (limit 50000)`,
+      );
       assert.deepEqual(siteLevelFindings(facts({ sitemaps: { files: [file('/sitemap.xml', { urlCount: 50_000 })] } }), coverage()), []);
     });
 
     it('URLs of another origin, with the share of listed URLs they are', () => {
       const finding = only(siteLevelFindings(facts({ sitemaps: { otherOriginUrls: 3, listedUrls: 10 } }), coverage()), 'sitemaps/invalid');
-      assert.deepEqual(finding, { ruleId: 'sitemaps/invalid', url: `${SITE}/sitemap.xml`, share: 0.3, count: 1, samples: ['3 URLs on another host'], detail: '3 URLs on another host' });
+      assert.deepEqual(finding, {
+        ruleId: 'sitemaps/invalid',
+        url: `${SITE}/sitemap.xml`,
+        share: 0.3,
+        count: 1,
+        samples: ['3 URLs on another host'],
+        detail: '3 URLs on another host',
+      });
     });
 
     it('counts every bad file, samples three, and shares by files read', () => {
@@ -194,7 +285,11 @@ describe('siteLevelFindings', () => {
     });
 
     it('does not fire on valid urlset, index and text files', () => {
-      const files = [file('/sitemap_index.xml', { kind: 'index' }), file('/pages.xml'), file('/more.txt', { kind: 'text', namespace: undefined })];
+      const files = [
+        file('/sitemap_index.xml', { kind: 'index' }),
+        file('/pages.xml'),
+        file('/more.txt', { kind: 'text', namespace: undefined }),
+      ];
       assert.deepEqual(siteLevelFindings(facts({ sitemaps: { files } }), coverage()), []);
     });
   });
@@ -202,14 +297,34 @@ describe('siteLevelFindings', () => {
   describe('sitemaps/non-200-url and sitemaps/non-indexable-url', () => {
     it('non-200-url: the share of listed URLs that redirect or fail', () => {
       const samples = [`${SITE}/moved`, `${SITE}/gone`, `${SITE}/error`];
-      const finding = only(siteLevelFindings(facts(), coverage({ listedFetched: 8, listedNot200: 4, listedNot200Samples: samples })), 'sitemaps/non-200-url');
-      assert.deepEqual(finding, { ruleId: 'sitemaps/non-200-url', url: `${SITE}/sitemap.xml`, share: 0.5, count: 4, samples, detail: '4 of 8 listed URLs' });
+      const finding = only(
+        siteLevelFindings(facts(), coverage({ listedFetched: 8, listedNot200: 4, listedNot200Samples: samples })),
+        'sitemaps/non-200-url',
+      );
+      assert.deepEqual(finding, {
+        ruleId: 'sitemaps/non-200-url',
+        url: `${SITE}/sitemap.xml`,
+        share: 0.5,
+        count: 4,
+        samples,
+        detail: '4 of 8 listed URLs',
+      });
     });
 
     it('non-indexable-url: the share of listed pages that are noindex or canonicalized', () => {
       const samples = [`${SITE}/noindex`];
-      const finding = only(siteLevelFindings(facts(), coverage({ listedFetched: 4, listedNonIndexable: 1, listedNonIndexableSamples: samples })), 'sitemaps/non-indexable-url');
-      assert.deepEqual(finding, { ruleId: 'sitemaps/non-indexable-url', url: `${SITE}/sitemap.xml`, share: 0.25, count: 1, samples, detail: '1 of 4 listed URLs' });
+      const finding = only(
+        siteLevelFindings(facts(), coverage({ listedFetched: 4, listedNonIndexable: 1, listedNonIndexableSamples: samples })),
+        'sitemaps/non-indexable-url',
+      );
+      assert.deepEqual(finding, {
+        ruleId: 'sitemaps/non-indexable-url',
+        url: `${SITE}/sitemap.xml`,
+        share: 0.25,
+        count: 1,
+        samples,
+        detail: '1 of 4 listed URLs',
+      });
     });
 
     it('neither fires when every listed URL answers 200 and is indexable', () => {
@@ -219,7 +334,10 @@ describe('siteLevelFindings', () => {
 
   describe('sitemaps/coverage-gap', () => {
     const gap = (unlisted: number, indexable: number) =>
-      siteLevelFindings(facts(), coverage({ indexablePages: indexable, indexableUnlisted: unlisted, indexableUnlistedSamples: [`${SITE}/u1`] }));
+      siteLevelFindings(
+        facts(),
+        coverage({ indexablePages: indexable, indexableUnlisted: unlisted, indexableUnlistedSamples: [`${SITE}/u1`] }),
+      );
 
     it('does not fire at exactly 5 of 100 (5 %), and fires at 6 of 100 (more than five pages)', () => {
       assert.deepEqual(gap(5, 100), []);
@@ -248,7 +366,9 @@ describe('siteLevelFindings', () => {
     it('does not fire when there is no usable sitemap (that is sitemaps/missing or invalid), nor without indexable pages', () => {
       const noSitemap = facts({ sitemaps: { fromRobots: false, files: [unread('/sitemap.xml', 404)], listedUrls: 0 } });
       assert.deepEqual(ids(siteLevelFindings(noSitemap, coverage({ indexableUnlisted: 10 }))), ['sitemaps/missing']);
-      const broken = facts({ sitemaps: { files: [file('/sitemap.xml', { kind: 'invalid', error: 'XML does not parse: x', urlCount: 0 })] } });
+      const broken = facts({
+        sitemaps: { files: [file('/sitemap.xml', { kind: 'invalid', error: 'XML does not parse: x', urlCount: 0 })] },
+      });
       assert.deepEqual(ids(siteLevelFindings(broken, coverage({ indexableUnlisted: 10 }))), ['sitemaps/invalid']);
       assert.deepEqual(siteLevelFindings(facts(), coverage({ indexablePages: 0, indexableUnlisted: 0 })), []);
     });
@@ -256,13 +376,29 @@ describe('siteLevelFindings', () => {
 
   describe('redirects/http-not-redirected', () => {
     const twins = (overrides: Partial<HttpTwinCheck> = {}): HttpTwinCheck => ({
-      url: 'http://example.com/', checked: 20, notRedirected: 0, samples: [], unanswered: 0, skipped: 0, ...overrides,
+      url: 'http://example.com/',
+      checked: 20,
+      notRedirected: 0,
+      samples: [],
+      unanswered: 0,
+      skipped: 0,
+      ...overrides,
     });
 
     it('fires with the share of the http:// URLs asked that do not redirect permanently to their https twin', () => {
       const samples = ['http://example.com/ → 302 https://example.com/', 'http://example.com/a → 200'];
-      const finding = only(siteLevelFindings({ ...facts(), httpTwins: twins({ checked: 8, notRedirected: 2, samples, unanswered: 1 }) }, coverage()), 'redirects/http-not-redirected');
-      assert.deepEqual(finding, { ruleId: 'redirects/http-not-redirected', url: 'http://example.com/', share: 0.25, count: 2, samples, detail: '2 of 8 http:// URLs asked' });
+      const finding = only(
+        siteLevelFindings({ ...facts(), httpTwins: twins({ checked: 8, notRedirected: 2, samples, unanswered: 1 }) }, coverage()),
+        'redirects/http-not-redirected',
+      );
+      assert.deepEqual(finding, {
+        ruleId: 'redirects/http-not-redirected',
+        url: 'http://example.com/',
+        share: 0.25,
+        count: 2,
+        samples,
+        detail: '2 of 8 http:// URLs asked',
+      });
       assert.equal(severityOf('redirects/http-not-redirected'), 'warning');
     });
 
@@ -276,13 +412,28 @@ describe('siteLevelFindings', () => {
   it('decides every robots, sitemaps and http→https rule of the catalog', () => {
     const decided = new Set<string>();
     const cases: [SiteFacts, SitemapCoverage][] = [
-      [facts({ robots: { status: 'missing', httpStatus: 404 }, sitemaps: { fromRobots: false, files: [unread('/sitemap.xml', 404)] } }), coverage()],
-      [facts({ robots: { status: 'error', httpStatus: 503, blocksAll: true }, sitemaps: { files: [unread('/sitemap.xml', 404)] } }), coverage()],
-      [facts({ robots: { blocksAll: true, problems: { count: 1, samples: [] } } }), coverage({ listedNot200: 1, listedNonIndexable: 1, indexableUnlisted: 6 })],
-      [{ ...facts(), httpTwins: { url: 'http://example.com/', checked: 1, notRedirected: 1, samples: [], unanswered: 0, skipped: 0 } }, coverage()],
+      [
+        facts({ robots: { status: 'missing', httpStatus: 404 }, sitemaps: { fromRobots: false, files: [unread('/sitemap.xml', 404)] } }),
+        coverage(),
+      ],
+      [
+        facts({ robots: { status: 'error', httpStatus: 503, blocksAll: true }, sitemaps: { files: [unread('/sitemap.xml', 404)] } }),
+        coverage(),
+      ],
+      [
+        facts({ robots: { blocksAll: true, problems: { count: 1, samples: [] } } }),
+        coverage({ listedNot200: 1, listedNonIndexable: 1, indexableUnlisted: 6 }),
+      ],
+      [
+        { ...facts(), httpTwins: { url: 'http://example.com/', checked: 1, notRedirected: 1, samples: [], unanswered: 0, skipped: 0 } },
+        coverage(),
+      ],
     ];
-    for (const [siteFacts, siteCoverage] of cases) for (const finding of siteLevelFindings(siteFacts, siteCoverage)) decided.add(finding.ruleId);
-    const expected = siteRuleDefinitions.map((rule) => rule.id as string).filter((id) => /^(sitemaps|robots)\/|^redirects\/http-not-redirected$/.test(id));
+    for (const [siteFacts, siteCoverage] of cases)
+      for (const finding of siteLevelFindings(siteFacts, siteCoverage)) decided.add(finding.ruleId);
+    const expected = siteRuleDefinitions
+      .map((rule) => rule.id as string)
+      .filter((id) => /^(sitemaps|robots)\/|^redirects\/http-not-redirected$/.test(id));
     assert.deepEqual([...decided].sort(), expected.sort());
   });
 });

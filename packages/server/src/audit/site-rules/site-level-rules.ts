@@ -37,12 +37,26 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
   const findings: SiteLevelFinding[] = [];
   const robots = facts.robots;
   if (robots.status === 'missing' && (robots.httpStatus === 404 || robots.httpStatus === 410)) {
-    findings.push({ ruleId: 'robots/missing', url: robots.url, share: 1, count: 1, samples: [robots.url], detail: `answered ${robots.httpStatus}` });
+    findings.push({
+      ruleId: 'robots/missing',
+      url: robots.url,
+      share: 1,
+      count: 1,
+      samples: [robots.url],
+      detail: `answered ${robots.httpStatus}`,
+    });
   } else if (robots.status === 'unreachable' || robots.status === 'error') {
     const detail = robots.httpStatus === null ? 'no answer' : `answered ${robots.httpStatus}`;
     findings.push({ ruleId: 'robots/unreachable', url: robots.url, share: 1, count: 1, samples: [robots.url], detail });
   } else if (robots.blocksAll) {
-    findings.push({ ruleId: 'robots/blocks-all', url: robots.url, share: 1, count: 1, samples: [robots.url], detail: 'Disallow: / applies to all crawlers' });
+    findings.push({
+      ruleId: 'robots/blocks-all',
+      url: robots.url,
+      share: 1,
+      count: 1,
+      samples: [robots.url],
+      detail: 'Disallow: / applies to all crawlers',
+    });
   }
   const problems = robots.status === 'ok' ? robots.problems : undefined;
   if (problems && problems.count > 0) {
@@ -68,18 +82,31 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
   const usable = sitemaps.files.filter((file) => file.status >= 200 && file.status < 300 && file.kind !== 'invalid');
   // A sitemap robots.txt names but that does not answer is broken, not missing.
   if (!answered && !sitemaps.fromRobots) {
-    findings.push({ ruleId: 'sitemaps/missing', url: sitemaps.tried[0] ?? robots.url, share: 1, count: 1, samples: sitemaps.tried.slice(0, 3), detail: 'no sitemap at /sitemap.xml or in robots.txt' });
+    findings.push({
+      ruleId: 'sitemaps/missing',
+      url: sitemaps.tried[0] ?? robots.url,
+      share: 1,
+      count: 1,
+      samples: sitemaps.tried.slice(0, 3),
+      detail: 'no sitemap at /sitemap.xml or in robots.txt',
+    });
   } else {
     const problems: string[] = [];
     let bad = 0;
     let firstBad: string | undefined;
     for (const file of sitemaps.files) {
-      const reason = file.status === 0 ? 'no answer'
-        : file.status >= 400 ? `answered ${file.status}`
-        : file.kind === 'invalid' ? (file.error ?? 'not a sitemap')
-        : file.namespace !== undefined && file.namespace !== 'http://www.sitemaps.org/schemas/sitemap/0.9' ? `wrong namespace ${file.namespace}`
-        : file.urlCount > SITEMAP_MAX_URLS ? `${file.urlCount} URLs (limit ${SITEMAP_MAX_URLS})`
-        : null;
+      const reason =
+        file.status === 0
+          ? 'no answer'
+          : file.status >= 400
+            ? `answered ${file.status}`
+            : file.kind === 'invalid'
+              ? (file.error ?? 'not a sitemap')
+              : file.namespace !== undefined && file.namespace !== 'http://www.sitemaps.org/schemas/sitemap/0.9'
+                ? `wrong namespace ${file.namespace}`
+                : file.urlCount > SITEMAP_MAX_URLS
+                  ? `${file.urlCount} URLs (limit ${SITEMAP_MAX_URLS})`
+                  : null;
       if (reason) {
         bad += 1;
         firstBad ??= file.url;
@@ -88,8 +115,18 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
     }
     if (sitemaps.otherOriginUrls > 0) problems.push(`${sitemaps.otherOriginUrls} URLs on another host`);
     if (bad > 0 || sitemaps.otherOriginUrls > 0) {
-      const share = Math.min(1, Math.max(bad / Math.max(1, sitemaps.filesRead), sitemaps.otherOriginUrls / Math.max(1, sitemaps.listedUrls)));
-      findings.push({ ruleId: 'sitemaps/invalid', url: firstBad ?? sitemaps.tried[0] ?? robots.url, share, count: bad + (sitemaps.otherOriginUrls > 0 ? 1 : 0), samples: problems.slice(0, 3), detail: problems[0] ?? '' });
+      const share = Math.min(
+        1,
+        Math.max(bad / Math.max(1, sitemaps.filesRead), sitemaps.otherOriginUrls / Math.max(1, sitemaps.listedUrls)),
+      );
+      findings.push({
+        ruleId: 'sitemaps/invalid',
+        url: firstBad ?? sitemaps.tried[0] ?? robots.url,
+        share,
+        count: bad + (sitemaps.otherOriginUrls > 0 ? 1 : 0),
+        samples: problems.slice(0, 3),
+        detail: problems[0] ?? '',
+      });
     }
   }
   if (coverage.listedNot200 > 0) {

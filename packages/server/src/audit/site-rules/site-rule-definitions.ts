@@ -14,7 +14,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Page links to a redirect',
-    explanation: 'Each link to a redirecting URL costs visitors and crawlers an extra round trip, and spends crawl budget on a URL that is not the real page.',
+    explanation:
+      'Each link to a redirecting URL costs visitors and crawlers an extra round trip, and spends crawl budget on a URL that is not the real page.',
     fix: 'Point the link straight at the final URL of the redirect.',
   },
   {
@@ -23,7 +24,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Page links into a redirect chain',
-    explanation: 'A redirect that leads to another redirect makes every visit slower, and search engines stop following long chains (Google after about ten hops), so the target may never be reached.',
+    explanation:
+      'A redirect that leads to another redirect makes every visit slower, and search engines stop following long chains (Google after about ten hops), so the target may never be reached.',
     fix: 'Make the first redirect point directly at the final URL, and update links to use the final URL.',
   },
   {
@@ -32,7 +34,8 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'Page links into a redirect loop',
-    explanation: 'The linked URL redirects back to a URL already visited (or through more than ten hops), so no browser or crawler ever reaches a page.',
+    explanation:
+      'The linked URL redirects back to a URL already visited (or through more than ten hops), so no browser or crawler ever reaches a page.',
     fix: 'Break the loop: decide which URL is the real page, make it answer 200, and redirect the others to it once.',
   },
   {
@@ -41,7 +44,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'http:// addresses are not redirected to https',
-    explanation: 'People who type the address, and old links, reach the http:// form of the site. Unless it answers with a permanent redirect (301 or 308) to the same page over https, they browse without encryption, and search engines may index both forms. Loupe asks the http:// form of the start URL and of up to 19 other pages, within 20 seconds; an http:// address that does not answer at all is not counted.',
+    explanation:
+      'People who type the address, and old links, reach the http:// form of the site. Unless it answers with a permanent redirect (301 or 308) to the same page over https, they browse without encryption, and search engines may index both forms. Loupe asks the http:// form of the start URL and of up to 19 other pages, within 20 seconds; an http:// address that does not answer at all is not counted.',
     fix: 'Make the server answer every http:// request with a 301 (or 308) to the same path on https://, and add an HSTS header on the https answers.',
   },
   {
@@ -50,7 +54,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Page links to URLs blocked by robots.txt',
-    explanation: 'Search engines will not crawl the linked URLs, so their content cannot be indexed, yet they may still appear in results as bare links.',
+    explanation:
+      'Search engines will not crawl the linked URLs, so their content cannot be indexed, yet they may still appear in results as bare links.',
     fix: 'If the linked pages should rank, allow them in robots.txt; if not, stop linking to them or use noindex instead of a robots.txt block.',
   },
   {
@@ -59,7 +64,8 @@ export const siteRuleDefinitions = [
     severity: 'notice',
     scope: 'site',
     title: 'noindex on a URL that robots.txt blocks',
-    explanation: 'Search engines do not fetch URLs that robots.txt disallows, so they never read the noindex on them, and may still list the bare URL when other sites link to it. Loupe sees the noindex only on URLs it fetched: in a crawl with respectRobots off, or where robots.txt lets Loupe in while it keeps other crawlers out.',
+    explanation:
+      'Search engines do not fetch URLs that robots.txt disallows, so they never read the noindex on them, and may still list the bare URL when other sites link to it. Loupe sees the noindex only on URLs it fetched: in a crawl with respectRobots off, or where robots.txt lets Loupe in while it keeps other crawlers out.',
     fix: 'To keep the page out of search results, allow it in robots.txt so the noindex can be read; to keep crawlers away only, the noindex is not needed.',
   },
   {
@@ -68,7 +74,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Title shared with other pages',
-    explanation: 'Indexable pages with the same title (in the same language) compete with each other in search results and are hard to tell apart for searchers.',
+    explanation:
+      'Indexable pages with the same title (in the same language) compete with each other in search results and are hard to tell apart for searchers.',
     fix: 'Give each page a title that says what is particular to it; if the pages are really the same, canonicalize them to one.',
   },
   {
@@ -86,7 +93,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Same content as other pages',
-    explanation: 'Indexable pages with identical visible text split links and ranking signals between copies, and search engines pick one copy on their own.',
+    explanation:
+      'Indexable pages with identical visible text split links and ranking signals between copies, and search engines pick one copy on their own.',
     fix: 'Keep one URL for the content: redirect or canonicalize the copies to it.',
   },
   {
@@ -95,7 +103,8 @@ export const siteRuleDefinitions = [
     severity: 'notice',
     scope: 'site',
     title: 'Nearly the same content as other pages',
-    explanation: 'The visible text of this page differs from other indexable pages by only a few words (their SimHashes are within 3 of 64 bits), so search engines may treat them as duplicates and show only one.',
+    explanation:
+      'The visible text of this page differs from other indexable pages by only a few words (their SimHashes are within 3 of 64 bits), so search engines may treat them as duplicates and show only one.',
     fix: 'Make each page say something of its own, or merge the near-copies into one page and redirect or canonicalize the others to it.',
   },
   {
@@ -104,7 +113,8 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'Canonical points to a URL that does not answer 200',
-    explanation: 'A canonical target that redirects, is missing or fails cannot be the indexed version, so search engines ignore the hint and may index the wrong URL.',
+    explanation:
+      'A canonical target that redirects, is missing or fails cannot be the indexed version, so search engines ignore the hint and may index the wrong URL.',
     fix: 'Point the canonical at the final, working URL of the page.',
   },
   {
@@ -113,7 +123,8 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'Canonical points to a page that cannot be indexed',
-    explanation: 'The canonical target is noindex, blocked by robots.txt, or canonicalizes to yet another URL, which sends contradictory signals: search engines may drop both pages.',
+    explanation:
+      'The canonical target is noindex, blocked by robots.txt, or canonicalizes to yet another URL, which sends contradictory signals: search engines may drop both pages.',
     fix: 'Canonicalize to an indexable page that canonicalizes to itself.',
   },
   {
@@ -122,7 +133,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Hreflang alternate does not link back',
-    explanation: 'Hreflang annotations must be confirmed from both sides; when the alternate does not list this page in return, search engines ignore the pair.',
+    explanation:
+      'Hreflang annotations must be confirmed from both sides; when the alternate does not list this page in return, search engines ignore the pair.',
     fix: 'Add a matching hreflang link back to this page on each listed alternate.',
   },
   {
@@ -140,8 +152,9 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Page is given conflicting hreflang languages',
-    explanation: 'The site\'s hreflang annotations call this page two different languages, or the code it gives itself contradicts its <html lang>. Search engines then cannot tell which audience the page is for, and may ignore the whole set.',
-    fix: 'Give each URL one language in every hreflang annotation that names it, matching the page\'s own hreflang and its <html lang>.',
+    explanation:
+      "The site's hreflang annotations call this page two different languages, or the code it gives itself contradicts its <html lang>. Search engines then cannot tell which audience the page is for, and may ignore the whole set.",
+    fix: "Give each URL one language in every hreflang annotation that names it, matching the page's own hreflang and its <html lang>.",
   },
   {
     id: 'links/broken-internal',
@@ -149,7 +162,8 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'Broken internal links',
-    explanation: 'Links to pages of this site that answer 404, 410, a server error or nothing at all lead visitors to a dead end and waste crawl budget.',
+    explanation:
+      'Links to pages of this site that answer 404, 410, a server error or nothing at all lead visitors to a dead end and waste crawl budget.',
     fix: 'Fix or remove each broken link, or restore the missing pages (or redirect them to their replacements).',
   },
   {
@@ -158,8 +172,9 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Broken external links',
-    explanation: 'Links to other sites that no longer answer frustrate visitors and make the page look neglected. 401, 403 and 429 answers are not counted: they cannot be verified.',
-    fix: 'Update each link to the resource\'s new address, link to an archived copy, or remove it.',
+    explanation:
+      'Links to other sites that no longer answer frustrate visitors and make the page look neglected. 401, 403 and 429 answers are not counted: they cannot be verified.',
+    fix: "Update each link to the resource's new address, link to an archived copy, or remove it.",
   },
   {
     id: 'links/orphan',
@@ -195,7 +210,7 @@ export const siteRuleDefinitions = [
     scope: 'site',
     title: 'Images larger than 200 KB',
     explanation: 'Heavy images slow pages down, especially on mobile connections; over 1 MB the effect on load time is severe.',
-    fix: 'Resize images to the size they are shown at and serve modern formats (WebP, AVIF) at a sensible quality — Loupe\'s image CDN does both.',
+    fix: "Resize images to the size they are shown at and serve modern formats (WebP, AVIF) at a sensible quality — Loupe's image CDN does both.",
   },
   {
     id: 'sitemaps/missing',
@@ -203,7 +218,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'No XML sitemap found',
-    explanation: 'Without a sitemap search engines rely on links alone to find pages, so new or weakly linked pages are discovered late or never.',
+    explanation:
+      'Without a sitemap search engines rely on links alone to find pages, so new or weakly linked pages are discovered late or never.',
     fix: 'Publish a sitemap at /sitemap.xml listing the indexable pages, and name it in robots.txt with a Sitemap: line.',
   },
   {
@@ -212,8 +228,9 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'Sitemap cannot be used',
-    explanation: 'A sitemap that fails to load, does not parse, uses the wrong namespace, is too large or lists URLs of another host is ignored by search engines in whole or in part.',
-    fix: 'Serve the sitemap with status 200 as valid XML in the sitemaps.org namespace, within 50,000 URLs and 50 MB, listing only this host\'s URLs.',
+    explanation:
+      'A sitemap that fails to load, does not parse, uses the wrong namespace, is too large or lists URLs of another host is ignored by search engines in whole or in part.',
+    fix: "Serve the sitemap with status 200 as valid XML in the sitemaps.org namespace, within 50,000 URLs and 50 MB, listing only this host's URLs.",
   },
   {
     id: 'sitemaps/non-200-url',
@@ -221,7 +238,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Sitemap lists URLs that do not answer 200',
-    explanation: 'A sitemap should list only final, working URLs; redirects and errors in it waste crawl budget and erode search engines\' trust in the file.',
+    explanation:
+      "A sitemap should list only final, working URLs; redirects and errors in it waste crawl budget and erode search engines' trust in the file.",
     fix: 'Remove or replace the listed URLs that redirect or fail.',
   },
   {
@@ -230,7 +248,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'Sitemap lists pages that cannot be indexed',
-    explanation: 'Listing noindex or canonicalized pages asks search engines to index pages that say they must not be, a contradiction they resolve on their own.',
+    explanation:
+      'Listing noindex or canonicalized pages asks search engines to index pages that say they must not be, a contradiction they resolve on their own.',
     fix: 'List only indexable, self-canonical pages in the sitemap.',
   },
   {
@@ -239,8 +258,9 @@ export const siteRuleDefinitions = [
     severity: 'notice',
     scope: 'site',
     title: 'Indexable pages missing from the sitemap',
-    explanation: 'More than 10 % (or more than five) of the indexable pages crawled are not in the sitemap, so the sitemap does not help search engines find them.',
-    fix: 'Generate the sitemap from the same source as the site\'s pages so every indexable page is listed.',
+    explanation:
+      'More than 10 % (or more than five) of the indexable pages crawled are not in the sitemap, so the sitemap does not help search engines find them.',
+    fix: "Generate the sitemap from the same source as the site's pages so every indexable page is listed.",
   },
   {
     id: 'robots/missing',
@@ -248,7 +268,8 @@ export const siteRuleDefinitions = [
     severity: 'notice',
     scope: 'site',
     title: 'No robots.txt',
-    explanation: 'Without robots.txt every URL may be crawled and there is no place to point crawlers at the sitemap. It is not an error, but most sites benefit from one.',
+    explanation:
+      'Without robots.txt every URL may be crawled and there is no place to point crawlers at the sitemap. It is not an error, but most sites benefit from one.',
     fix: 'Publish /robots.txt with the rules you need and a Sitemap: line.',
   },
   {
@@ -257,7 +278,8 @@ export const siteRuleDefinitions = [
     severity: 'error',
     scope: 'site',
     title: 'robots.txt cannot be read',
-    explanation: 'When robots.txt answers a server error, 429 or nothing, Google stops crawling the whole site until it can read the file again.',
+    explanation:
+      'When robots.txt answers a server error, 429 or nothing, Google stops crawling the whole site until it can read the file again.',
     fix: 'Make /robots.txt answer 200 (or 404 if you want no rules) reliably.',
   },
   {
@@ -266,7 +288,8 @@ export const siteRuleDefinitions = [
     severity: 'warning',
     scope: 'site',
     title: 'robots.txt has lines crawlers cannot use',
-    explanation: 'Crawlers skip a robots.txt line they cannot parse: one without a colon, an unknown or misspelt directive, a rule before any User-agent, a pattern that does not start with / or *, or a Sitemap that is not a URL. The rule that line was meant to make then does not hold.',
+    explanation:
+      'Crawlers skip a robots.txt line they cannot parse: one without a colon, an unknown or misspelt directive, a rule before any User-agent, a pattern that does not start with / or *, or a Sitemap that is not a URL. The rule that line was meant to make then does not hold.',
     fix: 'Correct the lines listed: spell the directive right (User-agent, Allow, Disallow, Sitemap), start each group with a User-agent line, begin patterns with / or *, and give Sitemap an absolute URL.',
   },
   {

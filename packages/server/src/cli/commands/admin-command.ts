@@ -1,6 +1,6 @@
 import { LoupeError } from '@loupe/contract';
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../../config.ts';
+import { type Config, loadConfig } from '../../config.ts';
 import type { Database } from '../../database/database.ts';
 import type { WorkspaceAdmin, WorkspaceListing } from '../../provisioning/workspace-admin.ts';
 import type { ResetLink } from '../../sessions/password-reset-service.ts';
@@ -39,7 +39,10 @@ async function runAdmin<T>(
 
 function workspaceTable(workspaces: WorkspaceListing[]): string {
   if (workspaces.length === 0) return 'No workspaces yet: run `loupe init`.';
-  return formatTable(['id', 'name', 'plan', 'balance'], workspaces.map((w) => [w.id, w.name, w.plan, String(w.balance)]));
+  return formatTable(
+    ['id', 'name', 'plan', 'balance'],
+    workspaces.map((w) => [w.id, w.name, w.plan, String(w.balance)]),
+  );
 }
 
 /**
@@ -55,7 +58,9 @@ async function issueResetLink(database: Database, config: Config, email: string)
 
 /** `loupe admin`: operator tasks straight on the database, no server or key needed. */
 export function registerAdminCommand(program: Command): void {
-  const admin = program.command('admin').description("Operator tasks on this instance's database: workspaces, plans, credits, password resets.");
+  const admin = program
+    .command('admin')
+    .description("Operator tasks on this instance's database: workspaces, plans, credits, password resets.");
 
   admin
     .command('workspaces')

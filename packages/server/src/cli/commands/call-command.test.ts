@@ -39,7 +39,10 @@ describe('loupe call', () => {
   it('uploads a file to an upload operation, with its fields as parameters', async () => {
     const project = json(await runLoupe(['projects', 'create', 'Called', '--json'], env));
     const file = join(fileURLToPath(testImagesDir), 'camera.png');
-    const run = await runLoupe(['call', 'uploadImage', '-p', `projectId=${project.id}`, '-p', 'path=people/camera.png', '--file', file, '--json'], env);
+    const run = await runLoupe(
+      ['call', 'uploadImage', '-p', `projectId=${project.id}`, '-p', 'path=people/camera.png', '--file', file, '--json'],
+      env,
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual([json(run).path, json(run).width], ['people/camera.png', 512]);
   });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { operations, type OperationDefinition } from '@loupe/contract';
+import { type OperationDefinition, operations } from '@loupe/contract';
 import type { Command } from 'commander';
 import type { ClientSession } from '../client-session.ts';
 import { terminalJson } from '../terminal-text.ts';
@@ -24,7 +24,8 @@ function operationList(): string {
   for (const operation of registry) byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
   const width = Math.max(...registry.map((operation) => operation.id.length));
   const sections = [...byTag].map(
-    ([tag, list]) => `${tag}:\n${list.map((operation) => `  ${operation.id.padEnd(width)}  ${operation.method} ${operation.path}`).join('\n')}`,
+    ([tag, list]) =>
+      `${tag}:\n${list.map((operation) => `  ${operation.id.padEnd(width)}  ${operation.method} ${operation.path}`).join('\n')}`,
   );
   return `\nOperations (the REST API's operationIds; /api/openapi.json describes their inputs and answers):\n\n${sections.join('\n\n')}`;
 }
@@ -59,7 +60,11 @@ async function buildRequest(operation: OperationDefinition, options: CallFlags):
   const request: Record<string, unknown> = { ...params };
   if (options.file !== undefined) {
     if (!operation.upload) throw usageError('file', `${operation.id} takes no file (--file).`);
-    const fields = Object.fromEntries(Object.keys(operation.upload.fields.shape).filter((name) => name in params).map((name) => [name, params[name]]));
+    const fields = Object.fromEntries(
+      Object.keys(operation.upload.fields.shape)
+        .filter((name) => name in params)
+        .map((name) => [name, params[name]]),
+    );
     request.upload = { file: await readFile(options.file), filename: basename(options.file), fields };
   } else if (operation.body) {
     request.body = options.body === undefined ? {} : await readBody(options.body);
@@ -83,7 +88,10 @@ export function registerCallCommand(program: Command): void {
     .option('--body <json>', 'the JSON body; @file reads a file, - reads stdin')
     .option('--file <path>', 'the file of an upload operation (uploadImage)')
     .option('--all', 'a list operation: every page, not only the first')
-    .addHelpText('after', () => `\nExample:\n  loupe call createSchedule -p projectId=… --body '{"cron":"0 3 * * 1","timezone":"UTC"}'\n${operationList()}`)
+    .addHelpText(
+      'after',
+      () => `\nExample:\n  loupe call createSchedule -p projectId=… --body '{"cron":"0 3 * * 1","timezone":"UTC"}'\n${operationList()}`,
+    )
     .action(
       userAction<CallFlags>(async ({ session, output }, [operationId], options) => {
         const operation = registry.find((candidate) => candidate.id === operationId);

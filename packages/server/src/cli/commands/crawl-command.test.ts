@@ -35,7 +35,10 @@ describe('loupe crawl', () => {
     assert.match(run.stderr, /: completed$/m);
     // What the crawl is doing: pages with their count (and the page fetched last when the
     // server had written one by then), then the report being built.
-    assert.match(run.stderr, /^(starting the crawl|crawling pages \d+\/\d+( \([\d.,]+\/s\))?( · links \d+\/\d+)?( {2}http:\/\/127\.0\.0\.1:\d+\/\S*)?)$/m);
+    assert.match(
+      run.stderr,
+      /^(starting the crawl|crawling pages \d+\/\d+( \([\d.,]+\/s\))?( · links \d+\/\d+)?( {2}http:\/\/127\.0\.0\.1:\d+\/\S*)?)$/m,
+    );
     assert.match(run.stderr, /^pages 20\/20( · links \d+\/\d+)? · building report$/m);
     assert.doesNotMatch(run.stderr, /\x1b|\r/, 'no terminal control characters in a pipe');
   });

@@ -1,8 +1,8 @@
 import { CrawlStatus, type StartCrawl } from '@loupe/contract';
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { crawlProgressBar } from '../crawl-progress-bar.ts';
 import { followCrawl } from '../follow-crawl.ts';
-import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { formatFields, formatTable } from '../table.ts';
 import { keyValues, repeatable, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
@@ -43,11 +43,7 @@ function crawlRequest(url: string, options: CrawlFlags): StartCrawl {
 
 /** `loupe crawl <url>`: start a crawl, follow it with a progress bar, print the report's summary. */
 export function registerCrawlCommand(program: Command): void {
-  withClientFlags(
-    program
-      .command('crawl')
-      .description('Crawl and audit a site (or one page), with progress, then the report summary.'),
-  )
+  withClientFlags(program.command('crawl').description('Crawl and audit a site (or one page), with progress, then the report summary.'))
     .argument('<url>', 'the site or page to audit, http(s)')
     .option('--page', 'audit this one URL only (a one-page crawl)')
     .option('--project <projectId>', 'file the report under this audit project')
@@ -72,7 +68,10 @@ export function registerCrawlCommand(program: Command): void {
         const crawl = await client.startCrawl({ body: crawlRequest(url as string, options) });
         if (crawl.capped) output.note(`maxPages lowered to the plan's cap: ${crawl.maxPages}.`);
         if (!options.wait) {
-          output.result(crawl, (c) => `Started crawl ${c.id} (${c.status}, up to ${c.maxPages} pages).\nFollow it: loupe crawls watch ${c.id}`);
+          output.result(
+            crawl,
+            (c) => `Started crawl ${c.id} (${c.status}, up to ${c.maxPages} pages).\nFollow it: loupe crawls watch ${c.id}`,
+          );
           return;
         }
         output.note(`Crawl ${crawl.id} of ${crawl.url}: up to ${crawl.maxPages} pages, ${crawl.creditsReserved} credits reserved.`);

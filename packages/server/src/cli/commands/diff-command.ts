@@ -47,12 +47,18 @@ export function formatDiff(diff: ReportDiff): string {
   if (pages.length > 0) sections.push(pages.join('\n'));
   if (diff.changed.status.total > 0) {
     sections.push(
-      `Status changed: ${diff.changed.status.total}\n${formatTable(['url', 'before', 'after'], diff.changed.status.pages.map((p) => [p.url, p.before, p.after]))}`,
+      `Status changed: ${diff.changed.status.total}\n${formatTable(
+        ['url', 'before', 'after'],
+        diff.changed.status.pages.map((p) => [p.url, p.before, p.after]),
+      )}`,
     );
   }
   if (diff.changed.title.total > 0) {
     sections.push(
-      `Title changed: ${diff.changed.title.total}\n${formatTable(['url', 'before', 'after'], diff.changed.title.pages.map((p) => [p.url, p.before, p.after]))}`,
+      `Title changed: ${diff.changed.title.total}\n${formatTable(
+        ['url', 'before', 'after'],
+        diff.changed.title.pages.map((p) => [p.url, p.before, p.after]),
+      )}`,
     );
   }
   return `Comparing ${diff.old.id} (${diff.old.createdAt}) with ${diff.new.id} (${diff.new.createdAt})\n\n${sections.join('\n\n')}`;

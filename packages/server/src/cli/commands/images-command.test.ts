@@ -50,7 +50,10 @@ describe('loupe images', () => {
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trim().split('\n');
     assert.deepEqual(
-      lines.slice(0, -1).map((line) => line.split(/ {2}/)[1]).sort(),
+      lines
+        .slice(0, -1)
+        .map((line) => line.split(/ {2}/)[1])
+        .sort(),
       ['blog/2026/animated/deeper/hubble.jpg', 'blog/2026/animated/tiny.gif', 'blog/2026/camera.png', 'blog/2026/rocket.jpg'],
     );
     assert.match(lines[0]!, /^uploaded {2}\S+ {2}\d+×\d+ (jpeg|png|gif) {2}[\d.]+ kB$/);
@@ -61,7 +64,10 @@ describe('loupe images', () => {
 
   it('uploads named files under their own names and prints one JSON document with --json', async () => {
     const project = await newProject('Files');
-    const run = await runLoupe(['images', 'upload', join(folder, 'rocket.jpg'), join(folder, 'animated'), '--project', project, '--json'], env);
+    const run = await runLoupe(
+      ['images', 'upload', join(folder, 'rocket.jpg'), join(folder, 'animated'), '--project', project, '--json'],
+      env,
+    );
     assert.equal(run.code, 0, run.stderr);
     const summary = json(run);
     assert.deepEqual([summary.uploaded, summary.failed, summary.skipped], [3, 0, 0]);

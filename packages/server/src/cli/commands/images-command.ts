@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { LoupeError, type ErrorBody, type Image } from '@loupe/contract';
+import { type ErrorBody, type Image, LoupeError } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
 import type { Command } from 'commander';
 import { exitCodeFor, exitCodes } from '../exit-codes.ts';
 import { collectImageFiles, type ImageFile } from '../image-files.ts';
-import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { errorBody, type Output } from '../output.ts';
 import { formatBytes, formatTable } from '../table.ts';
 import { userAction, wholeNumber, withClientFlags } from '../user-command.ts';
@@ -36,7 +36,10 @@ async function uploadAll(client: LoupeClient, projectId: string, files: ImageFil
       const item = files[index]!;
       try {
         const data = await readFile(item.file);
-        const image = await client.uploadImage({ projectId, upload: { file: data, filename: basename(item.file), fields: { path: item.path } } });
+        const image = await client.uploadImage({
+          projectId,
+          upload: { file: data, filename: basename(item.file), fields: { path: item.path } },
+        });
         results[index] = { ...item, image };
         output.say(`uploaded  ${item.path}  ${image.width}×${image.height} ${image.format}  ${formatBytes(image.fileSize)}`);
       } catch (error) {

@@ -15,7 +15,25 @@ describe('loupe presets', () => {
   after(() => t.close());
 
   it('creates a preset from short and long transform names, each value of its own type', async () => {
-    const run = await runLoupe(['presets', 'create', 'card', '--project', project, '-t', 'w=640', '-t', 'fit=cover', '-t', 'bg=000000', '-t', 'grayscale=true', '--json'], env);
+    const run = await runLoupe(
+      [
+        'presets',
+        'create',
+        'card',
+        '--project',
+        project,
+        '-t',
+        'w=640',
+        '-t',
+        'fit=cover',
+        '-t',
+        'bg=000000',
+        '-t',
+        'grayscale=true',
+        '--json',
+      ],
+      env,
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(json(run).transforms, { width: 640, fit: 'cover', bg: '000000', grayscale: true });
   });

@@ -1,7 +1,7 @@
 import { Id, LoupeError, type Transforms } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
 import type { Command } from 'commander';
-import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { formatTable } from '../table.ts';
 import { parseTransforms, transformHelp } from '../transform-flags.ts';
 import { repeatable, userAction, withClientFlags } from '../user-command.ts';
@@ -39,7 +39,10 @@ export function registerPresetsCommand(program: Command): void {
         output.result(list, (rows) =>
           rows.length === 0
             ? 'No presets yet: loupe presets create <name> --project <id> -t width=300'
-            : formatTable(['id', 'name', 'transforms'], rows.map((p) => [p.id, p.name, describeTransforms(p.transforms)])),
+            : formatTable(
+                ['id', 'name', 'transforms'],
+                rows.map((p) => [p.id, p.name, describeTransforms(p.transforms)]),
+              ),
         );
       }),
     );

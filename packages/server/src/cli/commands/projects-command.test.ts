@@ -22,7 +22,7 @@ describe('loupe projects', () => {
   });
 
   it('lists projects as one JSON array with --json', async () => {
-    const created = json((await runLoupe(['projects', 'create', 'Listed', '--json'], env)));
+    const created = json(await runLoupe(['projects', 'create', 'Listed', '--json'], env));
     const run = await runLoupe(['projects', 'list', '--json'], env);
     assert.equal(run.code, 0, run.stderr);
     const list = json<{ id: string; name: string }[]>(run);

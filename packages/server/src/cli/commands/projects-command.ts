@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { formatBytes, formatFields, formatTable } from '../table.ts';
 import { userAction, withClientFlags } from '../user-command.ts';
-import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
 
 /** `loupe projects`: the image projects of the key's workspace. */
 export function registerProjectsCommand(program: Command): void {
@@ -27,7 +27,14 @@ export function registerProjectsCommand(program: Command): void {
     .action(
       userAction(async ({ session, output }, [name]) => {
         const project = await session.client().createImageProject({ body: { name: name as string } });
-        output.result(project, (p) => `Created project ${p.name}\n${formatFields([['id', p.id], ['slug', p.slug]])}`);
+        output.result(
+          project,
+          (p) =>
+            `Created project ${p.name}\n${formatFields([
+              ['id', p.id],
+              ['slug', p.slug],
+            ])}`,
+        );
       }),
     );
 

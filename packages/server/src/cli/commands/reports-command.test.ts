@@ -38,7 +38,10 @@ describe('loupe reports, diff and search', () => {
   it('lists the reports of a project, newest first', async () => {
     const run = await runLoupe(['reports', 'list', '--project', projectId, '--json'], env);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(json(run).map((report: { id: string }) => report.id), [newer.id, older.id]);
+    assert.deepEqual(
+      json(run).map((report: { id: string }) => report.id),
+      [newer.id, older.id],
+    );
     const table = await runLoupe(['reports', 'list'], env);
     assert.match(table.stdout, /^ID +SITE +SCORE +GRADE +PAGES +ERRORS +WARNINGS +NOTICES +CREATED$/m);
   });

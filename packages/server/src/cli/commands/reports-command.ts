@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { ExportQuery, ListReportPagesQuery } from '@loupe/contract';
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { z } from 'zod';
-import { listAll, withListFlags, type ListFlags } from '../list-all.ts';
+import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { formatReportSummary } from '../report-summary.ts';
 import { formatTable } from '../table.ts';
 import { userAction, withClientFlags } from '../user-command.ts';
@@ -71,7 +71,15 @@ export function registerReportsCommand(program: Command): void {
             ? 'No pages match.'
             : formatTable(
                 ['status', 'score', 'errors', 'warnings', 'notices', 'url', 'title'],
-                rows.map((p) => [p.status ?? p.fetchError, p.score === null ? null : Math.round(p.score), p.errors, p.warnings, p.notices, p.url, p.title]),
+                rows.map((p) => [
+                  p.status ?? p.fetchError,
+                  p.score === null ? null : Math.round(p.score),
+                  p.errors,
+                  p.warnings,
+                  p.notices,
+                  p.url,
+                  p.title,
+                ]),
               ),
         );
       }),
@@ -87,7 +95,10 @@ export function registerReportsCommand(program: Command): void {
         const text = typeof exported === 'string' ? exported : JSON.stringify(exported, null, 2);
         if (options.output) {
           await writeFile(options.output, text);
-          output.result({ written: options.output, format: options.format, bytes: Buffer.byteLength(text) }, (w) => `Wrote ${w.bytes} bytes to ${w.written}.`);
+          output.result(
+            { written: options.output, format: options.format, bytes: Buffer.byteLength(text) },
+            (w) => `Wrote ${w.bytes} bytes to ${w.written}.`,
+          );
         } else if (output.json) {
           output.result(exported, () => '');
         } else {

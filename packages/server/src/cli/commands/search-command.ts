@@ -35,11 +35,7 @@ async function buildIndex(client: LoupeClient, projectId: string, output: Output
 
 /** `loupe search`: full-text search over the pages of an audit project's newest report. */
 export function registerSearchCommand(program: Command): void {
-  withClientFlags(
-    program
-      .command('search')
-      .description("Search the pages of an audit project: words, \"a phrase\", -exclude, a OR b."),
-  )
+  withClientFlags(program.command('search').description('Search the pages of an audit project: words, "a phrase", -exclude, a OR b.'))
     .argument('<projectId>', 'audit project id')
     .argument('<query>', 'the search, quoted when it has spaces')
     .option('--limit <n>', 'most hits to show (default 10, at most 1000)', wholeNumber(1, 1000), 10)
@@ -48,11 +44,16 @@ export function registerSearchCommand(program: Command): void {
       userAction<{ limit: number; build?: boolean }>(async ({ session, output }, [projectId, q], options) => {
         const client = await session.workspaceClient();
         if (options.build) await buildIndex(client, projectId as string, output);
-        const hits = await listAll(options, (page) => client.all.searchProject({ projectId: projectId as string, q: q as string, ...page }));
+        const hits = await listAll(options, (page) =>
+          client.all.searchProject({ projectId: projectId as string, q: q as string, ...page }),
+        );
         output.result(hits, (rows) => {
           if (rows.length === 0) return 'No pages match.';
           return rows
-            .map((hit, index) => `${index + 1}. ${hit.title ?? '(no title)'}\n   ${hit.url}\n   ${snippetText(hit.snippet, output.stdoutIsTty)}`)
+            .map(
+              (hit, index) =>
+                `${index + 1}. ${hit.title ?? '(no title)'}\n   ${hit.url}\n   ${snippetText(hit.snippet, output.stdoutIsTty)}`,
+            )
             .join('\n\n');
         });
       }),

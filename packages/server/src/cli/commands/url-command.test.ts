@@ -16,18 +16,31 @@ describe('loupe url', () => {
     env = serverEnv(t);
     const project = json(await runLoupe(['projects', 'create', 'Signed', '--json'], env));
     slug = project.slug;
-    const upload = ['images', 'upload', join(fileURLToPath(testImagesDir), 'rocket.jpg'), '--project', project.id, '--prefix', 'launch day'];
+    const upload = [
+      'images',
+      'upload',
+      join(fileURLToPath(testImagesDir), 'rocket.jpg'),
+      '--project',
+      project.id,
+      '--prefix',
+      'launch day',
+    ];
     assert.equal((await runLoupe(upload, env)).code, 0);
     assert.equal((await runLoupe(['presets', 'create', 'thumb', '--project', project.id, '-t', 'width=120', '-t', 'f=webp'], env)).code, 0);
-    const signing = await t.request('POST', `/api/images/projects/${project.id}/signing`, { body: { enabled: true, requireSignedUrls: true } });
+    const signing = await t.request('POST', `/api/images/projects/${project.id}/signing`, {
+      body: { enabled: true, requireSignedUrls: true },
+    });
     secret = signing.body.signingSecret;
   });
   after(() => t.close());
 
   it("builds a signed URL with the project's secret, without a key, that the CDN answers", async () => {
-    const run = await runLoupe(['url', slug, 'launch day/rocket.jpg', '--preset', 'thumb', '-t', 'h=80', '--secret', secret, '--expires-in', '600'], {
-      LOUPE_URL: t.url,
-    });
+    const run = await runLoupe(
+      ['url', slug, 'launch day/rocket.jpg', '--preset', 'thumb', '-t', 'h=80', '--secret', secret, '--expires-in', '600'],
+      {
+        LOUPE_URL: t.url,
+      },
+    );
     assert.equal(run.code, 0, run.stderr);
     const url = run.stdout.trim();
     assert.ok(url.startsWith(`${t.url}/cdn/${slug}/launch%20day/rocket.jpg?exp=`), url);

@@ -1,4 +1,4 @@
-import { LoupeError, transformShortNames, type TransformName, type Transforms } from '@loupe/contract';
+import { LoupeError, type TransformName, type Transforms, transformShortNames } from '@loupe/contract';
 import { cdnUrl } from '@loupe/sdk';
 import type { Command } from 'commander';
 import type { ClientSession } from '../client-session.ts';
@@ -54,7 +54,10 @@ export function registerUrlCommand(program: Command): void {
     .option('--sign', 'have the server sign the URL with the current secret (needs images:read)')
     .option('--expires-in <seconds>', 'a signed URL stops working after this many seconds', wholeNumber(1, 365 * 24 * 3600))
     .option('--cdn <origin>', 'the CDN origin (default: the server URL)')
-    .addHelpText('after', '\nExamples:\n  loupe url blog covers/spring.jpg --preset thumb\n  loupe url blog covers/spring.jpg -t w=300 -t f=webp --secret "$SECRET" --expires-in 3600')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  loupe url blog covers/spring.jpg --preset thumb\n  loupe url blog covers/spring.jpg -t w=300 -t f=webp --secret "$SECRET" --expires-in 3600',
+    )
     .action(
       userAction<UrlFlags>(async ({ session, output }, [slug, path], options) => {
         const secret = options.secret ?? (process.env.LOUPE_SIGNING_SECRET || undefined);
@@ -82,7 +85,8 @@ export function registerUrlCommand(program: Command): void {
             sign: secret ? { secret, expiresIn: options.expiresIn } : undefined,
             now: () => now,
           });
-          const expiresAt = secret && options.expiresIn ? new Date((Math.floor(now / 1000) + options.expiresIn) * 1000).toISOString() : null;
+          const expiresAt =
+            secret && options.expiresIn ? new Date((Math.floor(now / 1000) + options.expiresIn) * 1000).toISOString() : null;
           built = { url, expiresAt };
         }
         output.result(built, (b) => b.url);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -61,11 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('image_projects_workspace')
-    .on('image_projects')
-    .columns(['workspace_id', 'id'])
-    .execute();
+  await db.schema.createIndex('image_projects_workspace').on('image_projects').columns(['workspace_id', 'id']).execute();
 
   await db.schema
     .createTable('presets')

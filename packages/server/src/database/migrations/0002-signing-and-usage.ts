@@ -1,13 +1,19 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('image_projects').addColumn('signing_enabled', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('image_projects')
+    .addColumn('signing_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('image_projects').addColumn('signing_secret', 'text').execute();
   await db.schema.alterTable('image_projects').addColumn('previous_signing_secret', 'text').execute();
   await db.schema.alterTable('image_projects').addColumn('previous_secret_expires_at', 'text').execute();
 
   // Whether the original has an alpha channel: decides PNG over JPEG when a client accepts neither WebP nor AVIF.
-  await db.schema.alterTable('images').addColumn('has_alpha', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('images')
+    .addColumn('has_alpha', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   // qualityMode's search result per original, format and mode: found once, then reused.
   await db.schema

@@ -3,7 +3,10 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   // The balance lives on the workspace so a reservation is one conditional UPDATE:
   // `credit_balance >= n` and the subtraction happen together, so concurrent starts cannot overspend.
-  await db.schema.alterTable('workspaces').addColumn('credit_balance', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('workspaces')
+    .addColumn('credit_balance', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('credit_ledger')

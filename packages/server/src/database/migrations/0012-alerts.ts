@@ -55,6 +55,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('delivered_at', 'text')
     .execute();
   // One alert per crawl and channel, however often the crawl's job runs (NULLs, test alerts, never collide).
-  await db.schema.createIndex('alert_deliveries_crawl_channel').on('alert_deliveries').columns(['crawl_id', 'channel_id']).unique().execute();
+  await db.schema
+    .createIndex('alert_deliveries_crawl_channel')
+    .on('alert_deliveries')
+    .columns(['crawl_id', 'channel_id'])
+    .unique()
+    .execute();
   await db.schema.createIndex('alert_deliveries_project').on('alert_deliveries').columns(['project_id', 'id']).execute();
 }

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * Ranked match lists of a generation's common words, on SQLite (search/sqlite-word-postings.ts).

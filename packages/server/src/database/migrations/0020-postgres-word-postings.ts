@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * Word lists on PostgreSQL (search/postgres-word-postings.ts), as 0019 made them for SQLite:

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /** Words between two marks of a document's text (search/word-marks.ts). */
 export const WORD_MARK_SPAN = 32;

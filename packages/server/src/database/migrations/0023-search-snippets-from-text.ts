@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * PostgreSQL's snippets are made from the hit's text by the server (search/postgres-snippet.ts)

@@ -28,10 +28,14 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
           await sql`SET LOCAL session_replication_role = replica`.execute(db);
           const id = '01a21e6b-59a9-73f4-9b48-d42866f349f4';
           await sql`INSERT INTO search_documents (build_id, ordinal, page_id, url, title, body)
-            VALUES (${id}, 0, ${id}, ${`https://example.com/${'a'.repeat(60)}`}, ${'A title of forty and more characters here'}, ${randomWords(2000)})`.execute(db);
+            VALUES (${id}, 0, ${id}, ${`https://example.com/${'a'.repeat(60)}`}, ${'A title of forty and more characters here'}, ${randomWords(2000)})`.execute(
+            db,
+          );
           const { rows: toast } = await sql<{ name: string }>`
             SELECT reltoastrelid::regclass::text AS name FROM pg_class WHERE oid = 'search_documents'::regclass`.execute(db);
-          const { rows } = await sql<{ values: number }>`SELECT count(DISTINCT chunk_id)::int AS values FROM ${sql.table(toast[0].name)}`.execute(db);
+          const { rows } = await sql<{
+            values: number;
+          }>`SELECT count(DISTINCT chunk_id)::int AS values FROM ${sql.table(toast[0].name)}`.execute(db);
           // Moved out, each value its own chunk_id: the text, and the tsvector too large for the row; not the four others.
           assert.ok(rows[0].values >= 1 && rows[0].values <= 2, `${rows[0].values} values in the TOAST table`);
         } finally {
@@ -41,4 +45,3 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
     });
   });
 }
-

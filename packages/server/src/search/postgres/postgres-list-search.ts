@@ -4,13 +4,13 @@ import { compiledOnce } from '../../database/compiled-query.ts';
 import type { Database } from '../../database/database.ts';
 import type { PositionalList } from '../postings/positional-list.ts';
 import { bestMatches, isOneWord, keepOrTerms } from '../postings/positional-ranking.ts';
-import { excludedPhrases, requiredPhrases, type PostgresQueryTerms } from './postgres-query-terms.ts';
-import { wantedLexemes } from './postgres-snippet.ts';
-import type { PostgresWordPostings } from './postgres-word-postings.ts';
 import { RankingThreads } from '../postings/ranking-threads.ts';
 import type { RankedWindow } from '../search-engine.ts';
 import { withAngleBrackets } from '../snippets/snippet-html.ts';
 import { markedSnippet } from '../snippets/text-snippet.ts';
+import { excludedPhrases, type PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
+import { wantedLexemes } from './postgres-snippet.ts';
+import type { PostgresWordPostings } from './postgres-word-postings.ts';
 
 /** One pool for every engine of the process: its threads share the cores. */
 const rankingThreads = new RankingThreads();
@@ -69,11 +69,18 @@ export class PostgresListSearch {
     // Words ORed: each list's terms worked out here once, for every thread's task to read.
     keepOrTerms(ranked, lists);
     // A word alone reads scores it keeps with its list, in a pass too short to send elsewhere.
-    const best = isOneWord(ranked) ? bestMatches(ranked, lists, build.stats, count) : await rankingThreads.rank(ranked, lists, build.stats, count);
+    const best = isOneWord(ranked)
+      ? bestMatches(ranked, lists, build.stats, count)
+      : await rankingThreads.rank(ranked, lists, build.stats, count);
     const shown = best.slice(window.offset, window.offset + window.limit);
     const more = best.length > window.offset + window.limit;
     if (shown.length === 0) return { buildId, reportId: build.reportId, hits: [], more };
-    const { rows } = await this.#database.db.executeQuery(this.#hits(shown.map((hit) => hit.ordinal), buildId));
+    const { rows } = await this.#database.db.executeQuery(
+      this.#hits(
+        shown.map((hit) => hit.ordinal),
+        buildId,
+      ),
+    );
     if (rows.length < shown.length) return undefined;
     const wanted = wantedLexemes(groups);
     const hits = rows.map((row, i) => ({

@@ -73,7 +73,9 @@ export class PostgresQueryTerms {
 
   async #readSample(): Promise<boolean> {
     const sample = englishSample().join(' ');
-    const { rows } = await sql<{ query: string }>`SELECT phraseto_tsquery('english'::regconfig, ${sample})::text AS query`.execute(this.#database.db);
+    const { rows } = await sql<{ query: string }>`SELECT phraseto_tsquery('english'::regconfig, ${sample})::text AS query`.execute(
+      this.#database.db,
+    );
     return isDeepStrictEqual(parsePhraseQuery(rows[0].query), plainTermReading(sample));
   }
 }

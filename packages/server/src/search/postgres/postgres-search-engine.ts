@@ -3,14 +3,14 @@ import { sql } from 'kysely';
 import type { Database } from '../../database/database.ts';
 import { rankedWindow } from '../ranked-window.ts';
 import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from '../search-engine.ts';
+import { withAngleBrackets, withoutAngleBrackets } from '../snippets/snippet-html.ts';
+import { markedSnippet } from '../snippets/text-snippet.ts';
+import type { WordListsOptions } from '../word-list-settings.ts';
 import { PostgresListSearch } from './postgres-list-search.ts';
 import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
 import { wantedLexemes } from './postgres-snippet.ts';
 import { matchQuery, wantedQuery } from './postgres-tsquery.ts';
 import { PostgresWordPostings } from './postgres-word-postings.ts';
-import type { WordListsOptions } from '../word-list-settings.ts';
-import { withAngleBrackets, withoutAngleBrackets } from '../snippets/snippet-html.ts';
-import { markedSnippet } from '../snippets/text-snippet.ts';
 
 export class PostgresSearchEngine implements SearchEngine {
   readonly #database: Database;
@@ -84,7 +84,12 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   /** Over the ready build's word lists where they can answer, else ranked in SQL. */
-  async search(projectId: string, query: SearchQuery, window: { offset: number; limit: number }, readyBuildId?: string): Promise<RankedWindow | undefined> {
+  async search(
+    projectId: string,
+    query: SearchQuery,
+    window: { offset: number; limit: number },
+    readyBuildId?: string,
+  ): Promise<RankedWindow | undefined> {
     this.#lists ??= new PostgresListSearch(this.#database, this.#postings, this.#queryTerms());
     const listed = readyBuildId === undefined ? undefined : await this.#lists.search(readyBuildId, query, window);
     return listed ?? this.searchBySql(projectId, query, window);
@@ -113,7 +118,16 @@ export class PostgresSearchEngine implements SearchEngine {
     // (an empty tsquery matches nothing), even beside an exclusion, which && would leave alone
     // to match every page without it.
     const mine = sql`x.build_id = (SELECT id FROM current)`;
-    const result = await sql<{ n: number; build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; body: string | null; score: number }>`
+    const result = await sql<{
+      n: number;
+      build_id: string | null;
+      report_id: string | null;
+      page_id: string;
+      url: string;
+      title: string | null;
+      body: string | null;
+      score: number;
+    }>`
       WITH current AS (
         SELECT id, report_id FROM search_builds WHERE project_id = ${projectId} AND state = 'ready'
       ),

@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
 import { testDialects } from '../../testing/test-dialects.ts';
-import { parsedQuery as query } from '../test-parsed-query.ts';
 import type { LexemePhrase } from '../postings/positional-ranking.ts';
-import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
-import { wantedLexemes } from './postgres-snippet.ts';
 import { MARK_END, MARK_START } from '../snippets/snippet-html.ts';
 import { markedSnippet } from '../snippets/text-snippet.ts';
+import { parsedQuery as query } from '../test-parsed-query.ts';
+import { PostgresQueryTerms, requiredPhrases } from './postgres-query-terms.ts';
+import { wantedLexemes } from './postgres-snippet.ts';
 
 const shown = (marked: string) => marked.replaceAll(MARK_START, '[').replaceAll(MARK_END, ']');
 const phrase = (lexemes: string[], offsets = lexemes.map((_, i) => i)): LexemePhrase => ({ lexemes, offsets });
@@ -31,7 +31,10 @@ describe('PostgreSQL snippets', () => {
   });
 
   it('mark a lexeme of more than one token, as a host name or a number with a point, where it stands whole', () => {
-    assert.equal(snippet('See Example.com or example.community, pi is 3.14 not 3.141.', [[phrase(['example.com'])], [phrase(['3.14'])]]), 'See [Example.com] or example.community, pi is [3.14] not 3.141');
+    assert.equal(
+      snippet('See Example.com or example.community, pi is 3.14 not 3.141.', [[phrase(['example.com'])], [phrase(['3.14'])]]),
+      'See [Example.com] or example.community, pi is [3.14] not 3.141',
+    );
   });
 });
 
@@ -51,7 +54,23 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         'Visit example.com for version 2.4 of the mp3 players, 40 of them.',
         'Naïve résumé of a coöperative façade: déjà vu, ÉCOLE école.',
       ];
-      const questions = ['run', 'runners daily', 'generalization', 'connect', 'condition relation', 'hope', 'happy', 'sky', 'reilly books', 'example.com', 'mp3 players', '40', 'résumé', 'école', 'the runs'];
+      const questions = [
+        'run',
+        'runners daily',
+        'generalization',
+        'connect',
+        'condition relation',
+        'hope',
+        'happy',
+        'sky',
+        'reilly books',
+        'example.com',
+        'mp3 players',
+        '40',
+        'résumé',
+        'école',
+        'the runs',
+      ];
       const terms = new PostgresQueryTerms(store.database);
       let compared = 0;
       for (const q of questions) {
@@ -61,7 +80,16 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
           const { rows } = await sql<{ marked: string; matches: boolean }>`
             SELECT ts_headline('english', ${text}, tq, ${`HighlightAll=true, StartSel=${MARK_START}, StopSel=${MARK_END}`}) AS marked,
               to_tsvector('english', ${text}) @@ tq AS matches
-            FROM (SELECT ${sql.join(parsed.required.map((group) => sql`(${sql.join(group.map((term) => sql`phraseto_tsquery('english', ${term.text})`), sql` || `)})`), sql` && `)} AS tq) q`.execute(store.database.db);
+            FROM (SELECT ${sql.join(
+              parsed.required.map(
+                (group) =>
+                  sql`(${sql.join(
+                    group.map((term) => sql`phraseto_tsquery('english', ${term.text})`),
+                    sql` || `,
+                  )})`,
+              ),
+              sql` && `,
+            )} AS tq) q`.execute(store.database.db);
           if (!rows[0].matches) continue;
           // The whole text is under 30 tokens: the snippet is all of it from its first token to its last.
           const expected = rows[0].marked.replace(/^[^\p{L}\p{N}\uE000]+|[^\p{L}\p{N}\uE001]+$/gu, '');

@@ -1,6 +1,6 @@
 import type { LexemePhrase } from '../postings/positional-ranking.ts';
+import { type PhraseStems, type WantedPhrases, wantedPhrasesFromStems } from '../snippets/text-snippet.ts';
 import { lexemeOf } from './postgres-english.ts';
-import { wantedPhrasesFromStems, type PhraseStems, type WantedPhrases } from '../snippets/text-snippet.ts';
 
 /**
  * PostgreSQL's hits get their snippets here, from the page's text, as SQLite's do

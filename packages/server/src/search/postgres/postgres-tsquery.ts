@@ -1,5 +1,5 @@
 import type { SearchQuery, SearchTerm } from '@loupe/contract';
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 
 type TsQuery = RawBuilder<unknown>;
 

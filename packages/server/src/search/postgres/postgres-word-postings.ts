@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { now } from '../../clock.ts';
 import { compiledOnce } from '../../database/compiled-query.ts';
-import { inTransaction, type Database } from '../../database/database.ts';
-import { decodePositionalList, PositionalListWriter, sizeOfList, type PositionalList } from '../postings/positional-list.ts';
+import { type Database, inTransaction } from '../../database/database.ts';
+import { decodePositionalList, type PositionalList, PositionalListWriter, sizeOfList } from '../postings/positional-list.ts';
 import type { GenerationStats } from '../postings/positional-ranking.ts';
 import type { SealProgress } from '../search-engine.ts';
-import { forEachLexeme } from './tsvector-text.ts';
 import { LIST_CACHE_BYTES, LIST_THRESHOLD, type WordListsOptions } from '../word-list-settings.ts';
+import { forEachLexeme } from './tsvector-text.ts';
 
 /** Documents a block of lists covers: what a build holds in memory at once (some 3 million matches at most). */
 export const BLOCK = 8192;
@@ -47,7 +47,9 @@ export class PostgresWordPostings {
     });
     this.#listBlocks = compiledOnce(() =>
       sql<{ matches: number; ordinals: Uint8Array; positions: Uint8Array }>`
-        SELECT matches, ordinals, positions FROM search_word_postings WHERE build_id = ${''} AND word = ${''} ORDER BY block`.compile(database.db),
+        SELECT matches, ordinals, positions FROM search_word_postings WHERE build_id = ${''} AND word = ${''} ORDER BY block`.compile(
+        database.db,
+      ),
     );
   }
 
@@ -125,7 +127,9 @@ export class PostgresWordPostings {
     for (let from = first; from < first + size; from += READ) {
       const { rows } = await sql<{ ordinal: number; document: string }>`
         SELECT ordinal, document::text AS document FROM search_documents
-        WHERE build_id = ${buildId} AND ordinal >= ${from} AND ordinal < ${Math.min(from + READ, first + size)} ORDER BY ordinal`.execute(this.#database.db);
+        WHERE build_id = ${buildId} AND ordinal >= ${from} AND ordinal < ${Math.min(from + READ, first + size)} ORDER BY ordinal`.execute(
+        this.#database.db,
+      );
       for (const row of rows) {
         let length = 0;
         forEachLexeme(row.document, (lexeme, positions) => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodePositionalList, PositionalListWriter, type PositionalList } from './positional-list.ts';
-import { bestMatches, keepOrTerms, type LexemePhrase } from './positional-ranking.ts';
+import { mulberry32 } from '../../testing/seeded-random.ts';
 import { parsePhraseQuery, phraseQueryText } from '../postgres/postgres-query-terms.ts';
+import { decodePositionalList, type PositionalList, PositionalListWriter } from './positional-list.ts';
+import { bestMatches, keepOrTerms, type LexemePhrase } from './positional-ranking.ts';
 import { RankingThreads } from './ranking-threads.ts';
 import { tsRank } from './ts-rank.ts';
-import { mulberry32 } from '../../testing/seeded-random.ts';
 
 const A = 3 << 14;
 const B = 2 << 14;
@@ -16,7 +16,10 @@ function listsOf(documents: Record<string, number[]>[], titleEnds: number[]): Ma
   documents.forEach((document, ordinal) => {
     for (const [lexeme, positions] of Object.entries(document)) {
       if (!writers.has(lexeme)) writers.set(lexeme, new PositionalListWriter());
-      writers.get(lexeme)!.add(ordinal, positions.map((p) => p | (p <= titleEnds[ordinal] ? A : B)));
+      writers.get(lexeme)!.add(
+        ordinal,
+        positions.map((p) => p | (p <= titleEnds[ordinal] ? A : B)),
+      );
     }
   });
   return new Map([...writers].map(([lexeme, writer]) => [lexeme, decodePositionalList([{ matches: writer.matches, ...writer.encode() }])]));
@@ -53,11 +56,19 @@ describe('bestMatches', () => {
 
   it('matches a phrase only where its words stand at their distances', () => {
     const phrase: LexemePhrase = { lexemes: ['lamp', 'oil'], offsets: [0, 1] };
-    assert.deepEqual(bestMatches({ groups: [[phrase]], excluded: [] }, lists, stats, 10).map((m) => m.ordinal).sort(), [0, 3]);
+    assert.deepEqual(
+      bestMatches({ groups: [[phrase]], excluded: [] }, lists, stats, 10)
+        .map((m) => m.ordinal)
+        .sort(),
+      [0, 3],
+    );
   });
 
   it('needs every group, any term of a group, and none of the excluded', () => {
-    const found = (groups: LexemePhrase[][], excluded: LexemePhrase[] = []) => bestMatches({ groups, excluded }, lists, stats, 10).map((m) => m.ordinal).sort();
+    const found = (groups: LexemePhrase[][], excluded: LexemePhrase[] = []) =>
+      bestMatches({ groups, excluded }, lists, stats, 10)
+        .map((m) => m.ordinal)
+        .sort();
     assert.deepEqual(found([[word('lamp')], [word('oil')]]), [0, 1, 3]);
     assert.deepEqual(found([[word('wick'), word('lamp')]]), [0, 1, 3]);
     assert.deepEqual(found([[word('oil')]], [word('wick')]), [0, 1, 2]);
@@ -67,7 +78,9 @@ describe('bestMatches', () => {
   it('ranks the best first, ties by ordinal', () => {
     const ranked = bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 10);
     for (let i = 1; i < ranked.length; i++) {
-      assert.ok(ranked[i - 1].score > ranked[i].score || (ranked[i - 1].score === ranked[i].score && ranked[i - 1].ordinal < ranked[i].ordinal));
+      assert.ok(
+        ranked[i - 1].score > ranked[i].score || (ranked[i - 1].score === ranked[i].score && ranked[i - 1].ordinal < ranked[i].ordinal),
+      );
     }
     assert.equal(ranked[0].ordinal, 3, 'oil in the title weighs most');
     assert.equal(bestMatches({ groups: [[word('oil')]], excluded: [] }, lists, stats, 2).length, 2);
@@ -86,7 +99,10 @@ describe('bestMatches', () => {
     assert.deepEqual(scored([[word('lamp')]]), expected);
     assert.deepEqual(scored([[word('lamp')]]), expected, 'asked again');
     assert.deepEqual(scored([[word('lamp'), word('lamp')]]), expected, 'written twice in a group');
-    assert.deepEqual(scored([[word('lamp')]], [word('wick')]), expected.filter((match) => match.ordinal !== 3));
+    assert.deepEqual(
+      scored([[word('lamp')]], [word('wick')]),
+      expected.filter((match) => match.ordinal !== 3),
+    );
     assert.deepEqual(scored([[word('lamp')]], [word('lamp')]), []);
   });
 });
@@ -97,7 +113,8 @@ describe('bestMatches over many documents', () => {
   const documents: Record<string, number[]>[] = [];
   const lengths: number[] = [];
   for (let d = 0; d < 400; d++) {
-    const positions = () => [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => 1 + Math.floor(random() * 60)))].sort((a, b) => a - b);
+    const positions = () =>
+      [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => 1 + Math.floor(random() * 60)))].sort((a, b) => a - b);
     documents.push(random() < 0.7 ? { lamp: positions(), oil: positions() } : { lamp: positions() });
     lengths.push(10 + Math.floor(random() * 3000));
   }
@@ -111,7 +128,11 @@ describe('bestMatches over many documents', () => {
     return [...oil.ordinals]
       .map((ordinal, i) => {
         const l = [...lamp.ordinals].indexOf(ordinal);
-        const positions = { entries: [lamp.entries, oil.entries], from: Int32Array.of(lamp.starts[l], oil.starts[i]), to: Int32Array.of(lamp.starts[l + 1], oil.starts[i + 1]) };
+        const positions = {
+          entries: [lamp.entries, oil.entries],
+          from: Int32Array.of(lamp.starts[l], oil.starts[i]),
+          to: Int32Array.of(lamp.starts[l + 1], oil.starts[i + 1]),
+        };
         return { ordinal, score: tsRank(positions, conjunctive, lengths[ordinal]) };
       })
       .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
@@ -121,7 +142,10 @@ describe('bestMatches over many documents', () => {
     const expected = everyDocument(true);
     for (const count of [1, 5, 11, 300]) {
       const ranked = bestMatches({ groups: [[word('lamp')], [word('oil')]], excluded: [] }, lists, stats, count);
-      assert.deepEqual(ranked.map(({ ordinal, score }) => ({ ordinal, score })), expected.slice(0, count));
+      assert.deepEqual(
+        ranked.map(({ ordinal, score }) => ({ ordinal, score })),
+        expected.slice(0, count),
+      );
     }
   });
 
@@ -169,7 +193,10 @@ describe('bestMatches over many documents', () => {
         return { ordinal, score: tsRank(positions, false, lengths[ordinal]) };
       })
       .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
-    assert.ok(more.some((document) => document.wick?.length === 0 && !document.brass), 'a match without positions is among them');
+    assert.ok(
+      more.some((document) => document.wick?.length === 0 && !document.brass),
+      'a match without positions is among them',
+    );
     const shared = { lengths: new Uint32Array(new SharedArrayBuffer(lengths.length * 4)) };
     shared.lengths.set(lengths);
     const threads = new RankingThreads();
@@ -186,7 +213,10 @@ describe('bestMatches over many documents', () => {
     shared.lengths.set(lengths);
     assert.ok(lists.get('lamp')!.ordinals.buffer instanceof SharedArrayBuffer);
     const threads = new RankingThreads();
-    for (const query of [{ groups: [[word('lamp')], [word('oil')]], excluded: [] }, { groups: [[word('oil'), word('lamp')]], excluded: [] }]) {
+    for (const query of [
+      { groups: [[word('lamp')], [word('oil')]], excluded: [] },
+      { groups: [[word('oil'), word('lamp')]], excluded: [] },
+    ]) {
       assert.deepEqual(await threads.rank(query, lists, shared, 11), bestMatches(query, lists, stats, 11));
     }
   });
@@ -195,7 +225,10 @@ describe('bestMatches over many documents', () => {
 describe('parsePhraseQuery', () => {
   it("reads phraseto_tsquery's words and distances, quotes and backslashes as tsqueryout writes them", () => {
     assert.deepEqual(parsePhraseQuery("'lamp'"), { lexemes: ['lamp'], offsets: [0] });
-    assert.deepEqual(parsePhraseQuery("'big-deal' <-> 'big' <-> 'deal' <2> 'cat'"), { lexemes: ['big-deal', 'big', 'deal', 'cat'], offsets: [0, 1, 2, 4] });
+    assert.deepEqual(parsePhraseQuery("'big-deal' <-> 'big' <-> 'deal' <2> 'cat'"), {
+      lexemes: ['big-deal', 'big', 'deal', 'cat'],
+      offsets: [0, 1, 2, 4],
+    });
     assert.deepEqual(parsePhraseQuery("'o''reilli' <-> 'a\\\\b'"), { lexemes: ["o'reilli", 'a\\b'], offsets: [0, 1] });
   });
 

@@ -38,7 +38,12 @@ export interface RankedMatch {
  * and every list is walked forward once; a word alone reads its list's scores (scoresAlone), and
  * words that must all be there (offerWordsAll) and words ORed (offerWordsAny) have walks of their own.
  */
-export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, PositionalList>, stats: GenerationStats, count: number): RankedMatch[] {
+export function bestMatches(
+  query: PositionalQuery,
+  lists: ReadonlyMap<string, PositionalList>,
+  stats: GenerationStats,
+  count: number,
+): RankedMatch[] {
   if (count <= 0 || query.groups.length === 0) return [];
   const lexemes = [...new Set([...query.groups.flat(), ...query.excluded].flatMap((term) => term.lexemes))];
   const cursor = new Cursors(lexemes.map((lexeme) => required(lists, lexeme)));
@@ -65,12 +70,27 @@ export function bestMatches(query: PositionalQuery, lists: ReadonlyMap<string, P
       floor = best.floor;
     }
   } else if (isWordsAll(query)) {
-    offerWordsAll(items.map((s) => cursor.lists[s]), (ordinal) => cursor.matchesAny(excluded, ordinal), conjunctive, stats.lengths, best);
+    offerWordsAll(
+      items.map((s) => cursor.lists[s]),
+      (ordinal) => cursor.matchesAny(excluded, ordinal),
+      conjunctive,
+      stats.lengths,
+      best,
+    );
   } else if (isWordsAny(query)) {
-    offerWordsAny(items.map((s) => cursor.lists[s]), (ordinal) => cursor.matchesAny(excluded, ordinal), stats.lengths, best);
+    offerWordsAny(
+      items.map((s) => cursor.lists[s]),
+      (ordinal) => cursor.matchesAny(excluded, ordinal),
+      stats.lengths,
+      best,
+    );
   } else {
     // Filled in for each document, never made anew (ts-rank.ts's WordPositions).
-    const positions: WordPositions = { entries: items.map((s) => cursor.lists[s].entries), from: new Int32Array(items.length), to: new Int32Array(items.length) };
+    const positions: WordPositions = {
+      entries: items.map((s) => cursor.lists[s].entries),
+      from: new Int32Array(items.length),
+      to: new Int32Array(items.length),
+    };
     const next = new Candidates(groups, cursor.lists);
     for (let ordinal = next.ordinal(); ordinal >= 0; ordinal = next.ordinal()) {
       if (!cursor.matchesEvery(groups, ordinal) || cursor.matchesAny(excluded, ordinal)) continue;
@@ -100,8 +120,18 @@ export function isOneWord(query: PositionalQuery): boolean {
  * once in the other words' lists. The commonest query of several words; the general walk of
  * bestMatches gives the same, in nearly twice the time.
  */
-function offerWordsAll(words: PositionalList[], isExcluded: (ordinal: number) => boolean, conjunctive: boolean, lengths: Uint32Array, best: BestOf): void {
-  const positions: WordPositions = { entries: words.map((list) => list.entries), from: new Int32Array(words.length), to: new Int32Array(words.length) };
+function offerWordsAll(
+  words: PositionalList[],
+  isExcluded: (ordinal: number) => boolean,
+  conjunctive: boolean,
+  lengths: Uint32Array,
+  best: BestOf,
+): void {
+  const positions: WordPositions = {
+    entries: words.map((list) => list.entries),
+    from: new Int32Array(words.length),
+    to: new Int32Array(words.length),
+  };
   const at = new Int32Array(words.length);
   const rarest = words.reduce((a, list, i) => (list.ordinals.length < words[a].ordinals.length ? i : a), 0);
   const candidates = words[rarest].ordinals;

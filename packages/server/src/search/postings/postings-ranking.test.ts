@@ -1,12 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
-import { decodeOrdinals, decodeScores, decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from './posting-list.ts';
 import { mulberry32 } from '../../testing/seeded-random.ts';
+import {
+  decodeOrdinals,
+  decodeScores,
+  decodeSharedList,
+  encodeOrdinals,
+  encodeScores,
+  type PostingList,
+  postingList,
+} from './posting-list.ts';
 import { bestDocuments } from './postings-ranking.ts';
 
 const list = (entries: Record<number, number>): PostingList => {
-  const ordinals = Object.keys(entries).map(Number).sort((a, b) => a - b);
+  const ordinals = Object.keys(entries)
+    .map(Number)
+    .sort((a, b) => a - b);
   return postingList(Uint32Array.from(ordinals), Float32Array.from(ordinals.map((o) => entries[o])));
 };
 
@@ -79,11 +89,14 @@ describe('bestDocuments', () => {
   it('ranks by summed score, then by ordinal among equal scores', () => {
     const a = list({ 1: 1, 2: 3, 3: 2, 9: 2 });
     const b = list({ 2: 1, 3: 2, 9: 2, 10: 5 });
-    assert.deepEqual(bestDocuments({ groups: [[a], [b]], excluded: [] }, 10), [
-      { ordinal: 3, score: 4 },
-      { ordinal: 9, score: 4 },
-      { ordinal: 2, score: 4 },
-    ].sort((x, y) => y.score - x.score || x.ordinal - y.ordinal));
+    assert.deepEqual(
+      bestDocuments({ groups: [[a], [b]], excluded: [] }, 10),
+      [
+        { ordinal: 3, score: 4 },
+        { ordinal: 9, score: 4 },
+        { ordinal: 2, score: 4 },
+      ].sort((x, y) => y.score - x.score || x.ordinal - y.ordinal),
+    );
   });
 
   it('keeps the best `count` of many, as a full sort would', () => {
@@ -149,7 +162,12 @@ describe('bestDocuments', () => {
     // Scores of four values: most documents tie, and a group's second list offers lower ordinals than its first kept.
     const random = mulberry32(11);
     const score = () => Math.floor(random() * 4);
-    const [a, b, c, d] = [randomList(random, 700, score), randomList(random, 600, score), randomList(random, 2500, score), randomList(random, 300, score)];
+    const [a, b, c, d] = [
+      randomList(random, 700, score),
+      randomList(random, 600, score),
+      randomList(random, 2500, score),
+      randomList(random, 300, score),
+    ];
     const queries = [
       { groups: [[a]], excluded: [] },
       { groups: [[a]], excluded: [d.ordinals] },

@@ -4,8 +4,8 @@ import pg from 'pg';
 import { mulberry32 } from '../../testing/seeded-random.ts';
 import { testDatabaseUrl } from '../../testing/test-database.ts';
 import { testDialects } from '../../testing/test-dialects.ts';
-import { compareLexemes, tsRank } from './ts-rank.ts';
 import { forEachLexeme } from '../postgres/tsvector-text.ts';
+import { compareLexemes, tsRank } from './ts-rank.ts';
 
 /** Words the english configuration keeps as they are (no stem, no stop word). */
 const WORDS = ['lamp', 'oil', 'wick', 'glass', 'brass', 'flame', 'hook', 'shelf', 'copper', 'kettl'];
@@ -82,7 +82,9 @@ describe('compareLexemes', () => {
 describe('forEachLexeme', () => {
   it('reads lexemes with quotes and backslashes, positions and weights as tsvectorout writes them', () => {
     const seen: [string, number[]][] = [];
-    forEachLexeme(`'/a':12A 'back\\\\slash':21B 'dog':13A,15,18C 'o''reilli':20B 'nopos'`, (lexeme, positions) => seen.push([lexeme, [...positions]]));
+    forEachLexeme(`'/a':12A 'back\\\\slash':21B 'dog':13A,15,18C 'o''reilli':20B 'nopos'`, (lexeme, positions) =>
+      seen.push([lexeme, [...positions]]),
+    );
     assert.deepEqual(seen, [
       ['/a', [(3 << 14) | 12]],
       ['back\\slash', [(2 << 14) | 21]],

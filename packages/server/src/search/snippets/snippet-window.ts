@@ -13,7 +13,12 @@ import { nextTokenStart, previousTokenEnd, tokenEnd, tokenStart } from './unicod
 export const SNIPPET_TOKENS = 30;
 
 /** Where the window starts and ends in the text; undefined for a text without a token. */
-export function snippetWindow(text: string, hits: StemHit[], matches: Match[], wanted: WantedPhrases): { start: number; end: number } | undefined {
+export function snippetWindow(
+  text: string,
+  hits: StemHit[],
+  matches: Match[],
+  wanted: WantedPhrases,
+): { start: number; end: number } | undefined {
   if (matches.length > 0) {
     const places = new HitPlaces(text, hits);
     return centred(text, firstCoveringSpan(matches, hits, places, wanted) ?? bestSpan(matches, hits, places));
@@ -48,7 +53,12 @@ class HitPlaces {
   /** The tokens starting in [from, to), or SNIPPET_TOKENS when there are that many or more. */
   #tokensBetween(from: number, to: number): number {
     let count = 0;
-    for (let at = nextTokenStart(this.#text, from); at < to && count < SNIPPET_TOKENS; at = nextTokenStart(this.#text, tokenEnd(this.#text, at))) count++;
+    for (
+      let at = nextTokenStart(this.#text, from);
+      at < to && count < SNIPPET_TOKENS;
+      at = nextTokenStart(this.#text, tokenEnd(this.#text, at))
+    )
+      count++;
     return count;
   }
 }

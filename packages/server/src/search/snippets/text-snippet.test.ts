@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
+import { describe, it } from 'node:test';
 import { mulberry32 } from '../../testing/seeded-random.ts';
+import { lexemeOf } from '../postgres/postgres-english.ts';
+import { stemOf, wantedPhrases } from '../sqlite/sqlite-snippet.ts';
 import { parsedQuery as query } from '../test-parsed-query.ts';
 import { MARK_END, MARK_START } from './snippet-html.ts';
-import { lexemeOf } from '../postgres/postgres-english.ts';
 import { markedSnippet, prefixesOfWordsStemmedTo, type WantedPhrases } from './text-snippet.ts';
-import { stemOf, wantedPhrases } from '../sqlite/sqlite-snippet.ts';
 import { tokensOf } from './unicode61-tokens.ts';
 
 const shown = (marked: string) => marked.replaceAll(MARK_START, '[').replaceAll(MARK_END, ']');
@@ -38,7 +38,8 @@ function ruledSnippet(text: string, wanted: WantedPhrases): { snippet: string; m
   const matches: { from: number; to: number; phrase: number }[] = [];
   for (let i = 0; i < count; i++) {
     wanted.phrases.forEach((phrase, p) => {
-      if (phrase.length > 0 && phrase.every((stem, k) => stems[i + k] === stem)) matches.push({ from: i, to: i + phrase.length, phrase: p });
+      if (phrase.length > 0 && phrase.every((stem, k) => stems[i + k] === stem))
+        matches.push({ from: i, to: i + phrase.length, phrase: p });
     });
   }
   let span: { from: number; to: number } | undefined;
@@ -108,9 +109,79 @@ describe('text snippets', () => {
   it("find every word by its stem's sure prefixes, under either stemmer", () => {
     // Two- and three-letter roots with every suffix Porter or Porter2 rewrites: some 160,000 words.
     const letters = 'aeiouybclstnr';
-    const suffixes = ['', 's', 'es', 'ies', 'sses', 'ied', 'ed', 'eed', 'ing', 'ingly', 'ly', 'li', 'y', 'e', 'at', 'bl', 'iz', 'ational', 'tional', 'enci', 'anci', 'izer', 'bli', 'abli', 'alli', 'entli', 'eli', 'ousli', 'ization', 'ation', 'ator', 'alism', 'iveness', 'fulness', 'ousness', 'aliti', 'iviti', 'biliti', 'bility', 'logi', 'fulli', 'lessli', 'icate', 'ative', 'alize', 'iciti', 'ical', 'ful', 'ness', 'ement', 'ment', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ance', 'ence', 'able', 'ible', 'ant', 'al', 'ic', 'er', 'ion', 'll'];
+    const suffixes = [
+      '',
+      's',
+      'es',
+      'ies',
+      'sses',
+      'ied',
+      'ed',
+      'eed',
+      'ing',
+      'ingly',
+      'ly',
+      'li',
+      'y',
+      'e',
+      'at',
+      'bl',
+      'iz',
+      'ational',
+      'tional',
+      'enci',
+      'anci',
+      'izer',
+      'bli',
+      'abli',
+      'alli',
+      'entli',
+      'eli',
+      'ousli',
+      'ization',
+      'ation',
+      'ator',
+      'alism',
+      'iveness',
+      'fulness',
+      'ousness',
+      'aliti',
+      'iviti',
+      'biliti',
+      'bility',
+      'logi',
+      'fulli',
+      'lessli',
+      'icate',
+      'ative',
+      'alize',
+      'iciti',
+      'ical',
+      'ful',
+      'ness',
+      'ement',
+      'ment',
+      'ent',
+      'ism',
+      'ate',
+      'iti',
+      'ous',
+      'ive',
+      'ize',
+      'ance',
+      'ence',
+      'able',
+      'ible',
+      'ant',
+      'al',
+      'ic',
+      'er',
+      'ion',
+      'll',
+    ];
     const words = ['dying', 'lying', 'tying', 'skies', 'news', 'idly', 'gently', 'ugly', 'early', 'only', 'singly'];
-    for (const a of letters) for (const b of letters) for (const c of ['', ...letters]) for (const suffix of suffixes) words.push(a + b + c + suffix);
+    for (const a of letters)
+      for (const b of letters) for (const c of ['', ...letters]) for (const suffix of suffixes) words.push(a + b + c + suffix);
     for (const stem of [stemOf, lexemeOf]) {
       const missed = words.filter((word) => !prefixesOfWordsStemmedTo(stem(word)).some((prefix) => word.startsWith(prefix)));
       assert.deepEqual(missed, [], stem === stemOf ? 'Porter' : 'Porter2');
@@ -165,7 +236,19 @@ describe('text snippets', () => {
       'Hopping hoped hopes — happiness, happily, happier; the sky skies.',
       'Naïve résumé of a coöperative façade: déjà vu, ÉCOLE école.',
     ];
-    const questions = ['run', 'runners daily', 'generalization', 'connect', 'condition relation', 'hope', 'happy', 'sky', 'resume naive', 'ecole', '"happily happier"'];
+    const questions = [
+      'run',
+      'runners daily',
+      'generalization',
+      'connect',
+      'condition relation',
+      'hope',
+      'happy',
+      'sky',
+      'resume naive',
+      'ecole',
+      '"happily happier"',
+    ];
     const highlight = highlighter(texts);
     let compared = 0;
     for (const q of questions) {
@@ -179,13 +262,37 @@ describe('text snippets', () => {
         compared++;
       });
     }
-    assert.equal(compared, 11, "every question matches a text");
+    assert.equal(compared, 11, 'every question matches a text');
   });
 
   it('choose and mark as the rule says on long random texts: the window counted over every token, the marks where highlight() puts them', () => {
     const random = mulberry32(11);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
-    const vocabulary = ['lantern', 'lanterns', 'Lantern', 'oil', 'OILED', 'café', 'Cafe', 'naïve', 'run', 'running', 'ran', 'the', 'a', 'barn', 'red', '2024', 'x1', 'Straße', 'déjà', '𝐀lpha', 'İstanbul', 'ﬁsh', 'e\u0301t'];
+    const vocabulary = [
+      'lantern',
+      'lanterns',
+      'Lantern',
+      'oil',
+      'OILED',
+      'café',
+      'Cafe',
+      'naïve',
+      'run',
+      'running',
+      'ran',
+      'the',
+      'a',
+      'barn',
+      'red',
+      '2024',
+      'x1',
+      'Straße',
+      'déjà',
+      '𝐀lpha',
+      'İstanbul',
+      'ﬁsh',
+      'e\u0301t',
+    ];
     const separators = [' ', ' ', ' ', ' ', ', ', '. ', ' — ', ' “', '” ', '’s ', '\n', ' 😀 ', '-'];
     const texts = Array.from({ length: 300 }, () => {
       let text = pick(vocabulary);
@@ -205,7 +312,8 @@ describe('text snippets', () => {
         () => `${pick(vocabulary)} ${pick(vocabulary)} ${pick(vocabulary)}`,
         () => `"${words[at]} ${words[at + 1] ?? words[at]}"`,
         // A phrase spanning a word of its own group: the group is shown from the later start.
-        () => `"${words[at]} ${words[at + 1] ?? words[at]} ${words[at + 2] ?? words[at]}" OR ${words[at + 1] ?? words[at]} ${pick(vocabulary)}`,
+        () =>
+          `"${words[at]} ${words[at + 1] ?? words[at]} ${words[at + 2] ?? words[at]}" OR ${words[at + 1] ?? words[at]} ${pick(vocabulary)}`,
       ])();
       const wanted = wantedPhrases(query(q));
       const ruled = ruledSnippet(text, wanted);
@@ -213,9 +321,16 @@ describe('text snippets', () => {
       const highlighted = highlight(anyPhrase(wanted), i);
       const highlights = highlighted === undefined ? [] : highlightedPlaces(highlighted);
       const within = (inner: Place, outer: Place) => outer.start <= inner.start && inner.end <= outer.end;
-      for (const mark of ruled.marks) assert.ok(highlights.some((place) => within(mark, place)), `${q} in text ${i + 1}: marked where highlight() marks`);
+      for (const mark of ruled.marks)
+        assert.ok(
+          highlights.some((place) => within(mark, place)),
+          `${q} in text ${i + 1}: marked where highlight() marks`,
+        );
       for (const place of highlights.filter((place) => within(place, ruled.window))) {
-        assert.ok(ruled.marks.some((mark) => mark.start < place.end && place.start < mark.end), `${q} in text ${i + 1}: what highlight() marks is marked`);
+        assert.ok(
+          ruled.marks.some((mark) => mark.start < place.end && place.start < mark.end),
+          `${q} in text ${i + 1}: what highlight() marks is marked`,
+        );
       }
       compared++;
       marks += ruled.marks.length;

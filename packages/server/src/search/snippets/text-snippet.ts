@@ -70,7 +70,11 @@ export interface PhraseStems {
  * What a snippet marks, from each required group's terms: `stem` stems the text's tokens as the
  * index did the terms'; a term without a stem is in no window.
  */
-export function wantedPhrasesFromStems(groupsOfTerms: PhraseStems[][], stem: (token: string) => string, literals: string[] = []): WantedPhrases {
+export function wantedPhrasesFromStems(
+  groupsOfTerms: PhraseStems[][],
+  stem: (token: string) => string,
+  literals: string[] = [],
+): WantedPhrases {
   const phrases: StemmedPhrase[] = [];
   const offsets: number[][] = [];
   const groupOf: number[] = [];
@@ -177,7 +181,8 @@ function stemHits(text: string, { stems, prefixes, stem: stemOfToken, literals }
   for (const literal of literals) {
     for (let at = lower.indexOf(literal); at >= 0; at = lower.indexOf(literal, at + 1)) {
       const end = at + literal.length;
-      if ((at === 0 || !isTokenCharacter(text, at - 1)) && (end === text.length || !isTokenCharacter(text, end))) hits.push({ start: at, end, stem: literal });
+      if ((at === 0 || !isTokenCharacter(text, at - 1)) && (end === text.length || !isTokenCharacter(text, end)))
+        hits.push({ start: at, end, stem: literal });
     }
   }
   return hits.sort((a, b) => a.start - b.start || a.end - b.end);

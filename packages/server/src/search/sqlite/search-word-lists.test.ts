@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { fillerHtml, htmlPage } from '../../testing/html-page.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { startTestSite, type PageSpec, type TestSite } from '../../testing/test-site.ts';
+import { type PageSpec, startTestSite, type TestSite } from '../../testing/test-site.ts';
 import { snippetHtml } from '../snippets/snippet-html.ts';
-import { SqliteSearchEngine } from './sqlite-search-engine.ts';
 import { buildProjectIndex, crawlProject, createProject, moving, pagedHitIds, parsedQuery as query, searchPath } from '../test-search.ts';
+import { SqliteSearchEngine } from './sqlite-search-engine.ts';
 
 /** Pages of one shared vocabulary (each word on most pages), a few with words of their own. */
 function shop(): Record<string, PageSpec> {
@@ -16,7 +16,12 @@ function shop(): Record<string, PageSpec> {
   };
   paths.forEach((path, i) => {
     const own = [i % 3 === 0 ? '<p>Our café serves copper kettles.</p>' : '', i < 2 ? '<p>A quokka visits.</p>' : ''].join('');
-    pages[path] = htmlPage({ path, title: `Item ${i + 1}`, body: `${own}\n${fillerHtml(path, 150 + 10 * i)}`, links: [{ href: '/', text: 'Home' }] });
+    pages[path] = htmlPage({
+      path,
+      title: `Item ${i + 1}`,
+      body: `${own}\n${fillerHtml(path, 150 + 10 * i)}`,
+      links: [{ href: '/', text: 'Home' }],
+    });
   });
   return pages;
 }
@@ -61,12 +66,18 @@ describe('search word lists (sqlite)', () => {
   });
 
   const lists = async () =>
-    (await sql<{ build_id: string; words: number; threshold: number }>`SELECT build_id, words, threshold FROM search_word_lists`.execute(t.server.database.db)).rows;
+    (
+      await sql<{ build_id: string; words: number; threshold: number }>`SELECT build_id, words, threshold FROM search_word_lists`.execute(
+        t.server.database.db,
+      )
+    ).rows;
 
   it('stores a list for each word on the threshold of pages or more, and none for rarer words', async () => {
     const [built] = await lists();
     assert.equal(built.threshold, 5);
-    const words = (await sql<{ word: string; matches: number }>`SELECT word, matches FROM search_word_postings`.execute(t.server.database.db)).rows;
+    const words = (
+      await sql<{ word: string; matches: number }>`SELECT word, matches FROM search_word_postings`.execute(t.server.database.db)
+    ).rows;
     assert.equal(words.length, built.words);
     const byWord = new Map(words.map((row) => [row.word, row.matches]));
     assert.equal(byWord.get('cafe'), 14, 'café, without its accent, on every third item');
@@ -82,12 +93,20 @@ describe('search word lists (sqlite)', () => {
       const expected = await fts5.searchFts5(projectId, query(text), { offset: 0, limit: 100 });
       assert.ok(expected, text);
       assert.deepEqual(
-        answer.body.map((hit: { pageId: string; url: string; title: string | null; snippet: string }) => [hit.pageId, hit.url, hit.title, hit.snippet]),
+        answer.body.map((hit: { pageId: string; url: string; title: string | null; snippet: string }) => [
+          hit.pageId,
+          hit.url,
+          hit.title,
+          hit.snippet,
+        ]),
         expected.hits.map((hit) => [hit.pageId, hit.url, hit.title, snippetHtml(hit.markedSnippet)]),
         text,
       );
       answer.body.forEach((hit: { score: number; snippet: string }, i: number) => {
-        assert.ok(Math.abs(hit.score - expected.hits[i].score) <= 1e-6 * Math.abs(expected.hits[i].score), `${text}: ${hit.score} vs ${expected.hits[i].score}`);
+        assert.ok(
+          Math.abs(hit.score - expected.hits[i].score) <= 1e-6 * Math.abs(expected.hits[i].score),
+          `${text}: ${hit.score} vs ${expected.hits[i].score}`,
+        );
       });
       if (text === 'copper basket') assert.ok(answer.body.length > 5, 'a query with many hits');
       if (text === 'copper nowhere') assert.equal(answer.body.length, 0);
@@ -104,28 +123,43 @@ describe('search word lists (sqlite)', () => {
     const expected = await fts5.searchFts5(projectId, query('basket'), { offset: 0, limit: 100 });
     const paged = await pagedHitIds(t, projectId, 'basket', 7);
     assert.ok(paged.length > 14);
-    assert.deepEqual(paged, expected?.hits.map((hit) => hit.pageId));
+    assert.deepEqual(
+      paged,
+      expected?.hits.map((hit) => hit.pageId),
+    );
   });
 
   it('goes on where a stopped seal left off; until the lists are complete, FTS5 ranks', async () => {
     const [{ build_id: buildId, words }] = await lists();
     await sql`DELETE FROM search_word_lists`.execute(t.server.database.db);
-    await sql`DELETE FROM search_word_postings WHERE word NOT IN (SELECT word FROM search_word_postings ORDER BY word LIMIT 3)`.execute(t.server.database.db);
+    await sql`DELETE FROM search_word_postings WHERE word NOT IN (SELECT word FROM search_word_postings ORDER BY word LIMIT 3)`.execute(
+      t.server.database.db,
+    );
     const engine = new SqliteSearchEngine(t.server.database, { threshold: 5 });
     // Answered without lists: the same hits.
     const expected = await fts5.searchFts5(projectId, query('copper cabin'), { offset: 0, limit: 50 });
     assert.deepEqual((await engine.search(projectId, query('copper cabin'), { offset: 0, limit: 50 }))?.hits, expected?.hits);
 
     let checks = 0;
-    const stopsSoon = { get aborted() { return ++checks > 4; } } as AbortSignal;
+    const stopsSoon = {
+      get aborted() {
+        return ++checks > 4;
+      },
+    } as AbortSignal;
     assert.equal(await engine.seal(buildId, stopsSoon, moving), false);
     assert.equal((await lists()).length, 0, 'not complete');
     const stored = (await sql<{ n: number }>`SELECT count(*) AS n FROM search_word_postings`.execute(t.server.database.db)).rows[0].n;
     assert.ok(stored > 3 && stored < words, `${stored} of ${words}`);
     assert.equal(await engine.seal(buildId, new AbortController().signal, moving), true);
-    assert.deepEqual((await lists()).map((row) => row.words), [words]);
+    assert.deepEqual(
+      (await lists()).map((row) => row.words),
+      [words],
+    );
     const answer = await engine.search(projectId, query('copper cabin'), { offset: 0, limit: 50 });
-    assert.deepEqual(answer?.hits.map((hit) => hit.pageId), expected?.hits.map((hit) => hit.pageId));
+    assert.deepEqual(
+      answer?.hits.map((hit) => hit.pageId),
+      expected?.hits.map((hit) => hit.pageId),
+    );
   });
 
   it('tells its progress after each word, and stops when told its build is no longer under way', async () => {
@@ -140,11 +174,15 @@ describe('search word lists (sqlite)', () => {
     const stored = (await sql<{ n: number }>`SELECT count(*) AS n FROM search_word_postings`.execute(t.server.database.db)).rows[0].n;
     assert.ok(stored <= 3, `${stored} lists stored`);
     assert.equal(await engine.seal(buildId, new AbortController().signal, moving), true);
-    assert.deepEqual((await lists()).map((row) => row.words), [words]);
+    assert.deepEqual(
+      (await lists()).map((row) => row.words),
+      [words],
+    );
   });
 
   it('answers from the lists of the generation a rebuild switched to, not from lists read before', async () => {
-    const copper = async () => (await t.request('GET', `${searchPath(projectId, 'copper')}&limit=100`)).body.map((hit: { pageId: string }) => hit.pageId);
+    const copper = async () =>
+      (await t.request('GET', `${searchPath(projectId, 'copper')}&limit=100`)).body.map((hit: { pageId: string }) => hit.pageId);
     const earlier = await copper();
     const items = Object.keys(pages).filter((path) => path.startsWith('/item'));
     for (const path of items.slice(0, 20)) pages[path] = (pages[path] as string).replaceAll('copper', 'brass');
@@ -153,7 +191,10 @@ describe('search word lists (sqlite)', () => {
     const later = await copper();
     const expected = await fts5.searchFts5(projectId, query('copper'), { offset: 0, limit: 100 });
     assert.ok(expected);
-    assert.deepEqual(later, expected.hits.map((hit) => hit.pageId));
+    assert.deepEqual(
+      later,
+      expected.hits.map((hit) => hit.pageId),
+    );
     assert.ok(later.length > 0 && later.length < earlier.length, `${later.length} hits after, ${earlier.length} before`);
   });
 
@@ -161,7 +202,8 @@ describe('search word lists (sqlite)', () => {
     const other = await createProject(t, site);
     await crawlProject(t, other);
     await buildProjectIndex(t, other);
-    const count = async () => (await sql<{ n: number }>`SELECT count(DISTINCT build_id) AS n FROM search_word_postings`.execute(t.server.database.db)).rows[0].n;
+    const count = async () =>
+      (await sql<{ n: number }>`SELECT count(DISTINCT build_id) AS n FROM search_word_postings`.execute(t.server.database.db)).rows[0].n;
     assert.equal(await count(), 2);
     assert.equal((await t.request('DELETE', `/api/v1/projects/${other}`)).status, 200);
     assert.equal(await count(), 1);

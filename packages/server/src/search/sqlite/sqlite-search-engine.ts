@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import type { Database } from '../../database/database.ts';
 import { onReader } from '../../database/reader-procedure.ts';
 import type { RankedWindow, SealProgress, SearchDocument, SearchEngine } from '../search-engine.ts';
-import { wordKey } from './search-words.ts';
-import { SEARCH_BY_FTS5, SEARCH_BY_LISTS, SPAN as GENERATION_SPAN } from './sqlite-search-reads.ts';
-import { SharedWordLists } from './shared-word-lists.ts';
-import { SqliteWordPostings } from './sqlite-word-postings.ts';
 import { LIST_CACHE_BYTES, type WordListsOptions } from '../word-list-settings.ts';
+import { wordKey } from './search-words.ts';
+import { SharedWordLists } from './shared-word-lists.ts';
+import { SPAN as GENERATION_SPAN, SEARCH_BY_FTS5, SEARCH_BY_LISTS } from './sqlite-search-reads.ts';
+import { SqliteWordPostings } from './sqlite-word-postings.ts';
 
 /** A generation's rowids are its number times this, plus 0 … this − 1 (migration 0014); written as literals, so SQLite computes in integers. */
 const SPAN = sql.lit(GENERATION_SPAN);

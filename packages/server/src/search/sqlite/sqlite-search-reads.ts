@@ -2,14 +2,14 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { SearchQuery } from '@loupe/contract';
 import { readerProcedure } from '../../database/reader-procedure.ts';
 import { statementsOf } from '../../database/statement-cache.ts';
-import { fts5Expression } from './fts5-expression.ts';
-import { decodeSharedList, encodeOrdinals, encodeScores, postingList, type PostingList } from '../postings/posting-list.ts';
+import { decodeSharedList, encodeOrdinals, encodeScores, type PostingList, postingList } from '../postings/posting-list.ts';
 import { bestDocuments } from '../postings/postings-ranking.ts';
 import { rankedWindow } from '../ranked-window.ts';
 import type { RankedWindow } from '../search-engine.ts';
+import { markedSnippet } from '../snippets/text-snippet.ts';
+import { fts5Expression } from './fts5-expression.ts';
 import { wordKeysOf } from './search-words.ts';
 import type { SharedLists } from './shared-word-lists.ts';
-import { markedSnippet } from '../snippets/text-snippet.ts';
 import { wantedPhrases } from './sqlite-snippet.ts';
 
 /**
@@ -42,7 +42,10 @@ export interface ListSearchInput {
  * Answered from the lists; or the project has no ready build; or the lists cannot answer (FTS5
  * ranks). `read`: the lists read from the database, to keep.
  */
-export type ListSearchResult = { kind: 'answer'; window: RankedWindow; read: SharedLists } | { kind: 'not-built' } | { kind: 'fts5'; read: SharedLists };
+export type ListSearchResult =
+  | { kind: 'answer'; window: RankedWindow; read: SharedLists }
+  | { kind: 'not-built' }
+  | { kind: 'fts5'; read: SharedLists };
 
 export const SEARCH_BY_LISTS = readerProcedure<ListSearchInput, ListSearchResult>(import.meta.url, 'searchByLists');
 export const SEARCH_BY_FTS5 = readerProcedure<{ projectId: string; query: SearchQuery; window: SearchWindow }, RankedWindow | undefined>(
@@ -53,7 +56,10 @@ export const RANK_WORD = readerProcedure<{ base: number; word: string }, { match
   import.meta.url,
   'rankWord',
 );
-export const GENERATION = readerProcedure<{ buildId: string }, { base: number; documents: number } | undefined>(import.meta.url, 'generation');
+export const GENERATION = readerProcedure<{ buildId: string }, { base: number; documents: number } | undefined>(
+  import.meta.url,
+  'generation',
+);
 export const CANDIDATE_WORDS = readerProcedure<{ base: number; documents: number; threshold: number; sampled: number }, string[]>(
   import.meta.url,
   'candidateWords',
@@ -80,7 +86,10 @@ function matchesOf(database: DatabaseSync, base: number, word: string, ranked: b
     `SELECT rowid - ? AS ordinal, ${ranked ? '-rank' : '0'} AS score FROM search_documents
      WHERE search_documents MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`,
   ).all(rowid(base), `"${word}"`, rowid(base), rowid(base + SPAN - 1)) as { ordinal: number; score: number }[];
-  return postingList(Uint32Array.from(rows, (row) => row.ordinal), Float32Array.from(rows, (row) => row.score));
+  return postingList(
+    Uint32Array.from(rows, (row) => row.ordinal),
+    Float32Array.from(rows, (row) => row.score),
+  );
 }
 
 /**
@@ -96,14 +105,21 @@ function hitsOf(database: DatabaseSync, query: SearchQuery, base: number, ranked
      FROM json_each(?) AS hit CROSS JOIN search_documents_content d WHERE d.id = hit.value ORDER BY hit.key`,
   ).all(JSON.stringify(ranked.map((hit) => base + hit.ordinal))) as { page_id: string; url: string; title: string | null; body: string }[];
   const phrases = wantedPhrases(query);
-  return rows.map((row, i) => ({ pageId: row.page_id, url: row.url, title: row.title, markedSnippet: markedSnippet(row.body, phrases), score: ranked[i].score }));
+  return rows.map((row, i) => ({
+    pageId: row.page_id,
+    url: row.url,
+    title: row.title,
+    markedSnippet: markedSnippet(row.body, phrases),
+    score: ranked[i].score,
+  }));
 }
 
 /** A word's stored list in a build's generation, decoded in shared memory; undefined when it has none (fewer pages than the threshold). */
 function storedList(database: DatabaseSync, buildId: string, word: string): PostingList | undefined {
-  const row = prepared(database, 'SELECT matches, ordinals, scores FROM search_word_postings WHERE build_id = ? AND word = ?').get(buildId, word) as
-    | { matches: number; ordinals: Uint8Array; scores: Uint8Array }
-    | undefined;
+  const row = prepared(database, 'SELECT matches, ordinals, scores FROM search_word_postings WHERE build_id = ? AND word = ?').get(
+    buildId,
+    word,
+  ) as { matches: number; ordinals: Uint8Array; scores: Uint8Array } | undefined;
   return row && decodeSharedList(row.ordinals, row.scores, row.matches);
 }
 
@@ -134,7 +150,11 @@ export function searchByLists(database: DatabaseSync, input: ListSearchInput): L
     const excluded = words.excluded.map((word) => stored.get(word)?.ordinals ?? matchesOf(database, base, word, false).ordinals);
     const best = bestDocuments({ groups, excluded }, window.offset + window.limit + 1);
     const hits = hitsOf(database, query, base, best.slice(window.offset, window.offset + window.limit));
-    return { kind: 'answer', window: { buildId: current.id, reportId: current.report_id, hits, more: best.length > window.offset + window.limit }, read };
+    return {
+      kind: 'answer',
+      window: { buildId: current.id, reportId: current.report_id, hits, more: best.length > window.offset + window.limit },
+      read,
+    };
   });
 }
 
@@ -145,7 +165,10 @@ export function searchByLists(database: DatabaseSync, input: ListSearchInput): L
  * bounds to seek by (with a plain JOIN it reads the matches of every project's generation, then
  * drops the others'), and the second read seeks by rowid. The first row names the build.
  */
-export function searchByFts5(database: DatabaseSync, input: { projectId: string; query: SearchQuery; window: SearchWindow }): RankedWindow | undefined {
+export function searchByFts5(
+  database: DatabaseSync,
+  input: { projectId: string; query: SearchQuery; window: SearchWindow },
+): RankedWindow | undefined {
   const { projectId, query, window } = input;
   const parameters: SQLInputValue[] = [projectId, fts5Expression(query), window.limit + 1, window.offset, window.limit];
   const rows = prepared(
@@ -169,7 +192,15 @@ export function searchByFts5(database: DatabaseSync, input: { projectId: string;
      SELECT numbered.n, NULL, NULL, d.page_id, d.url, d.title, CASE WHEN numbered.n <= ? THEN d.body END, -numbered.rank
      FROM numbered CROSS JOIN search_documents d WHERE d.rowid = numbered.rid
      ORDER BY 1`,
-  ).all(...parameters) as { build_id: string | null; report_id: string | null; page_id: string; url: string; title: string | null; body: string | null; score: number }[];
+  ).all(...parameters) as {
+    build_id: string | null;
+    report_id: string | null;
+    page_id: string;
+    url: string;
+    title: string | null;
+    body: string | null;
+    score: number;
+  }[];
   const phrases = wantedPhrases(query);
   return rankedWindow(rows, window.limit, (row) => ({
     pageId: row.page_id,
@@ -182,10 +213,15 @@ export function searchByFts5(database: DatabaseSync, input: { projectId: string;
 
 /** A build's generation: its first rowid, and how many documents it holds (its ordinals run from 0 to that − 1). */
 export function generation(database: DatabaseSync, input: { buildId: string }): { base: number; documents: number } | undefined {
-  const row = prepared(database, 'SELECT number FROM search_generations WHERE build_id = ?').get(input.buildId) as { number: number } | undefined;
+  const row = prepared(database, 'SELECT number FROM search_generations WHERE build_id = ?').get(input.buildId) as
+    | { number: number }
+    | undefined;
   if (!row) return undefined;
   const base = row.number * SPAN;
-  const { last } = prepared(database, 'SELECT max(rowid) AS last FROM search_documents WHERE rowid BETWEEN ? AND ?').get(rowid(base), rowid(base + SPAN - 1)) as {
+  const { last } = prepared(database, 'SELECT max(rowid) AS last FROM search_documents WHERE rowid BETWEEN ? AND ?').get(
+    rowid(base),
+    rowid(base + SPAN - 1),
+  ) as {
     last: number | null;
   };
   return { base, documents: last === null ? 0 : last - base + 1 };
@@ -201,7 +237,10 @@ export function rankWord(database: DatabaseSync, input: { base: number; word: st
  * The words likely on `threshold` documents or more, from the words of `sampled` documents
  * spread evenly over the generation: those seen on half the threshold's share of them or more.
  */
-export function candidateWords(database: DatabaseSync, input: { base: number; documents: number; threshold: number; sampled: number }): string[] {
+export function candidateWords(
+  database: DatabaseSync,
+  input: { base: number; documents: number; threshold: number; sampled: number },
+): string[] {
   const { base, documents, threshold } = input;
   if (documents < threshold) return [];
   const step = Math.max(1, Math.floor(documents / input.sampled));
@@ -215,5 +254,8 @@ export function candidateWords(database: DatabaseSync, input: { base: number; do
     for (const word of wordKeysOf(`${row.title ?? ''} ${row.body}`)) seen.set(word, (seen.get(word) ?? 0) + 1);
   }
   const least = (threshold / documents) * sampled * 0.5;
-  return [...seen].filter(([, count]) => count >= least).map(([word]) => word).sort();
+  return [...seen]
+    .filter(([, count]) => count >= least)
+    .map(([word]) => word)
+    .sort();
 }

@@ -1,6 +1,6 @@
 import type { SearchQuery } from '@loupe/contract';
 import { stemmer } from 'stemmer';
-import { cachedStemmer, wantedPhrasesFromStems, type WantedPhrases } from '../snippets/text-snippet.ts';
+import { cachedStemmer, type WantedPhrases, wantedPhrasesFromStems } from '../snippets/text-snippet.ts';
 import { tokensOf } from '../snippets/unicode61-tokens.ts';
 import { foldedWord } from './search-words.ts';
 

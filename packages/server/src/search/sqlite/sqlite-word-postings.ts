@@ -3,8 +3,8 @@ import { now } from '../../clock.ts';
 import type { Database } from '../../database/database.ts';
 import { onReader, type ReaderProcedure } from '../../database/reader-procedure.ts';
 import type { SealProgress } from '../search-engine.ts';
-import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
 import { LIST_THRESHOLD, type WordListsOptions } from '../word-list-settings.ts';
+import { CANDIDATE_WORDS, GENERATION, RANK_WORD } from './sqlite-search-reads.ts';
 
 /**
  * How many documents' words are counted to find the common ones, spread evenly: enough that a
@@ -12,7 +12,8 @@ import { LIST_THRESHOLD, type WordListsOptions } from '../word-list-settings.ts'
  * The candidates are the words seen on half the threshold's share of them or more (a word of
  * the threshold falls that short about one time in two hundred, and is ranked by FTS5 then).
  */
-const sampledDocuments = (documents: number, threshold: number) => Math.min(documents, Math.max(5000, Math.ceil((20 * documents) / threshold)));
+const sampledDocuments = (documents: number, threshold: number) =>
+  Math.min(documents, Math.max(5000, Math.ceil((20 * documents) / threshold)));
 
 /**
  * The ranked match lists of a generation's common words (migration 0019): written once a
@@ -47,10 +48,17 @@ export class SqliteWordPostings {
     if (!generation) return true;
     const { base, documents } = generation;
     const stored = new Set(
-      (await sql<{ word: string }>`SELECT word FROM search_word_postings WHERE build_id = ${buildId}`.execute(this.#database.db)).rows.map((row) => row.word),
+      (await sql<{ word: string }>`SELECT word FROM search_word_postings WHERE build_id = ${buildId}`.execute(this.#database.db)).rows.map(
+        (row) => row.word,
+      ),
     );
     let words = stored.size;
-    const candidates = await this.#onReader(CANDIDATE_WORDS, { base, documents, threshold: this.#threshold, sampled: sampledDocuments(documents, this.#threshold) });
+    const candidates = await this.#onReader(CANDIDATE_WORDS, {
+      base,
+      documents,
+      threshold: this.#threshold,
+      sampled: sampledDocuments(documents, this.#threshold),
+    });
     for (const word of candidates) {
       if (signal.aborted) return false;
       if (stored.has(word)) continue;
