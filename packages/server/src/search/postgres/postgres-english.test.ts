@@ -37,7 +37,7 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
       for (const { word, lexemes } of rows) {
         if (!lexemes || lexemes.length === 0) continue; // a stop word
         assert.equal(lexemeOf(word), lexemes[0], word);
-        // The rule text-snippet.ts finds candidate tokens by.
+        // The rule snippets/text-snippet.ts finds candidate tokens by.
         assert.ok(
           prefixesOfWordsStemmedTo(lexemes[0]).some((prefix) => word.toLowerCase().startsWith(prefix)),
           `${word} → ${lexemes[0]}`,

@@ -106,7 +106,7 @@ describe('text snippets', () => {
     assert.equal(snippet('Ein Straßenbahn-Depot in Zürich', 'zurich straßenbahn'), 'Ein [Straßenbahn]-Depot in [Zürich]');
   });
 
-  it("find every word by its stem's sure prefixes, under either stemmer", () => {
+  it('finds every word by the prefixes of the words stemmed to its stem, under either stemmer', () => {
     // Two- and three-letter roots with every suffix Porter or Porter2 rewrites: some 160,000 words.
     const letters = 'aeiouybclstnr';
     const suffixes = [
