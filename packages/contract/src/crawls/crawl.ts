@@ -50,6 +50,23 @@ const PhaseCount = z.object({
 
 export const crawlPhases = ['pages', 'links', 'report', 'done'] as const;
 
+/** One of the last requests a crawl made, for its live page (issue #24, point 6). */
+export const RecentFetch = z
+  .object({
+    url: z.string(),
+    kind: z.enum(['page', 'link']).describe('`page`: a page of the site fetched; `link`: an asset or a link to another site checked.'),
+    status: z.number().int().nullable().describe('The HTTP status of the answer; null when none came.'),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the request failed, as counted in `errors` (`dns`, `refused`, `timeout`, `tls`, `blocked-by-robots`, `loop`, …); null when it did not.',
+      ),
+    at: Timestamp,
+  })
+  .meta({ id: 'RecentFetch' });
+export type RecentFetch = z.infer<typeof RecentFetch>;
+
 /** What a started crawl is doing (issue #23, point 2): never "500 of 500" for minutes without a word why. */
 export const CrawlProgress = z
   .object({
@@ -71,6 +88,20 @@ export const CrawlProgress = z
       .nullable()
       .describe('Links checked a second over the last few seconds; null when not yet known or past the links phase.'),
     phaseStartedAt: Timestamp.describe('When the crawl entered this phase.'),
+    secondsLeft: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe(
+        'An estimate of the seconds left in this phase, from its rate and what is left of it; null when not known (no rate yet) or past the links phase.',
+      ),
+    errors: z
+      .record(z.string(), z.number().int().min(0))
+      .describe(
+        'Pages and links that failed so far, by kind: `4xx` and `5xx` answers, and why no answer came (`dns`, `refused`, `timeout`, `tls`, `reset`, `blocked-by-robots`, `loop`, `too-many-redirects`, `network`, …).',
+      ),
+    recent: z.array(RecentFetch).describe('The last requests made (at most 10), newest first.'),
   })
   .meta({ id: 'CrawlProgress' });
 export type CrawlProgress = z.infer<typeof CrawlProgress>;

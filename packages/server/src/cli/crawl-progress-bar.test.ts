@@ -16,6 +16,9 @@ const progress = (
   pagesPerSecond: rates[0],
   linksPerSecond: rates[1],
   phaseStartedAt: '2026-11-28T12:00:00.000Z',
+  secondsLeft: null,
+  errors: {},
+  recent: [],
 });
 
 describe('the crawl progress bar', () => {
@@ -55,5 +58,27 @@ describe('the crawl progress bar', () => {
     ]);
     assert.equal(lines.filter((line) => line.includes('checking links')).length, 11);
     assert.equal(lines.at(-1), 'pages 10/10 · links 50/50 · building report');
+  });
+});
+
+describe('the crawl progress bar, for a crawl worth watching (issue #24, point 6)', () => {
+  const watched = (phase: CrawlProgress['phase'], secondsLeft: number | null, errors: Record<string, number>): CrawlProgress => ({
+    ...progress(phase, [120, 400], [300, 2_000], phase === 'pages' ? [8.5, 40] : [null, 40]),
+    secondsLeft,
+    errors,
+  });
+  const text = (p: CrawlProgress) => crawlProgressBar(p, 500, 'https://example.test/a').text;
+
+  it('says how long the phase has left, and the errors so far by kind, most first', () => {
+    assert.equal(
+      text(watched('pages', 33, { dns: 1, '4xx': 12, timeout: 1 })),
+      'crawling pages 120/400 (8.5/s) · links 300/2,000 · 33s left · 14 errors (4xx 12, dns 1, timeout 1)',
+    );
+    assert.equal(
+      text(watched('links', 3_725, { '5xx': 1 })),
+      'pages 120/400 · checking links 300/2,000 (40/s) · 1h 2m left · 1 error (5xx 1)',
+    );
+    assert.equal(text(watched('links', 125, {})), 'pages 120/400 · checking links 300/2,000 (40/s) · 2m 5s left');
+    assert.equal(text(watched('done', null, { '4xx': 2 })), 'pages 120/400 · links 300/2,000 · done · 2 errors (4xx 2)');
   });
 });

@@ -123,3 +123,65 @@ describe('CrawlProgressRecorder', () => {
     );
   });
 });
+
+describe('CrawlProgressRecorder, for the live page (issue #24, point 6)', () => {
+  it('estimates the time left in a phase from its rate and what is left, unknown until there is a rate', async () => {
+    const { subject, writes, clock } = recorder();
+    await subject.begin();
+    subject.report(reported('pages', 0, [0, 0]));
+    subject.tick();
+    await subject.flush();
+    assert.equal(writes.at(-1)!.progress.current.secondsLeft, null);
+    clock.now += 2_000;
+    subject.report({ ...reported('pages', 20, [0, 0]), pages: { done: 20, total: 100 } });
+    subject.tick();
+    await subject.flush();
+    assert.equal(writes.at(-1)!.progress.current.secondsLeft, 8, '80 pages left at 10 a second');
+    clock.now += 1_000;
+    subject.report(reported('links', 100, [10, 40]));
+    await subject.flush();
+    assert.equal(writes.at(-1)!.progress.current.secondsLeft, 10, '30 links left at 3.3 a second');
+    await subject.buildingReport();
+    assert.equal(writes.at(-1)!.progress.current.secondsLeft, null);
+  });
+
+  it('counts errors by kind and keeps the last ten requests, newest first, across a resume', async () => {
+    const { subject, writes } = recorder();
+    await subject.begin();
+    const fetched = (path: string, status: number | null, error: string | null = null, kind: 'page' | 'link' = 'page') =>
+      subject.fetched({ url: `https://example.test${path}`, kind, status, error });
+    for (let n = 0; n < 12; n++) fetched(`/ok/${n}`, 200);
+    fetched('/gone', 404);
+    fetched('/broken', 500);
+    fetched('https://nowhere.invalid/', null, 'dns', 'link');
+    fetched('/private', null, 'blocked-by-robots');
+    fetched('/hangs-up', null, 'network: other side closed');
+    fetched('/also-gone', 410);
+    subject.tick();
+    await subject.flush();
+    const current = writes.at(-1)!.progress.current;
+    assert.deepEqual(current.errors, { '4xx': 2, '5xx': 1, dns: 1, 'blocked-by-robots': 1, network: 1 });
+    assert.equal(current.recent.length, 10);
+    assert.deepEqual(
+      current.recent.slice(0, 3).map((r) => [r.url, r.kind, r.status, r.error]),
+      [
+        ['https://example.test/also-gone', 'page', 410, null],
+        ['https://example.test/hangs-up', 'page', null, 'network'],
+        ['https://example.test/private', 'page', null, 'blocked-by-robots'],
+      ],
+    );
+    assert.equal(current.recent.at(-1)!.url, 'https://example.test/ok/8');
+
+    const resumed = recorder(writes.at(-1)!.progress);
+    await resumed.subject.begin();
+    resumed.subject.fetched({ url: 'https://example.test/again', kind: 'page', status: 404, error: null });
+    resumed.subject.tick();
+    await resumed.subject.flush();
+    const after = resumed.writes.at(-1)!.progress.current;
+    assert.equal(after.errors['4xx'], 3);
+    assert.deepEqual(
+      [after.recent.length, after.recent[0]!.url, after.recent[1]!.url],
+      [10, 'https://example.test/again', 'https://example.test/also-gone'],
+    );
+  });
+});

@@ -2,6 +2,7 @@ import type { CrawlProgress as ShownProgress } from '@loupe/contract';
 import type { Logger } from 'pino';
 import type { CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore } from './crawl-store.ts';
+import { type FetchOutcome, FetchTally } from './fetch-tally.ts';
 import { RateWindow } from './rate-window.ts';
 import type { CrawlPhase, StoredCrawlProgress } from './stored-crawl-progress.ts';
 
@@ -34,6 +35,7 @@ export class CrawlProgressRecorder {
   readonly #log: Logger;
   readonly #clock: () => number;
   readonly #rates = new RateWindow(RATE_WINDOW_MS);
+  readonly #tally: FetchTally;
   #latest: CrawlProgress;
   /** Null until begin() on a fresh crawl. */
   #phase: CrawlPhase | null;
@@ -56,6 +58,7 @@ export class CrawlProgressRecorder {
       lastUrl: '',
     };
     this.#phase = previous?.phase ?? null;
+    this.#tally = new FetchTally(previous);
     this.#stored = options.previous ?? { current: this.#shown(new Date(this.#clock()).toISOString()), step: 0, entered: {} };
     if (options.autoTick !== false) this.#timer = setInterval(() => this.tick(), WRITE_EVERY_MS);
   }
@@ -71,6 +74,12 @@ export class CrawlProgressRecorder {
     this.#latest = progress;
     this.#rates.add(this.#clock(), [progress.pages.done, progress.links.done]);
     if (progress.phase !== this.#phase) void this.#enter(progress.phase);
+  }
+
+  /** From the crawler, for each page fetched and link checked: errors by kind and the last requests. */
+  fetched(outcome: FetchOutcome): void {
+    if (this.#phase === 'report' || this.#phase === 'done') return;
+    this.#tally.add(outcome, new Date(this.#clock()).toISOString());
   }
 
   /** The runner builds the report: written at once; resolves when it is. */
@@ -132,14 +141,18 @@ export class CrawlProgressRecorder {
   #shown(phaseStartedAt: string, at = this.#clock()): ShownProgress {
     const [pagesPerSecond = null, linksPerSecond = null] = this.#rates.rates(at);
     const phase = this.#phase ?? 'pages';
+    const { pages, links } = this.#latest;
     return {
       phase,
-      pages: { ...this.#latest.pages },
-      links: { ...this.#latest.links },
+      pages: { ...pages },
+      links: { ...links },
       // A rate is shown while its count can move: pages in the pages phase, links until the report.
       pagesPerSecond: phase === 'pages' ? pagesPerSecond : null,
       linksPerSecond: phase === 'pages' || phase === 'links' ? linksPerSecond : null,
       phaseStartedAt,
+      secondsLeft: phase === 'pages' ? secondsLeft(pages, pagesPerSecond) : phase === 'links' ? secondsLeft(links, linksPerSecond) : null,
+      errors: this.#tally.errors(),
+      recent: this.#tally.recent(),
     };
   }
 
@@ -156,4 +169,10 @@ export class CrawlProgressRecorder {
       .finally(() => (this.#inFlight -= 1));
     return this.#writing;
   }
+}
+
+/** What is left of a phase's count at its recent rate; null while the rate is unknown or nil. */
+function secondsLeft(count: { done: number; total: number }, perSecond: number | null): number | null {
+  if (perSecond === null || perSecond <= 0) return null;
+  return Math.ceil(Math.max(0, count.total - count.done) / perSecond);
 }

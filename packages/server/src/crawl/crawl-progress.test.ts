@@ -7,6 +7,7 @@ import { startHeldSite } from '../testing/held-site.ts';
 import { htmlPage } from '../testing/html-page.ts';
 import { testBuildReport } from '../testing/running-crawl.ts';
 import { testDialects } from '../testing/test-dialects.ts';
+import { loopbackResolver } from '../testing/test-resolver.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
 import type { CrawlProgress } from './crawl-progress.ts';
@@ -132,6 +133,65 @@ for (const dialect of testDialects()) {
         await slowSite.close();
         await held.close();
       }
+    });
+  });
+
+  describe(`crawl progress for the live page (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    before(async () => {
+      // Every name but *.test is unknown: the link to nowhere.invalid fails as no such host.
+      t = await startTestServer(dialect, { crawlAllowPrivate: true, resolve: loopbackResolver().resolve });
+      const links = ['/', '/guide', '/moved-away', '/never-was', '/private/notes', 'http://nowhere.invalid/docs'];
+      site = await startTestSite({
+        pages: {
+          '/': htmlPage({ path: '/', title: 'The home page of the site with some broken links', links }),
+          '/guide': htmlPage({ path: '/guide', title: 'The guide of the site with some broken links', links }),
+        },
+        robotsTxt: 'User-agent: *\nDisallow: /private/\n',
+      });
+    });
+    after(async () => {
+      await site.close();
+      await t.close();
+    });
+
+    it('sends the errors so far by kind and the last requests with their status or reason, and the time left', async () => {
+      const started = await t.request('POST', '/api/v1/crawls', {
+        body: { url: site.url('/'), sitemaps: false, concurrency: 1, delayMs: 300 },
+      });
+      assert.equal(started.status, 202);
+      const events = await allEvents(crawlEventStream(t, started.body.id));
+      const progress = progressOf(events);
+      for (const event of progress) {
+        assert.ok(event.recent.length <= 10);
+        if (event.phase === 'report' || event.phase === 'done') assert.equal(event.secondsLeft, null);
+        else assert.ok(event.secondsLeft === null || event.secondsLeft >= 0);
+      }
+      const last = progress.at(-1)!;
+      assert.equal(last.phase, 'done');
+      assert.deepEqual(last.errors, { '4xx': 2, 'blocked-by-robots': 1, dns: 1 });
+      const recent = new Map(last.recent.map((fetch) => [new URL(fetch.url).pathname, fetch]));
+      assert.deepEqual(
+        ['/', '/moved-away', '/private/notes', '/docs'].map((path) => {
+          const fetch = recent.get(path);
+          return [path, fetch?.kind, fetch?.status, fetch?.error];
+        }),
+        [
+          ['/', 'page', 200, null],
+          ['/moved-away', 'page', 404, null],
+          ['/private/notes', 'page', null, 'blocked-by-robots'],
+          ['/docs', 'link', null, 'dns'],
+        ],
+      );
+      assert.ok(last.recent.every((fetch) => fetch.at >= started.body.createdAt));
+      assert.ok(
+        progress.some((event) => event.phase === 'pages' && event.recent.length > 0),
+        'the requests are sent while the crawl runs, not only at its end',
+      );
+
+      const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
+      assert.deepEqual([crawl.progress.errors, crawl.progress.recent, crawl.progress.secondsLeft], [last.errors, last.recent, null]);
     });
   });
 

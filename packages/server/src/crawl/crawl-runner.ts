@@ -65,7 +65,13 @@ export class CrawlRunner {
     try {
       const options = JSON.parse(row.options) as CrawlOptions;
       await progress.begin();
-      const pages = await this.#crawler.run(crawlId, options, stop.signal, (reported) => progress.report(reported));
+      const pages = await this.#crawler.run(
+        crawlId,
+        options,
+        stop.signal,
+        (reported) => progress.report(reported),
+        (outcome) => progress.fetched(outcome),
+      );
       // Stopped by shutdown rather than a cancel: leave it running for the next worker to resume.
       if (shutdown.aborted && !canceled) {
         progress.tick();

@@ -6,6 +6,7 @@ import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlPhase, CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore } from './crawl-store.ts';
+import type { FetchOutcome } from './fetch-tally.ts';
 import type { CrawlUrlRow, DiscoveredUrl, FrontierStore } from './frontier-store.ts';
 import { checkHttpTwins } from './http-twin-check.ts';
 import { DEFAULT_LINK_CHECKS, LinkCheckPool, type LinkKind } from './link-check-pool.ts';
@@ -65,10 +66,17 @@ export class Crawler {
     this.#d = dependencies;
   }
 
-  async run(crawlId: string, options: CrawlOptions, signal: AbortSignal, onProgress: (progress: CrawlProgress) => void): Promise<number> {
+  /** `onFetched` hears of each page fetched and link checked, for the live page's errors and last requests. */
+  async run(
+    crawlId: string,
+    options: CrawlOptions,
+    signal: AbortSignal,
+    onProgress: (progress: CrawlProgress) => void,
+    onFetched: (outcome: FetchOutcome) => void = () => {},
+  ): Promise<number> {
     const fetcher = this.#d.fetcher.withDnsCache();
     try {
-      return await this.#run(fetcher, crawlId, options, signal, onProgress);
+      return await this.#run(fetcher, crawlId, options, signal, { onProgress, onFetched });
     } finally {
       // Nothing of the crawl waits on it any more; a connection attempt to a silent host would hold close() to its timeout.
       await fetcher.destroy();
@@ -80,7 +88,7 @@ export class Crawler {
     crawlId: string,
     options: CrawlOptions,
     signal: AbortSignal,
-    onProgress: (progress: CrawlProgress) => void,
+    { onProgress, onFetched }: { onProgress: (progress: CrawlProgress) => void; onFetched: (outcome: FetchOutcome) => void },
   ): Promise<number> {
     const { store, frontier } = this.#d;
     const origin = new URL(options.url).origin;
@@ -123,6 +131,7 @@ export class Crawler {
       alreadySettled: (await frontier.countDone(crawlId, 'asset')) + (await frontier.countDone(crawlId, 'external')),
       site: { host: new URL(origin).host, gapMs },
       signal,
+      onChecked: (url, check) => onFetched({ url, kind: 'link', status: check.status, error: check.error }),
     });
     links.wake();
 
@@ -151,6 +160,7 @@ export class Crawler {
     const handle = async (row: CrawlUrlRow, count: () => void) => {
       if (robots && !robots.isAllowed(row.url)) {
         await frontier.complete(row.id, { fetch_error: 'blocked-by-robots', fetched_at: new Date().toISOString() });
+        onFetched({ url: row.url, kind: 'page', status: null, error: 'blocked-by-robots' });
         return;
       }
       const fetched = await fetchPage(fetcher, row.url, limits, signal);
@@ -181,6 +191,7 @@ export class Crawler {
       );
       links.wake();
       lastUrl = row.url;
+      onFetched({ url: row.url, kind: 'page', status: fetched.status, error: fetched.error });
       if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
         await progress('pages');

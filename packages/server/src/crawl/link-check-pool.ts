@@ -26,6 +26,8 @@ export interface LinkCheckPoolOptions {
   site: { host: string; gapMs: number };
   /** The crawl's stop (cancel, shutdown): checks cut short wait for the resume. */
   signal: AbortSignal;
+  /** Told of each link settled by an answer or its host's failure (not of those left unchecked). */
+  onChecked?: (url: string, check: LinkCheck) => void;
 }
 
 /** A crawl's link checks unless the operator says otherwise (LOUPE_LINK_CHECK_CAP, LOUPE_LINK_CHECK_BUDGET_SECONDS). */
@@ -261,6 +263,7 @@ export class LinkCheckPool {
       );
     this.#settled += rows.length;
     this.#inHand -= rows.length;
+    for (const row of rows) this.#o.onChecked?.(row.url, check);
   }
 
   /** Stopped: links held in memory stay in flight in the frontier, which a resume requeues and finish settles. */

@@ -10,6 +10,9 @@ const progress = (phase: CrawlProgress['phase'], pages: number): CrawlProgress =
   pagesPerSecond: null,
   linksPerSecond: null,
   phaseStartedAt: '2026-11-28T12:00:00.000Z',
+  secondsLeft: null,
+  errors: {},
+  recent: [],
 });
 
 describe('stored crawl progress', () => {

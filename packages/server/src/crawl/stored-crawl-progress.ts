@@ -24,8 +24,17 @@ type ProgressFields = {
 
 const ENDED: readonly string[] = ['completed', 'failed', 'canceled'] satisfies CrawlStatus[];
 
+/** Progress stored before time left, errors and recent requests were (issue #24) has none of them. */
+const NOTHING_YET = { secondsLeft: null, errors: {}, recent: [] } satisfies Partial<CrawlProgress>;
+
 export function parseStoredProgress(column: string | null): StoredCrawlProgress | null {
-  return column ? (JSON.parse(column) as StoredCrawlProgress) : null;
+  if (!column) return null;
+  const stored = JSON.parse(column) as StoredCrawlProgress;
+  const entered = Object.entries(stored.entered).map(([phase, entry]) => [
+    phase,
+    { ...entry, progress: { ...NOTHING_YET, ...entry.progress } },
+  ]);
+  return { ...stored, current: { ...NOTHING_YET, ...stored.current }, entered: Object.fromEntries(entered) };
 }
 
 /**
@@ -44,6 +53,7 @@ export function crawlProgressOf(row: ProgressFields): CrawlProgress | null {
     pagesPerSecond: null,
     linksPerSecond: null,
     phaseStartedAt: (ended ? row.finished_at : row.started_at) ?? row.created_at,
+    ...NOTHING_YET,
   };
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../../testing/fixture-sites.ts';
+import { htmlPage } from '../../testing/html-page.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../../testing/test-site.ts';
 import { json, runLoupe, serverEnv } from '../test-loupe-run.ts';
@@ -107,5 +108,23 @@ describe('loupe crawl', () => {
     const shown = await runLoupe(['crawls', 'get', list[0].id], env);
     assert.match(shown.stdout, /^status +completed$/m);
     assert.match(shown.stdout, /^progress +pages \d+\/\d+( · links \d+\/\d+)? · done$/m);
+  });
+
+  it('shows the errors so far by kind in its progress lines and in the crawl it shows', async () => {
+    const links = ['/', '/moved-away', '/never-was', '/gone/for-good'];
+    const broken = await startTestSite({
+      pages: { '/': htmlPage({ path: '/', title: 'A page whose links mostly lead nowhere', links }) },
+      robotsTxt: 'User-agent: *\nDisallow:\n',
+    });
+    try {
+      const run = await runLoupe(['crawl', broken.url('/'), '--no-sitemaps'], env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^pages 4\/4( · links \d+\/\d+)? · building report · 3 errors \(4xx 3\)$/m);
+      const crawlId = /^crawl +([0-9a-f-]{36})/m.exec(run.stdout)?.[1] ?? '';
+      const shown = await runLoupe(['crawls', 'get', crawlId], env);
+      assert.match(shown.stdout, /^progress +pages 4\/4( · links \d+\/\d+)? · done · 3 errors \(4xx 3\)$/m);
+    } finally {
+      await broken.close();
+    }
   });
 });
