@@ -58,10 +58,40 @@ const IssueChanges = z.object({
   byRule: z.array(IssueGroup).describe('Errors first, then warnings, then notices, each by rule id; at most `limit` rules.'),
 });
 
+const Cause = z
+  .string()
+  .nullable()
+  .describe(
+    'Why the URL had no HTTP status, or what went wrong with the one it had, in words: blocked by robots.txt, no such host, connection refused, timed out, TLS error, redirect loop, too many redirects…; null when it answered normally.',
+  );
+
 const StatusChange = z.object({
   url: z.string(),
-  before: z.number().int().nullable().describe('HTTP status; null when the URL did not answer.'),
-  after: z.number().int().nullable(),
+  before: z.number().int().nullable().describe('HTTP status; null when the URL did not answer (beforeCause says why).'),
+  after: z.number().int().nullable().describe('HTTP status; null when the URL did not answer (afterCause says why).'),
+  beforeCause: Cause,
+  afterCause: Cause,
+});
+
+/** Why a URL does not answer with a page: the kinds a client can count and filter on. */
+const MissingPageKind = z
+  .enum(['not-found', 'client-error', 'server-error', 'redirect-error', 'blocked-by-robots', 'no-answer', 'not-linked', 'not-reached'])
+  .describe(
+    'not-found: 404 or 410; client-error: another 4xx; server-error: 5xx; redirect-error: a redirect loop, too many or an invalid redirect; ' +
+      'blocked-by-robots: robots.txt disallows it; no-answer: the request failed (cause says why: no such host, timed out…); ' +
+      'not-linked: the new crawl did not find the URL at all (no longer linked, or out of its scope); not-reached: found, but the crawl stopped (page cap or time) before fetching it.',
+  );
+
+const MissingPage = z.object({
+  url: z.string(),
+  status: z.number().int().nullable().describe('The HTTP status in the new report; null when there was none.'),
+  kind: MissingPageKind,
+  cause: z.string().describe('The same in words, such as "answers 404", "blocked by robots.txt", "no such host".'),
+});
+
+const MissingPageList = z.object({
+  total: z.number().int(),
+  pages: z.array(MissingPage).describe('Sorted by URL; at most `limit`.'),
 });
 
 const TitleChange = z.object({
@@ -84,13 +114,29 @@ export const ReportDiff = z
     pages: z.object({
       before: z.number().int(),
       after: z.number().int(),
-      added: UrlList.describe('Crawled in the new report only (URLs of the new report).'),
-      removed: UrlList.describe('Crawled in the old report only (URLs of the old report).'),
+      added: UrlList.describe(
+        'Crawled in the new report only and answering with a page (2xx, or a 3xx that leads somewhere; URLs of the new report). A new URL that does not is in `broken`.',
+      ),
+      broken: MissingPageList.describe(
+        'Crawled in the new report only and not answering with a page: 4xx, 5xx, a failed redirect, no answer, or blocked by robots.txt, each with its cause (URLs of the new report).',
+      ),
+      removed: UrlList.describe(
+        'Crawled in the old report only, whatever they answered then (URLs of the old report). `gone` says which of the old pages are gone, and why.',
+      ),
+      gone: MissingPageList.describe(
+        'Pages that answered with a page in the old report (2xx, or a 3xx that leads somewhere) and do not in the new one: now 404 or another error, ' +
+          'blocked by robots.txt, without an answer, or not crawled at all (no longer linked, or not reached), each with its cause (URLs of the old report). ' +
+          'Their findings are not resolved: they are in issues.onGonePages.',
+      ),
     }),
     issues: z.object({
       new: IssueChanges.describe('Findings of the new report whose rule and URL the old report did not have.'),
       resolved: IssueChanges.describe(
-        'Findings of the old report whose rule and URL the new report does not have (URLs of the old report).',
+        'Findings of the old report whose rule and URL the new report does not have, on pages still there: crawled again and answering with a page (2xx, or a 3xx that leads somewhere). ' +
+          'A page fixed since (a 404 now answering 200) counts; a page gone does not (see onGonePages). Site-level findings count on the URL they name. URLs of the old report.',
+      ),
+      onGonePages: IssueChanges.describe(
+        'Findings of the old report whose page no longer answers with a page or was not crawled again (pages.gone, and old error pages no longer crawled): gone with their page, not resolved. URLs of the old report.',
       ),
     }),
     changed: z.object({

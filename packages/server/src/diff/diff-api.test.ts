@@ -93,14 +93,31 @@ async function startOnOtherHost(site: SiteDefinition): Promise<{ origin: string;
 async function exportedIssues(t: TestServer, report: { id: string; url: string }) {
   const exported = (await t.request('GET', `/api/v1/reports/${report.id}/export?format=json`)).body;
   const origin = new URL(report.url).origin;
-  const issues = new Map<string, { ruleId: string; url: string; severity: string }>();
-  const add = (ruleId: string, url: string, severity: string) =>
-    issues.set(`${ruleId} ${url.startsWith(`${origin}/`) ? url.slice(origin.length) : url}`, { ruleId, url, severity });
-  for (const p of exported.pages) for (const finding of p.findings) add(finding.ruleId, p.url, finding.severity);
+  const keyOf = (url: string) => (url.startsWith(`${origin}/`) ? url.slice(origin.length) : url);
+  const issues = new Map<string, { ruleId: string; url: string; severity: string; page: string | null }>();
+  const add = (ruleId: string, url: string, severity: string, page: string | null) =>
+    issues.set(`${ruleId} ${keyOf(url)}`, { ruleId, url, severity, page });
+  for (const p of exported.pages) for (const finding of p.findings) add(finding.ruleId, p.url, finding.severity, keyOf(p.url));
   for (const issue of exported.report.issues) {
-    for (const example of issue.examples) if (example.pageId === null) add(issue.ruleId, example.url, issue.severity);
+    for (const example of issue.examples) if (example.pageId === null) add(issue.ruleId, example.url, issue.severity, null);
   }
   return issues;
+}
+
+/** The page keys of a report's pages that answered with a page (2xx, or a 3xx that did not fail), from its export. */
+async function exportedPagesThere(t: TestServer, report: { id: string; url: string }): Promise<Set<string>> {
+  const exported = (await t.request('GET', `/api/v1/reports/${report.id}/export?format=json`)).body;
+  const origin = new URL(report.url).origin;
+  const there = exported.pages.filter(
+    (p: { status: number | null; fetchError: string | null }) =>
+      p.status !== null && p.status >= 200 && p.status < 400 && (p.fetchError === null || p.fetchError === 'truncated'),
+  );
+  return new Set(there.map((p: { url: string }) => (p.url.startsWith(`${origin}/`) ? p.url.slice(origin.length) : p.url)));
+}
+
+/** The issues of `from` on pages there in `there` (site-level ones always), or on the others. */
+function onPages<Issue extends { page: string | null }>(from: Map<string, Issue>, there: Set<string>, pageThere: boolean) {
+  return new Map([...from].filter(([, issue]) => (issue.page === null || there.has(issue.page)) === pageThere));
 }
 
 const rank = ['notice', 'warning', 'error'];
@@ -119,6 +136,9 @@ function onlyIn(from: Map<string, { ruleId: string; url: string; severity: strin
     .sort((a, b) => rank.indexOf(b.severity) - rank.indexOf(a.severity) || (a.ruleId < b.ruleId ? -1 : 1));
 }
 
+/** Every (rule, URL) of an issue list, sorted. */
+const issuePairs = (changes: { byRule: IssueGroup[] }) =>
+  changes.byRule.flatMap((group) => group.urls.map((url) => `${group.ruleId} ${url}`)).sort();
 const withoutTitles = (groups: IssueGroup[]) => groups.map(({ title: _, ...group }) => group);
 const urlsOf = (groups: IssueGroup[], ruleId: string) => groups.find((group) => group.ruleId === ruleId)?.urls ?? [];
 
@@ -198,12 +218,29 @@ for (const dialect of testDialects()) {
       assert.deepEqual(d.pages, {
         before: 7,
         after: 8,
-        added: { total: 2, urls: [s.url('/new-page'), s.url('/products/gadget')] },
+        added: { total: 1, urls: [s.url('/new-page')] },
+        // A new URL answering 404 is a broken page, not an added one.
+        broken: { total: 1, pages: [{ url: s.url('/products/gadget'), status: 404, kind: 'not-found', cause: 'answers 404' }] },
         removed: { total: 1, urls: [s.url('/old-page')] },
+        gone: {
+          total: 2,
+          pages: [
+            { url: s.url('/blog'), status: 404, kind: 'not-found', cause: 'answers 404' },
+            {
+              url: s.url('/old-page'),
+              status: null,
+              kind: 'not-linked',
+              cause: 'not found by the crawl: no longer linked, or out of its scope',
+            },
+          ],
+        },
       });
       assert.equal(d.pages.before, first.pages.crawled);
       assert.equal(d.pages.after, second.pages.crawled);
-      assert.deepEqual(d.changed.status, { total: 1, pages: [{ url: s.url('/blog'), before: 200, after: 404 }] });
+      assert.deepEqual(d.changed.status, {
+        total: 1,
+        pages: [{ url: s.url('/blog'), before: 200, after: 404, beforeCause: null, afterCause: null }],
+      });
       // /blog lost its title too, but as a 404 it is no longer an HTML page: a status change only.
       assert.deepEqual(d.changed.title, {
         total: 1,
@@ -231,10 +268,12 @@ for (const dialect of testDialects()) {
       );
       // …and every other list entry, against both reports' full exports.
       const [before, after] = [await exportedIssues(t, first), await exportedIssues(t, second)];
+      const thereAfter = await exportedPagesThere(t, second);
       const expectedNew = onlyIn(after, before);
-      const expectedResolved = onlyIn(before, after);
+      const expectedResolved = onlyIn(onPages(before, thereAfter, true), after);
       assert.deepEqual(withoutTitles(d.issues.new.byRule), expectedNew);
       assert.deepEqual(withoutTitles(d.issues.resolved.byRule), expectedResolved);
+      assert.deepEqual(withoutTitles(d.issues.onGonePages.byRule), onlyIn(onPages(before, thereAfter, false), after));
       assert.equal(
         d.issues.new.total,
         expectedNew.reduce((sum, group) => sum + group.total, 0),
@@ -244,19 +283,49 @@ for (const dialect of testDialects()) {
         d.issues.resolved.total,
         expectedResolved.reduce((sum, group) => sum + group.total, 0),
       );
-      // The old page's issues went with it.
-      assert.ok(d.issues.resolved.byRule.some((group: IssueGroup) => group.urls.includes(s.url('/old-page'))));
+      // The old page's issues and /blog's went with their pages: not resolved.
+      for (const gone of [s.url('/old-page'), s.url('/blog')]) {
+        assert.ok(
+          d.issues.onGonePages.byRule.some((group: IssueGroup) => group.urls.includes(gone)),
+          gone,
+        );
+        assert.ok(!d.issues.resolved.byRule.some((group: IssueGroup) => group.urls.includes(gone)), gone);
+      }
     });
 
     it('is the mirror image the other way round', async () => {
       const forward = (await diff(`old=${first.id}&new=${second.id}`)).body;
       const backward = (await diff(`old=${second.id}&new=${first.id}`)).body;
       assert.deepEqual(backward.score, { before: forward.score.after, after: forward.score.before, delta: -forward.score.delta });
+      // /old-page answered 200: added going back; the new 404 /products/gadget is only removed.
       assert.deepEqual(backward.pages.added, forward.pages.removed);
-      assert.deepEqual(backward.pages.removed, forward.pages.added);
-      assert.deepEqual(backward.issues.new, forward.issues.resolved);
-      assert.deepEqual(backward.issues.resolved, forward.issues.new);
-      assert.deepEqual(backward.changed.status.pages, [{ url: s.url('/blog'), before: 404, after: 200 }]);
+      assert.deepEqual(backward.pages.removed.urls, [
+        ...forward.pages.added.urls,
+        ...forward.pages.broken.pages.map((p: { url: string }) => p.url),
+      ]);
+      assert.deepEqual(backward.pages.gone, {
+        total: 1,
+        pages: [
+          {
+            url: s.url('/new-page'),
+            status: null,
+            kind: 'not-linked',
+            cause: 'not found by the crawl: no longer linked, or out of its scope',
+          },
+        ],
+      });
+      // What one way calls new, the other calls resolved or gone with its page; and the other way round.
+      assert.deepEqual(
+        issuePairs(backward.issues.new),
+        [...issuePairs(forward.issues.resolved), ...issuePairs(forward.issues.onGonePages)].sort(),
+      );
+      assert.deepEqual(
+        issuePairs(forward.issues.new),
+        [...issuePairs(backward.issues.resolved), ...issuePairs(backward.issues.onGonePages)].sort(),
+      );
+      assert.deepEqual(backward.changed.status.pages, [
+        { url: s.url('/blog'), before: 404, after: 200, beforeCause: null, afterCause: null },
+      ]);
       assert.deepEqual(
         backward.changed.title.pages.map((p: { before: string; after: string }) => [p.before, p.after]),
         forward.changed.title.pages.map((p: { before: string; after: string }) => [p.after, p.before]),
@@ -268,16 +337,20 @@ for (const dialect of testDialects()) {
       assert.deepEqual(d.score.delta, 0);
       assert.deepEqual(d.pages.added, { total: 0, urls: [] });
       assert.deepEqual(d.pages.removed, { total: 0, urls: [] });
+      assert.deepEqual(d.pages.broken, { total: 0, pages: [] });
+      assert.deepEqual(d.pages.gone, { total: 0, pages: [] });
       assert.deepEqual(d.issues.new, { total: 0, rules: 0, byRule: [] });
       assert.deepEqual(d.issues.resolved, { total: 0, rules: 0, byRule: [] });
+      assert.deepEqual(d.issues.onGonePages, { total: 0, rules: 0, byRule: [] });
       assert.deepEqual(d.changed, { status: { total: 0, pages: [] }, title: { total: 0, pages: [] } });
     });
 
     it('cuts every list at limit and keeps the true totals', async () => {
       const full = (await diff(`old=${first.id}&new=${second.id}`)).body;
       const cut = (await diff(`old=${first.id}&new=${second.id}&limit=1`)).body;
-      assert.deepEqual(cut.pages.added, { total: 2, urls: [s.url('/new-page')] });
+      assert.deepEqual(cut.pages.added, full.pages.added);
       assert.deepEqual(cut.pages.removed, full.pages.removed);
+      assert.deepEqual(cut.pages.gone, { total: 2, pages: full.pages.gone.pages.slice(0, 1) });
       for (const list of ['new', 'resolved'] as const) {
         assert.equal(cut.issues[list].total, full.issues[list].total);
         assert.equal(cut.issues[list].rules, full.issues[list].rules);
@@ -355,6 +428,137 @@ for (const dialect of testDialects()) {
       for (const query of [`${ids}&limit=1`, `${ids}&limit=1000`, `${ids}&allowCrossSite=true`, `${ids}&allowCrossSite=false`]) {
         assert.equal((await diff(query)).status, 200, query);
       }
+    });
+  });
+}
+
+/**
+ * A site whose pages all answer 200 at first, each with a finding (no meta description), and
+ * the same site after pages were removed, deleted (404, 410), blocked by robots.txt, broken
+ * (500, a dropped connection), moved (a redirect now), fixed (a 404 now 200, a description added),
+ * and new URLs added: one a page, one 404, one blocked.
+ */
+function changingSite(): SiteDefinition {
+  const paths = ['/removed', '/deleted', '/withdrawn', '/private', '/failing', '/moved', '/dropping', '/fixed', '/kept'];
+  const pages: SiteDefinition['pages'] = {
+    '/': page('/', 'The honest diff test site: a home page linking to every page', { links: paths }),
+  };
+  for (const path of paths) pages[path] = page(path, `The page ${path} of the honest diff test site`, { description: null });
+  pages['/fixed'] = { status: 404, body: '<!doctype html><html lang="en"><title>Not found</title><h1>Not found</h1></html>' };
+  return { pages, robotsTxt: 'User-agent: *\nDisallow:\n' };
+}
+
+function changeSite(site: SiteDefinition): void {
+  const linked = [
+    '/deleted',
+    '/withdrawn',
+    '/private',
+    '/failing',
+    '/moved',
+    '/dropping',
+    '/fixed',
+    '/kept',
+    '/new',
+    '/new-broken',
+    '/new-private',
+  ];
+  site.pages['/'] = page('/', 'The honest diff test site: a home page linking to every page', { links: linked });
+  delete site.pages['/removed'];
+  delete site.pages['/deleted'];
+  site.pages['/withdrawn'] = { status: 410, body: '<!doctype html><html lang="en"><title>Gone</title><h1>Gone</h1></html>' };
+  site.pages['/failing'] = { status: 500, body: '<!doctype html><html lang="en"><title>Error</title><h1>Error</h1></html>' };
+  site.pages['/moved'] = { redirect: '/kept' };
+  site.pages['/dropping'] = { drop: true, times: 1000, thenServe: page('/dropping', 'Never served') };
+  site.pages['/fixed'] = page('/fixed', 'The page /fixed of the honest diff test site, back again', { description: null });
+  site.pages['/kept'] = page('/kept', 'The page /kept of the honest diff test site');
+  site.pages['/new'] = page('/new', 'A page the second version of the honest diff test site adds');
+  site.robotsTxt = 'User-agent: *\nDisallow: /private\nDisallow: /new-private\n';
+}
+
+for (const dialect of testDialects()) {
+  describe(`honest diffs of a site changed between two crawls (${dialect})`, () => {
+    let t: TestServer;
+    let s: TestSite;
+    let first: any;
+    let second: any;
+    let d: any;
+
+    before(async () => {
+      t = await startTestServer(dialect, { logLevel: 'error', crawlAllowPrivate: true });
+      const definition = changingSite();
+      s = await startTestSite(definition);
+      first = await crawlToReport(t, { url: s.url('/'), maxPages: 30, sitemaps: false });
+      changeSite(definition);
+      second = await crawlToReport(t, { url: s.url('/'), maxPages: 30, sitemaps: false });
+      const answer = await t.request('GET', `/api/v1/diff?old=${first.id}&new=${second.id}&limit=1000`);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      d = answer.body;
+    });
+    after(async () => {
+      await s?.close();
+      await t?.close();
+    });
+
+    it('reports each page gone with its cause', () => {
+      const byUrl = Object.fromEntries(d.pages.gone.pages.map((p: { url: string }) => [new URL(p.url).pathname, p]));
+      // A page that now redirects still answers: it is not gone.
+      assert.deepEqual(Object.keys(byUrl), ['/deleted', '/dropping', '/failing', '/private', '/removed', '/withdrawn']);
+      assert.equal(d.pages.gone.total, 6);
+      assert.deepEqual(Object.fromEntries(Object.entries(byUrl).map(([path, p]: [string, any]) => [path, [p.kind, p.status]])), {
+        '/deleted': ['not-found', 404],
+        '/dropping': ['no-answer', null],
+        '/failing': ['server-error', 500],
+        '/private': ['blocked-by-robots', null],
+        '/removed': ['not-linked', null],
+        '/withdrawn': ['not-found', 410],
+      });
+      assert.equal(byUrl['/private'].cause, 'blocked by robots.txt');
+      assert.equal(byUrl['/withdrawn'].cause, 'answers 410');
+      // The crawler stores this failure as a network error in undici's words.
+      assert.equal(byUrl['/dropping'].cause, 'network error: other side closed');
+      // A page that was an error page before (/fixed was 404) was never a page to lose.
+      assert.deepEqual(d.pages.removed.urls, [s.url('/removed')]);
+    });
+
+    it('does not call the findings of a gone page resolved', () => {
+      const resolved = urlsOf(d.issues.resolved.byRule, 'descriptions/missing');
+      const goneWith = urlsOf(d.issues.onGonePages.byRule, 'descriptions/missing');
+      assert.deepEqual(resolved, [s.url('/kept'), s.url('/moved')], 'the page that gained a description, and the one that redirects now');
+      assert.deepEqual(
+        goneWith,
+        ['/deleted', '/dropping', '/failing', '/private', '/removed', '/withdrawn'].map((path) => s.url(path)),
+      );
+      // The fixed page is there now: its 404 is resolved, and its missing description is new.
+      assert.deepEqual(urlsOf(d.issues.resolved.byRule, 'status/client-error'), [s.url('/fixed')]);
+      assert.ok(urlsOf(d.issues.new.byRule, 'descriptions/missing').includes(s.url('/fixed')));
+      const resolvedUrls = new Set((d.issues.resolved.byRule as IssueGroup[]).flatMap((group) => group.urls));
+      for (const url of goneWith) assert.ok(!resolvedUrls.has(url), `${url}: no finding of a gone page is resolved`);
+    });
+
+    it('reports a new URL that does not answer with a page as broken, not added', () => {
+      assert.deepEqual(d.pages.added, { total: 1, urls: [s.url('/new')] });
+      assert.deepEqual(d.pages.broken, {
+        total: 2,
+        pages: [
+          { url: s.url('/new-broken'), status: 404, kind: 'not-found', cause: 'answers 404' },
+          { url: s.url('/new-private'), status: null, kind: 'blocked-by-robots', cause: 'blocked by robots.txt' },
+        ],
+      });
+    });
+
+    it('names the cause of each status change', () => {
+      const byUrl = Object.fromEntries(
+        d.changed.status.pages.map((p: any) => [new URL(p.url).pathname, [p.before, p.beforeCause, p.after, p.afterCause]]),
+      );
+      assert.deepEqual(byUrl, {
+        '/deleted': [200, null, 404, null],
+        '/dropping': [200, null, null, 'network error: other side closed'],
+        '/failing': [200, null, 500, null],
+        '/fixed': [404, null, 200, null],
+        '/moved': [200, null, 301, null],
+        '/private': [200, null, null, 'blocked by robots.txt'],
+        '/withdrawn': [200, null, 410, null],
+      });
     });
   });
 }

@@ -4,7 +4,8 @@ import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
 import { type ReportRow, ReportStore } from '../reports/report-store.ts';
 import { type RuleDescriber, reportRules } from '../reports/report-views.ts';
-import { type DiffSide, DiffStore, type IssueRow, keyOfUrl } from './diff-store.ts';
+import { type DiffSide, DiffStore, type IssueRow, keyOfUrl, type PageOutcomeRow } from './diff-store.ts';
+import { causeOf, missingPage } from './page-outcome.ts';
 
 export interface DiffQuery {
   old: string;
@@ -42,15 +43,34 @@ export class DiffService {
     // move to https or www., or another site, it is all that can say which page is which.
     const matchedBy = older.origin === newer.origin ? 'url' : 'path';
     const { limit } = query;
-    const [pagesBefore, pagesAfter, added, removed, status, title, newIssues, resolvedIssues, siteBefore, siteAfter] = await Promise.all([
-      this.#store.pageCount(older),
-      this.#store.pageCount(newer),
-      this.#store.pagesOnlyIn(newer, older, limit),
-      this.#store.pagesOnlyIn(older, newer, limit),
-      this.#store.statusChanges(older, newer, limit),
-      this.#store.titleChanges(older, newer, limit),
-      this.#store.issuesOnlyIn(newer, older, limit),
-      this.#store.issuesOnlyIn(older, newer, limit),
+    const store = this.#store;
+    const [
+      pagesBefore,
+      pagesAfter,
+      added,
+      broken,
+      removed,
+      gone,
+      status,
+      title,
+      newIssues,
+      resolvedIssues,
+      goneIssues,
+      siteBefore,
+      siteAfter,
+    ] = await Promise.all([
+      store.pageCount(older),
+      store.pageCount(newer),
+      store.pagesOnlyIn(newer, older, limit, true),
+      store.pagesOnlyIn(newer, older, limit, false),
+      store.pagesOnlyIn(older, newer, limit),
+      store.gonePages(older, newer, limit),
+      store.statusChanges(older, newer, limit),
+      store.titleChanges(older, newer, limit),
+      store.issuesOnlyIn(newer, older, limit),
+      // A finding is resolved only where its page is still there; a page gone takes its findings with it.
+      store.issuesOnlyIn(older, newer, limit, true),
+      store.issuesOnlyIn(older, newer, limit, false),
       this.#siteFindings(before, older),
       this.#siteFindings(after, newer),
     ]);
@@ -69,8 +89,10 @@ export class DiffService {
       pages: {
         before: pagesBefore,
         after: pagesAfter,
-        added: { total: added.total, urls: added.rows },
-        removed: { total: removed.total, urls: removed.rows },
+        added: { total: added.total, urls: added.rows.map((row) => row.url) },
+        broken: missingPages(broken),
+        removed: { total: removed.total, urls: removed.rows.map((row) => row.url) },
+        gone: missingPages(gone),
       },
       issues: {
         new: issueChanges(
@@ -85,9 +107,19 @@ export class DiffService {
           reportRules(before),
           limit,
         ),
+        onGonePages: issueChanges(goneIssues, [], reportRules(before), limit),
       },
       changed: {
-        status: { total: status.total, pages: status.rows },
+        status: {
+          total: status.total,
+          pages: status.rows.map((row) => ({
+            url: row.url,
+            before: row.before,
+            after: row.after,
+            beforeCause: causeOf(row.beforeError),
+            afterCause: causeOf(row.afterError),
+          })),
+        },
         title: {
           total: title.total,
           pages: title.rows.map((row) => ({ url: row.url, before: titleOf(row.beforeSummary), after: titleOf(row.afterSummary) })),
@@ -142,6 +174,10 @@ function change(before: number | null, after: number | null) {
 
 function count(before: number, after: number) {
   return { before, after, delta: after - before };
+}
+
+function missingPages(list: { total: number; rows: PageOutcomeRow[] }): ReportDiff['pages']['gone'] {
+  return { total: list.total, pages: list.rows.map((row) => missingPage(row.url, row.state, row.status, row.fetchError)) };
 }
 
 function titleOf(summary: string | null): string | null {

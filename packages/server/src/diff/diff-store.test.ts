@@ -160,8 +160,31 @@ for (const dialect of testDialects()) {
         old,
         indices((i) => has('old', i) && !has('new', i)),
       );
-      assert.deepEqual(await store.pagesOnlyIn(now, old, LIMIT), { total: added.length, rows: added.slice(0, LIMIT) });
-      assert.deepEqual(await store.pagesOnlyIn(old, now, LIMIT), { total: removed.length, rows: removed.slice(0, LIMIT) });
+      const urlsOf = async (list: Promise<{ total: number; rows: { url: string }[] }>) => {
+        const { total, rows } = await list;
+        return { total, rows: rows.map((row) => row.url) };
+      };
+      assert.deepEqual(await urlsOf(store.pagesOnlyIn(now, old, LIMIT)), { total: added.length, rows: added.slice(0, LIMIT) });
+      assert.deepEqual(await urlsOf(store.pagesOnlyIn(old, now, LIMIT)), { total: removed.length, rows: removed.slice(0, LIMIT) });
+      // Every added page answered 200 (the planted 404s and failures are on pages of both).
+      assert.deepEqual(await urlsOf(store.pagesOnlyIn(now, old, LIMIT, true)), { total: added.length, rows: added.slice(0, LIMIT) });
+      assert.deepEqual(await store.pagesOnlyIn(now, old, LIMIT, false), { total: 0, rows: [] });
+    });
+
+    it('finds the pages gone: not crawled again, now 404, or without an answer', async () => {
+      const gone = indices((i) => has('old', i) && (!has('new', i) || status('new', i) !== 200));
+      const expected = urls(old, gone)
+        .slice(0, LIMIT)
+        .map((url) => {
+          const i = Number(url.split('/').at(-1));
+          return has('new', i)
+            ? { url, state: 'done', status: status('new', i), fetchError: null }
+            : { url, state: null, status: null, fetchError: null };
+        });
+      assert.deepEqual(await store.gonePages(old, now, LIMIT), { total: gone.length, rows: expected });
+      // The other way, the queued page was never a page of the new crawl: nothing gone but the pages the old crawl lacks.
+      const back = await store.gonePages(now, old, LIMIT);
+      assert.equal(back.total, indices((i) => has('new', i) && !has('old', i) && status('new', i) === 200).length);
     });
 
     it('finds status changes, a failed fetch (null) included, with both statuses', async () => {
@@ -170,7 +193,7 @@ for (const dialect of testDialects()) {
         .slice(0, LIMIT)
         .map((url) => {
           const i = Number(url.split('/').at(-1));
-          return { url, before: status('old', i), after: status('new', i) };
+          return { url, before: status('old', i), after: status('new', i), beforeError: null, afterError: null };
         });
       assert.deepEqual(await store.statusChanges(old, now, LIMIT), { total: changed.length, rows: expected });
     });
@@ -207,6 +230,21 @@ for (const dialect of testDialects()) {
             .map((url) => ({ ruleId, url, total: only.length, severityRank: r < 2 ? 1 : 2 }));
         });
         assert.deepEqual(rows, expected);
+      }
+    });
+
+    it('splits the old findings not found again into resolved (the page answered again) and gone with their page', async () => {
+      const there = (i: number) => has('new', i) && status('new', i) === 200;
+      for (const pageThere of [true, false]) {
+        const expected = RULES.flatMap((ruleId, r) => {
+          const only = indices(
+            (i) => has('old', i) && fires('old', i, r) && !(has('new', i) && fires('new', i, r)) && there(i) === pageThere,
+          );
+          return urls(old, only)
+            .slice(0, LIMIT)
+            .map((url) => ({ ruleId, url, total: only.length, severityRank: r < 2 ? 1 : 2 }));
+        });
+        assert.deepEqual(await store.issuesOnlyIn(old, now, LIMIT, pageThere), expected, `pageThere ${pageThere}`);
       }
     });
 

@@ -17,6 +17,17 @@ export interface StatusChangeRow {
   url: string;
   before: number | null;
   after: number | null;
+  /** The stored fetch errors (crawl_urls.fetch_error) of each side. */
+  beforeError: string | null;
+  afterError: string | null;
+}
+
+/** A page of one crawl as stored: its HTTP status, fetch error and state (null: the crawl has no row for it). */
+export interface PageOutcomeRow {
+  url: string;
+  state: string | null;
+  status: number | null;
+  fetchError: string | null;
 }
 
 export interface TitleChangeRow {
@@ -72,40 +83,85 @@ export class DiffStore {
     return Number(row.n);
   }
 
-  /** Pages crawled in `from` that `against` did not crawl, as URLs of `from`. */
-  async pagesOnlyIn(from: DiffSide, against: DiffSide, limit: number): Promise<ListedRows<string>> {
-    const { rows } = await sql<{ url: string; total: number | string }>`
-      select url, count(*) over () as total
+  /**
+   * Pages crawled in `from` that `against` did not crawl, as URLs of `from`; with `answered`,
+   * only those of `from` that did (true) or did not (false) answer with a page.
+   */
+  async pagesOnlyIn(from: DiffSide, against: DiffSide, limit: number, answered?: boolean): Promise<ListedRows<PageOutcomeRow>> {
+    const { rows } = await sql<OutcomeSqlRow>`
+      select url, 'done' as state, status, fetch_error, count(*) over () as total
       from (
-        select max(url) as url
-        from (${pagesOf(from, 1)} union all ${pagesOf(against, 0)}) both_sides
+        select max(url) as url, max(status_code) as status, max(fetch_error) as fetch_error
+        from (${pagesOf(from, 1, { answered })} union all ${pagesOf(against, 0)}) both_sides
         group by k
         having min(side) = 1
       ) only_from
       order by url
       limit ${limit}`.execute(this.#database.db);
-    return { total: Number(rows[0]?.total ?? 0), rows: rows.map((row) => row.url) };
+    return outcomes(rows);
   }
 
-  /** Pages of both whose HTTP status differs (no answer, null, counts as one), as URLs of `after`. */
+  /**
+   * Pages that answered with a page in `before` and do not in `after`: not crawled there at all,
+   * found but never fetched, or fetched without a page (an error status, a failed redirect, no
+   * answer, blocked by robots.txt), with how `after` left them, as URLs of `before`.
+   */
+  async gonePages(before: DiffSide, after: DiffSide, limit: number): Promise<ListedRows<PageOutcomeRow>> {
+    const { rows } = await sql<OutcomeSqlRow>`
+      select url, state, status, fetch_error, count(*) over () as total
+      from (
+        select
+          max(case when side = 1 then url end) as url,
+          max(case when side = 0 then state end) as state,
+          max(case when side = 0 then status_code end) as status,
+          max(case when side = 0 then fetch_error end) as fetch_error
+        from (${pagesOf(before, 1, { answered: true })} union all ${pagesOf(after, 0, { anyState: true })}) both_sides
+        group by k
+        having max(side) = 1
+      ) paired
+      where coalesce(state, '') <> 'done' or not (${answeredSql(sql`status`, sql`fetch_error`)})
+      order by url
+      limit ${limit}`.execute(this.#database.db);
+    return outcomes(rows);
+  }
+
+  /**
+   * Pages of both whose HTTP status or fetch error differs (so timed out → blocked by robots.txt
+   * is a change too), as URLs of `after`.
+   */
   async statusChanges(before: DiffSide, after: DiffSide, limit: number): Promise<ListedRows<StatusChangeRow>> {
-    const { rows } = await sql<{ url: string; before: number | string; after: number | string; total: number | string }>`
-      select url, before, after, count(*) over () as total
+    const { rows } = await sql<{
+      url: string;
+      before: number | string;
+      after: number | string;
+      before_error: string;
+      after_error: string;
+      total: number | string;
+    }>`
+      select url, before, after, before_error, after_error, count(*) over () as total
       from (
         select
           max(case when side = 1 then url end) as url,
           max(case when side = 0 then coalesce(status_code, ${NO_STATUS}) end) as before,
-          max(case when side = 1 then coalesce(status_code, ${NO_STATUS}) end) as after
+          max(case when side = 1 then coalesce(status_code, ${NO_STATUS}) end) as after,
+          max(case when side = 0 then coalesce(fetch_error, '') end) as before_error,
+          max(case when side = 1 then coalesce(fetch_error, '') end) as after_error
         from (${pagesOf(after, 1)} union all ${pagesOf(before, 0)}) both_sides
         group by k
         having count(*) = 2
       ) paired
-      where before <> after
+      where before <> after or before_error <> after_error
       order by url
       limit ${limit}`.execute(this.#database.db);
     return {
       total: Number(rows[0]?.total ?? 0),
-      rows: rows.map((row) => ({ url: row.url, before: statusOf(row.before), after: statusOf(row.after) })),
+      rows: rows.map((row) => ({
+        url: row.url,
+        before: statusOf(row.before),
+        after: statusOf(row.after),
+        beforeError: row.before_error || null,
+        afterError: row.after_error || null,
+      })),
     };
   }
 
@@ -145,9 +201,13 @@ export class DiffStore {
 
   /**
    * Page findings of `from` whose rule and page `against` does not have: for each rule, its
-   * total, its worst severity and its first `limit` URLs (of `from`) by URL.
+   * total, its worst severity and its first `limit` URLs (of `from`) by URL. With `pageThere`,
+   * only those whose page `against` crawled and that answered there with a page (true: the
+   * finding was resolved), or the others (false: the finding went with its page).
    */
-  async issuesOnlyIn(from: DiffSide, against: DiffSide, limit: number): Promise<IssueRow[]> {
+  async issuesOnlyIn(from: DiffSide, against: DiffSide, limit: number, pageThere?: boolean): Promise<IssueRow[]> {
+    // Whether the page is there is a window over the page key, not a join: see the class comment.
+    const there = pageThere === undefined ? sql`` : sql` and there = ${sql.lit(pageThere ? 1 : 0)}`;
     const { rows } = await sql<{ rule_id: string; url: string; total: number | string; severity: number | string }>`
       select rule_id, url, total, severity
       from (
@@ -157,7 +217,11 @@ export class DiffStore {
           max(severity_rank) over (partition by rule_id) as severity
         from (
           select rule_id, max(url) as url, max(severity_rank) as severity_rank
-          from (${findingsOf(from, 1)} union all ${findingsOf(against, 0)}) both_sides
+          from (
+            select side, rule_id, url, severity_rank, k, max(case when side = 2 then 1 else 0 end) over (partition by k) as there
+            from (${findingsOf(from, 1)} union all ${findingsOf(against, 0)} union all ${answeringPagesOf(against, 2)}) all_rows
+          ) tagged
+          where side < 2${there}
           group by rule_id, k
           having min(side) = 1
         ) only_from
@@ -185,12 +249,42 @@ export class DiffStore {
   }
 }
 
-/** A side's crawled pages, tagged `side` (1 the side listed, 0 the other), with their key `k`. */
-function pagesOf(side: DiffSide, tag: 0 | 1, options: { htmlOnly?: boolean } = {}): RawBuilder<unknown> {
+/**
+ * A side's crawled pages, tagged `side` (1 the side listed, 0 the other), with their key `k`.
+ * `answered`: only those that did (or did not) answer with a page; `anyState`: found pages
+ * never fetched too.
+ */
+function pagesOf(
+  side: DiffSide,
+  tag: 0 | 1,
+  options: { htmlOnly?: boolean; answered?: boolean; anyState?: boolean } = {},
+): RawBuilder<unknown> {
+  const answered = answeredSql(sql`p.status_code`, sql`p.fetch_error`);
+  const filters = [
+    options.anyState ? sql`` : sql` and p.state = 'done'`,
+    options.htmlOnly ? sql` and p.summary is not null` : sql``,
+    options.answered === undefined ? sql`` : options.answered ? sql` and ${answered}` : sql` and not (${answered})`,
+  ];
   return sql`
-    select ${sql.lit(tag)} as side, p.id, p.url, ${pageKey(side)} as k, p.status_code, p.title_hash
+    select ${sql.lit(tag)} as side, p.id, p.url, ${pageKey(side)} as k, p.state, p.status_code, p.fetch_error, p.title_hash
     from crawl_urls p
-    where p.crawl_id = ${side.crawlId} and p.kind = 'page' and p.state = 'done'${options.htmlOnly ? sql` and p.summary is not null` : sql``}`;
+    where p.crawl_id = ${side.crawlId} and p.kind = 'page'${sql.join(filters, sql``)}`;
+}
+
+/**
+ * Whether a page answered with a page: 2xx, or a 3xx whose redirects did not fail (a body cut
+ * short is still a page). Kept in step with answered() in page-outcome.ts.
+ */
+function answeredSql(status: RawBuilder<unknown>, fetchError: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`coalesce(${status}, 0) between 200 and 399 and (${fetchError} is null or ${fetchError} = 'truncated')`;
+}
+
+/** A side's pages that answered with a page, shaped as findingsOf's rows without a rule: they tag a page key as there. */
+function answeringPagesOf(side: DiffSide, tag: 2): RawBuilder<unknown> {
+  return sql`
+    select ${sql.lit(tag)} as side, null as rule_id, 0 as severity_rank, p.url, ${pageKey(side)} as k
+    from crawl_urls p
+    where p.crawl_id = ${side.crawlId} and p.kind = 'page' and p.state = 'done' and ${answeredSql(sql`p.status_code`, sql`p.fetch_error`)}`;
 }
 
 /** A side's page findings, tagged like pagesOf, with their page's key (site-level findings have no page: see siteFindings). */
@@ -217,6 +311,26 @@ function pageKey(side: DiffSide): RawBuilder<string> {
 /** pageKey for a URL in hand (a site-level finding's). */
 export function keyOfUrl(side: DiffSide, url: string): string {
   return url.startsWith(`${side.origin}/`) ? url.slice(side.origin.length) : url;
+}
+
+interface OutcomeSqlRow {
+  url: string;
+  state: string | null;
+  status: number | string | null;
+  fetch_error: string | null;
+  total: number | string;
+}
+
+function outcomes(rows: OutcomeSqlRow[]): ListedRows<PageOutcomeRow> {
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    rows: rows.map((row) => ({
+      url: row.url,
+      state: row.state,
+      status: row.status === null ? null : Number(row.status),
+      fetchError: row.fetch_error,
+    })),
+  };
 }
 
 function statusOf(value: number | string): number | null {
