@@ -7,6 +7,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { CrawlPhaseProgress } from './crawl-phase-progress.tsx';
+import { CrawlRequests } from './crawl-requests.tsx';
 import { CrawlStatusBadge } from './crawl-status-badge.tsx';
 import '../reports/reports.css';
 import './audits.css';
@@ -20,8 +21,8 @@ const ended = (status: Crawl['status']) => status === 'completed' || status === 
 
 /**
  * `/w/:ws/crawls/:crawlId`: a crawl's live progress from its server-sent events
- * (`api.streamCrawlEvents`): its phase, pages and link checks with their rates, ending with a
- * link to its report.
+ * (`api.streamCrawlEvents`): its phase, pages and link checks with their rates and the time
+ * left, the errors so far and the last requests, ending with a link to its report.
  */
 export function CrawlPage() {
   const { crawlId = '' } = useParams();
@@ -94,6 +95,7 @@ export function CrawlPage() {
           Progress <CrawlStatusBadge status={crawl.status} />
         </h2>
         <CrawlPhaseProgress crawl={crawl} />
+        {crawl.status !== 'queued' && crawl.progress && <CrawlRequests progress={crawl.progress} />}
         <dl className="facts">
           <dt>Pages crawled</dt>
           <dd>

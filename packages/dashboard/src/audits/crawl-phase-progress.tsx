@@ -19,9 +19,17 @@ function phaseSentence(crawl: Crawl, progress: CrawlProgress | null): string {
 
 const rate = (perSecond: number | null) => (perSecond === null ? '' : `, ${count(perSecond)} a second`);
 
+/** `About 2m 5s left in this phase.`; nothing while the server cannot tell. */
+function timeLeft(seconds: number | null): string {
+  if (seconds === null) return '';
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+  const text = h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s}s` : `${s}s`;
+  return ` About ${text} left in this phase.`;
+}
+
 /**
- * A crawl's phase, its pages and link checks each with a bar and a count, and their recent
- * rates (issue #23, point 2). The pages bar fills towards maxPages while pages are fetched
+ * A crawl's phase, its pages and link checks each with a bar and a count, their recent
+ * rates (issue #23, point 2) and the time left in the phase (issue #24, point 6). The pages bar fills towards maxPages while pages are fetched
  * (the pages found so far grow as it goes), and to the pages found once they all are.
  */
 export function CrawlPhaseProgress({ crawl }: { crawl: Crawl }) {
@@ -32,6 +40,7 @@ export function CrawlPhaseProgress({ crawl }: { crawl: Crawl }) {
       <p className="crawl-phase" data-phase={progress?.phase ?? 'queued'}>
         {phaseSentence(crawl, progress)}
         <span className="muted">{since}</span>
+        {progress && progress.phase !== 'done' && <span className="crawl-time-left">{timeLeft(progress.secondsLeft)}</span>}
       </p>
       {progress ? (
         <>
