@@ -5,6 +5,11 @@ import { ScoreBadge } from '../reports/score-badge.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 
 type IssueChanges = ReportDiff['issues']['new'];
+type MissingPages = ReportDiff['pages']['gone'];
+
+/** An HTTP status with what went wrong, or only what went wrong when there was no answer. */
+const statusText = (status: number | null, cause: string | null) =>
+  status === null ? (cause ?? 'no answer') : cause ? `${status} (${cause})` : String(status);
 
 const signed = (delta: number | null) => (delta === null ? '–' : delta > 0 ? `+${delta}` : String(delta));
 const trend = (delta: number | null, higherIsBetter: boolean) =>
@@ -85,11 +90,22 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
       <div className="diff-columns">
         <IssueSection id="new-issues" title="New issues" changes={diff.issues.new} empty="No new issue." />
         <IssueSection id="resolved-issues" title="Resolved issues" changes={diff.issues.resolved} empty="No issue was resolved." />
+        <IssueSection
+          id="gone-issues"
+          title="Issues gone with their pages"
+          changes={diff.issues.onGonePages}
+          empty="No issue went with a page."
+        />
       </div>
 
       <div className="diff-columns">
         <UrlSection id="pages-added" title="Pages added" list={diff.pages.added} empty="No page is new." />
-        <UrlSection id="pages-removed" title="Pages removed" list={diff.pages.removed} empty="No page is gone." />
+        <UrlSection id="pages-removed" title="Pages removed" list={diff.pages.removed} empty="Every page was crawled again." />
+      </div>
+
+      <div className="diff-columns">
+        <MissingSection id="pages-broken" title="New URLs broken" list={diff.pages.broken} empty="Every new URL answers with a page." />
+        <MissingSection id="pages-gone" title="Pages gone" list={diff.pages.gone} empty="Every page still answers." />
       </div>
 
       <section className="card" aria-labelledby="status-changes-heading">
@@ -102,8 +118,8 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
           <ChangeTable
             rows={diff.changed.status.pages.map((page) => ({
               url: page.url,
-              before: page.before ?? 'no answer',
-              after: page.after ?? 'no answer',
+              before: statusText(page.before, page.beforeCause),
+              after: statusText(page.after, page.afterCause),
             }))}
           />
         )}
@@ -181,6 +197,29 @@ function UrlSection({ id, title, list, empty }: { id: string; title: string; lis
         </ul>
       )}
       <Cut shown={list.urls.length} total={list.total} />
+    </section>
+  );
+}
+
+/** Pages that do not answer with a page, each with why (contract/diff/report-diff.ts MissingPage). */
+function MissingSection({ id, title, list, empty }: { id: string; title: string; list: MissingPages; empty: string }) {
+  return (
+    <section className="card" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>
+        {title} <span className="muted">{list.total}</span>
+      </h2>
+      {list.total === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ul className="url-list">
+          {list.pages.map((page) => (
+            <li key={page.url}>
+              {page.url} <span className="muted">{page.cause}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Cut shown={list.pages.length} total={list.total} />
     </section>
   );
 }

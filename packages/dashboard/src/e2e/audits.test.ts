@@ -261,7 +261,17 @@ describe('audits in a browser', () => {
     await page.waitForURL(/\/diff\?old=[^&]+&new=[^&]+$/);
     await page.getByRole('heading', { name: 'Comparison', level: 1 }).waitFor();
     await settled();
-    for (const heading of ['Score', /^New issues/, /^Resolved issues/, /^Pages added/, /^Pages removed/, /^Status changes/]) {
+    for (const heading of [
+      'Score',
+      /^New issues/,
+      /^Resolved issues/,
+      /^Issues gone with their pages/,
+      /^Pages added/,
+      /^Pages removed/,
+      /^New URLs broken/,
+      /^Pages gone/,
+      /^Status changes/,
+    ]) {
       await page.getByRole('heading', { name: heading }).waitFor();
     }
     const resolved = page.getByRole('region', { name: /^Resolved issues/ });

@@ -25,6 +25,18 @@ function listed(title: string, list: { total: number; urls: string[] }): string[
   return [`${title}: ${list.total}`, ...list.urls.map((url) => `  ${url}`), ...more];
 }
 
+function missing(title: string, list: ReportDiff['pages']['gone']): string[] {
+  if (list.total === 0) return [];
+  const more = list.total > list.pages.length ? [`  … and ${list.total - list.pages.length} more`] : [];
+  return [`${title}: ${list.total}`, ...list.pages.map((page) => `  ${page.url}  (${page.cause})`), ...more];
+}
+
+/** An HTTP status with what went wrong, or only what went wrong when there was no answer. */
+function statusText(status: number | null, cause: string | null): string {
+  if (status === null) return cause ?? 'no answer';
+  return cause ? `${status} (${cause})` : String(status);
+}
+
 /** The diff for people: score and severities before and after, then what changed. */
 export function formatDiff(diff: ReportDiff): string {
   const severities = diff.severities;
@@ -43,13 +55,19 @@ export function formatDiff(diff: ReportDiff): string {
     issueLines('New issues', diff.issues.new).join('\n'),
     issueLines('Resolved issues', diff.issues.resolved).join('\n'),
   ];
-  const pages = [...listed('Pages added', diff.pages.added), ...listed('Pages removed', diff.pages.removed)];
+  if (diff.issues.onGonePages.total > 0) sections.push(issueLines('Issues gone with their pages', diff.issues.onGonePages).join('\n'));
+  const pages = [
+    ...listed('Pages added', diff.pages.added),
+    ...listed('Pages removed', diff.pages.removed),
+    ...missing('New URLs broken', diff.pages.broken),
+    ...missing('Pages gone', diff.pages.gone),
+  ];
   if (pages.length > 0) sections.push(pages.join('\n'));
   if (diff.changed.status.total > 0) {
     sections.push(
       `Status changed: ${diff.changed.status.total}\n${formatTable(
         ['url', 'before', 'after'],
-        diff.changed.status.pages.map((p) => [p.url, p.before, p.after]),
+        diff.changed.status.pages.map((p) => [p.url, statusText(p.before, p.beforeCause), statusText(p.after, p.afterCause)]),
       )}`,
     );
   }
