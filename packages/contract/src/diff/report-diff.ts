@@ -115,7 +115,7 @@ export const ReportDiff = z
       before: z.number().int(),
       after: z.number().int(),
       added: UrlList.describe(
-        'Crawled in the new report only and answering with a page (2xx, or a 3xx that leads somewhere; URLs of the new report). A new URL that does not is in `broken`.',
+        'Crawled in the new report only and answering with a page (2xx, or a 3xx whose redirect did not fail; URLs of the new report). A new URL that does not is in `broken`.',
       ),
       broken: MissingPageList.describe(
         'Crawled in the new report only and not answering with a page: 4xx, 5xx, a failed redirect, no answer, or blocked by robots.txt, each with its cause (URLs of the new report).',
@@ -124,7 +124,7 @@ export const ReportDiff = z
         'Crawled in the old report only, whatever they answered then (URLs of the old report). `gone` says which of the old pages are gone, and why.',
       ),
       gone: MissingPageList.describe(
-        'Pages that answered with a page in the old report (2xx, or a 3xx that leads somewhere) and do not in the new one: now 404 or another error, ' +
+        'Pages that answered with a page in the old report (2xx, or a 3xx whose redirect did not fail) and do not in the new one: now 404 or another error, ' +
           'blocked by robots.txt, without an answer, or not crawled at all (no longer linked, or not reached), each with its cause (URLs of the old report). ' +
           'Their findings are not resolved: they are in issues.onGonePages.',
       ),
@@ -132,7 +132,7 @@ export const ReportDiff = z
     issues: z.object({
       new: IssueChanges.describe('Findings of the new report whose rule and URL the old report did not have.'),
       resolved: IssueChanges.describe(
-        'Findings of the old report whose rule and URL the new report does not have, on pages still there: crawled again and answering with a page (2xx, or a 3xx that leads somewhere). ' +
+        'Findings of the old report whose rule and URL the new report does not have, on pages still there: crawled again and answering with a page (2xx, or a 3xx whose redirect did not fail). ' +
           'A page fixed since (a 404 now answering 200) counts; a page gone does not (see onGonePages). Site-level findings count on the URL they name. URLs of the old report.',
       ),
       onGonePages: IssueChanges.describe(
