@@ -375,6 +375,9 @@ for (const dialect of testDialects()) {
       assert.equal(d.pages.before, 8);
       assert.deepEqual(d.pages.added, { total: 0, urls: [] });
       assert.deepEqual(d.pages.removed, { total: 0, urls: [] });
+      assert.deepEqual(d.pages.broken, { total: 0, pages: [] });
+      assert.deepEqual(d.pages.gone, { total: 0, pages: [] });
+      assert.deepEqual(d.issues.onGonePages, { total: 0, rules: 0, byRule: [] });
       assert.deepEqual(d.changed.status, { total: 0, pages: [] });
       assert.deepEqual(d.changed.title, { total: 0, pages: [] });
       const [before, after] = [await exportedIssues(t, second), await exportedIssues(t, elsewhere)];

@@ -248,6 +248,30 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('says which gone pages the new crawl found and never fetched', async () => {
+      // An old page at the path the new crawl left queued (it stopped first): gone, with that state.
+      await t.database.db
+        .insertInto('crawl_urls')
+        .values({
+          id: 'old-queued',
+          crawl_id: old.crawlId,
+          url: `${old.origin}/queued`,
+          url_key: urlKey(`${old.origin}/queued`),
+          depth: 1,
+          state: 'done',
+          kind: 'page',
+          source: 'link',
+          status_code: 200,
+        })
+        .execute();
+      const gone = await store.gonePages(old, now, 100_000);
+      assert.deepEqual(
+        gone.rows.find((row) => row.url === `${old.origin}/queued`),
+        { url: `${old.origin}/queued`, state: 'queued', status: null, fetchError: null },
+      );
+      await t.database.db.deleteFrom('crawl_urls').where('id', '=', 'old-queued').execute();
+    });
+
     it('lists the site-level findings apart', async () => {
       await t.database.db
         .insertInto('crawl_findings')
