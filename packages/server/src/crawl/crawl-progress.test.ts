@@ -89,6 +89,18 @@ for (const dialect of testDialects()) {
       assert.ok(crawl.progress.phaseStartedAt >= crawl.startedAt && crawl.progress.phaseStartedAt <= crawl.finishedAt);
     });
 
+    it('estimates the time left in the pages phase once it has a rate', async () => {
+      const body = { url: site.url('/'), maxPages: 20, concurrency: 1, delayMs: 150, sitemaps: false };
+      const started = await t.request('POST', '/api/v1/crawls', { body });
+      const progress = progressOf(await allEvents(crawlEventStream(t, started.body.id)));
+      const estimated = progress.filter((event) => event.phase === 'pages' && event.secondsLeft !== null);
+      assert.ok(estimated.length > 0, JSON.stringify(progress.map((event) => [event.phase, event.secondsLeft])));
+      for (const event of estimated) {
+        const left = event.pages.total - event.pages.done;
+        assert.equal(event.secondsLeft, Math.ceil(left / event.pagesPerSecond!), 'what is left at the recent rate');
+      }
+    });
+
     it('says it is checking links, all pages done, while links to another host answer slowly', async () => {
       const held = await startHeldSite();
       const external = (n: number) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrawlProgress } from '@loupe/contract';
-import { crawlProgressOf, progressSince, type StoredCrawlProgress } from './stored-crawl-progress.ts';
+import { crawlProgressOf, parseStoredProgress, progressSince, type StoredCrawlProgress } from './stored-crawl-progress.ts';
 
 const progress = (phase: CrawlProgress['phase'], pages: number): CrawlProgress => ({
   phase,
@@ -49,5 +49,13 @@ describe('stored crawl progress', () => {
     assert.deepEqual([running?.phase, running?.pages, running?.phaseStartedAt], ['pages', { done: 7, total: 7 }, 's']);
     const canceled = crawlProgressOf({ ...row, status: 'canceled', finished_at: 'f' });
     assert.deepEqual([canceled?.phase, canceled?.phaseStartedAt], ['done', 'f']);
+  });
+
+  it('reads progress stored before time left, errors and recent requests as having none yet', () => {
+    const { secondsLeft: _s, errors: _e, recent: _r, ...older } = progress('pages', 3);
+    const parsed = parseStoredProgress(JSON.stringify({ current: older, step: 1, entered: { pages: { step: 1, progress: older } } }));
+    for (const shown of [parsed?.current, parsed?.entered.pages?.progress]) {
+      assert.deepEqual([shown?.pages.done, shown?.secondsLeft, shown?.errors, shown?.recent], [3, null, {}, []]);
+    }
   });
 });
