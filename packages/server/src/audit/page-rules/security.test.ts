@@ -70,9 +70,17 @@ describe('security/insecure-form', () => {
     const page = compliantPage({ extraBody: '<form action="http://example.com/subscribe" method="post"></form>' });
     assert.deepEqual(check('security/insecure-form', page), { count: 1, samples: ['form action=http://example.com/subscribe'] });
   });
-  it('fires on any form of an http page', () => {
-    const page = compliantPage({ extraBody: '<form action="/subscribe"></form>' }, HTTP_PAGE);
-    assert.equal(check('security/insecure-form', page)?.detail, 'the page itself is http://');
+  it('leaves the forms of an http page to security/not-https, the one root cause', () => {
+    const page = compliantPage({ extraBody: '<form action="/subscribe"></form><form></form>' }, HTTP_PAGE);
+    assert.deepEqual(check('security/not-https', page), { count: 1, samples: [HTTP_PAGE.url] });
+    assert.equal(check('security/insecure-form', page), null);
+  });
+  it('fires on an http page for a form written to submit to http://, which https would not fix', () => {
+    const page = compliantPage(
+      { extraBody: '<form action="/subscribe"></form><form action="HTTP://forms.example.net/join"></form>' },
+      HTTP_PAGE,
+    );
+    assert.deepEqual(check('security/insecure-form', page), { count: 1, samples: ['form action=http://forms.example.net/join'] });
   });
   it('does not fire on forms that stay on https', () => {
     assert.equal(check('security/insecure-form', compliantPage({ extraBody: '<form action="/subscribe"></form><form></form>' })), null);
