@@ -26,7 +26,20 @@ export function urlKey(url: string): string {
 export interface PageLink {
   targetKey: string;
   kind: 'link' | 'image' | 'canonical' | 'hreflang';
+  /** The anchor text or an image's alt, at most ANCHOR_CHARS code points; null when there is none. */
+  anchor: string | null;
+  element: 'a' | 'img' | 'link';
+  /** REL_BITS of the link's rel attribute. */
+  rel: number;
+  /** Set when the page did not queue the target (not followed, out of scope): the crawl may keep no row for it. */
+  targetUrl: string | null;
 }
+
+/** The rel tokens kept with a link, as bits of `crawl_links.rel`. */
+export const REL_BITS = { nofollow: 1, sponsored: 2, ugc: 4 } as const;
+
+/** Code points of anchor text (or alt) kept per link. */
+export const ANCHOR_CHARS = 200;
 
 /** One hreflang annotation of a crawled page: it calls the URL with `targetKey` the `code` version (itself included). */
 export interface HreflangAnnotation {
@@ -210,6 +223,10 @@ export class FrontierStore {
           id,
           link.targetKey,
           link.kind,
+          link.anchor,
+          link.element,
+          link.rel,
+          link.targetUrl,
         ]),
       );
       const hreflangs = pages.flatMap(({ id, page }) => page.hreflangs.map((h) => [crawlId, id, h.targetKey, h.code]));
@@ -219,7 +236,12 @@ export class FrontierStore {
         ['id', 'crawl_id', 'url_id', 'stage', 'rule_id', 'severity', 'count', 'samples', 'detail', 'share'],
         findings,
       );
-      await insertRows(transaction, 'crawl_links', ['crawl_id', 'source_id', 'target_key', 'kind'], links);
+      await insertRows(
+        transaction,
+        'crawl_links',
+        ['crawl_id', 'source_id', 'target_key', 'kind', 'anchor', 'element', 'rel', 'target_url'],
+        links,
+      );
       await insertRows(transaction, 'crawl_hreflangs', ['crawl_id', 'source_id', 'target_key', 'code'], hreflangs);
       await new FrontierStore(transaction).discover(
         crawlId,

@@ -4,10 +4,12 @@ import { extractPageFacts, type PageFacts } from '../page-facts/page-facts.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import {
+  ANCHOR_CHARS,
   type CrawlUrlRow,
   type DiscoveredUrl,
   type HreflangAnnotation,
   type PageLink,
+  REL_BITS,
   type RecordedPage,
   urlKey,
 } from './frontier-store.ts';
@@ -117,14 +119,14 @@ function linksAndDiscoveries(
     const url = link.url ? frontierUrl(link.url) : null;
     // A link to the page itself says nothing about the site's structure.
     if (!url || url === row.url) continue;
-    const target = targets.link(url, 'link');
+    const target = targets.link(url, 'link', { anchor: clipped(link.text), element: 'a', rel: relBits(link.rel) });
     if (!followsLinks || link.rel.includes('nofollow')) continue;
     const verdict = targets.verdict(target);
     if (verdict === 'ok' || verdict === 'external') targets.discover(target, verdict === 'ok' ? 'page' : 'external', 'link');
   }
   for (const image of facts.images) {
     const url = image.url ? frontierUrl(image.url) : null;
-    if (url) targets.discover(targets.link(url, 'image'), 'asset', 'image');
+    if (url) targets.discover(targets.link(url, 'image', { anchor: clipped(image.alt), element: 'img', rel: 0 }), 'asset', 'image');
   }
   // Canonical and hreflang targets are crawled too (when in scope), so their checks can
   // tell whether they answer and are indexable.
@@ -135,10 +137,22 @@ function linksAndDiscoveries(
   ];
   for (const { url, kind } of alternates) {
     if (!url || url === row.url) continue;
-    const target = targets.link(url, kind);
+    const target = targets.link(url, kind, { anchor: null, element: 'link', rel: 0 });
     if (site && targets.verdict(target) === 'ok') targets.discover(target, 'page', kind);
   }
-  return { links: targets.links, discovered: targets.discovered };
+  return { links: targets.keptLinks(), discovered: targets.discovered };
+}
+
+/** Anchor text or alt as kept with a link: at most ANCHOR_CHARS code points. */
+function clipped(text: string | null): string | null {
+  if (text === null || text.length <= ANCHOR_CHARS) return text;
+  return Array.from(text).slice(0, ANCHOR_CHARS).join('');
+}
+
+function relBits(rel: readonly string[]): number {
+  let bits = 0;
+  for (const token of rel) if (Object.hasOwn(REL_BITS, token)) bits |= REL_BITS[token as keyof typeof REL_BITS];
+  return bits;
 }
 
 const KIND_BITS: Record<PageLink['kind'], number> = { link: 1, image: 2, canonical: 4, hreflang: 8 };
@@ -158,7 +172,7 @@ interface Target {
  * first mention, as the store would keep it anyway.
  */
 class PageTargets {
-  readonly links: PageLink[] = [];
+  readonly #links: { link: PageLink; target: Target }[] = [];
   readonly discovered: DiscoveredUrl[] = [];
   readonly #targets = new Map<string, Target>();
   readonly #inScope: ScopeFilter;
@@ -170,7 +184,7 @@ class PageTargets {
     this.#depth = depth;
   }
 
-  link(url: string, kind: PageLink['kind']): Target {
+  link(url: string, kind: PageLink['kind'], details: Pick<PageLink, 'anchor' | 'element' | 'rel'>): Target {
     let target = this.#targets.get(url);
     if (target === undefined) {
       target = { url, key: urlKey(url), kinds: 0, verdict: null, discovered: false };
@@ -179,9 +193,14 @@ class PageTargets {
     const bit = KIND_BITS[kind];
     if ((target.kinds & bit) === 0) {
       target.kinds |= bit;
-      this.links.push({ targetKey: target.key, kind });
+      this.#links.push({ link: { targetKey: target.key, kind, ...details, targetUrl: null }, target });
     }
     return target;
+  }
+
+  /** The links, each naming its target's URL when this page did not queue it (the crawl may have no row for it). */
+  keptLinks(): PageLink[] {
+    return this.#links.map(({ link, target }) => (target.discovered ? link : { ...link, targetUrl: target.url }));
   }
 
   verdict(target: Target): ScopeVerdict {

@@ -23,6 +23,7 @@ import * as searchDocumentIdsInline from './0022-search-document-ids-inline.ts';
 import * as searchSnippetsFromText from './0023-search-snippets-from-text.ts';
 import * as passwordResets from './0024-password-resets.ts';
 import * as crawlProgress from './0025-crawl-progress.ts';
+import * as linkDetails from './0026-link-details.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0023-search-snippets-from-text': searchSnippetsFromText,
   '0024-password-resets': passwordResets,
   '0025-crawl-progress': crawlProgress,
+  '0026-link-details': linkDetails,
 };

@@ -82,6 +82,14 @@ export interface CrawlLinkTable {
   target_key: string;
   /** link | image | canonical | hreflang */
   kind: string;
+  /** The anchor text, or an image's alt; null when the element has none (canonical, hreflang, no alt). */
+  anchor: string | null;
+  /** a | img | link; null for links stored before it was kept. */
+  element: string | null;
+  /** REL_BITS (crawl/frontier-store.ts): nofollow, sponsored, ugc. */
+  rel: Generated<number>;
+  /** The target's URL when the crawl keeps no row for it (not followed, out of scope). */
+  target_url: string | null;
 }
 
 /** An hreflang annotation of a crawled page (its reference to itself included). */
