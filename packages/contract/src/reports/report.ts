@@ -211,6 +211,36 @@ export const ReportPageDetail = ReportPage.extend({
 }).meta({ id: 'ReportPageDetail' });
 export type ReportPageDetail = z.infer<typeof ReportPageDetail>;
 
+export const PageLink = z
+  .object({
+    sourceId: Id.describe('The linking page, as in getReportPage.'),
+    sourceUrl: z.string(),
+    targetId: Id.nullable().describe('The target in the report (a page, asset or external URL); null when the crawl did not queue it.'),
+    targetUrl: z.string(),
+    kind: z.enum(['link', 'image', 'canonical', 'hreflang']),
+    element: z
+      .enum(['a', 'img', 'link'])
+      .nullable()
+      .describe('The element that names the target; null for links stored before it was kept.'),
+    anchor: z
+      .string()
+      .nullable()
+      .describe("The anchor text (an image's alt), collapsed, at most 200 characters; null when the element has none."),
+    nofollow: z.boolean(),
+    sponsored: z.boolean(),
+    ugc: z.boolean(),
+    status: z.number().int().nullable().describe("The target's HTTP status; null when it gave none or was not checked."),
+    finalUrl: z.string().nullable().describe('Where the target led after redirects, when that differs from it.'),
+    reason: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the target has no usable answer, in words: no such host, connection refused, timed out, TLS error, blocked by robots.txt, redirect loop, too many redirects, not checked: over the cap…; null when it answered.',
+      ),
+  })
+  .meta({ id: 'PageLink' });
+export type PageLink = z.infer<typeof PageLink>;
+
 export const ListReportsQuery = z.strictObject({
   projectId: Id.optional().describe('Only reports of this project.'),
 });

@@ -1,34 +1,11 @@
 import type { ReportDiff } from '@loupe/contract';
+import { causeOf } from '../crawl/link-outcome.ts';
+
+export { causeOf };
 
 export type MissingPage = ReportDiff['pages']['gone']['pages'][number];
 
-/** The crawl's stored fetch errors (crawl/fetch-failure.ts, page-fetcher.ts, crawler.ts) in the words a diff shows. */
-const WORDS: Record<string, string> = {
-  'blocked-by-robots': 'blocked by robots.txt',
-  dns: 'no such host',
-  refused: 'connection refused',
-  timeout: 'timed out',
-  tls: 'TLS error',
-  reset: 'connection reset',
-  'blocked-address': 'address not allowed',
-  aborted: 'stopped before an answer',
-  loop: 'redirect loop',
-  'too-many-redirects': 'too many redirects',
-  'invalid-redirect': 'invalid redirect',
-  truncated: 'cut short: too large',
-};
-
 const REDIRECT_ERRORS = new Set(['loop', 'too-many-redirects', 'invalid-redirect']);
-
-/** A stored fetch error in words; null for none. Unknown codes keep their own text (`network: …`). */
-export function causeOf(fetchError: string | null): string | null {
-  if (fetchError === null) return null;
-  const known = WORDS[fetchError];
-  if (known) return known;
-  if (fetchError.startsWith('network: ')) return `network error: ${fetchError.slice('network: '.length)}`;
-  if (fetchError.startsWith('body: ')) return `failed while reading: ${fetchError.slice('body: '.length)}`;
-  return fetchError.replace(/^not-checked:/, 'not checked:');
-}
 
 /** Whether a stored page answered with a page: 2xx, or a 3xx that did not fail (as the diff's SQL tests it). */
 export function answered(status: number | null, fetchError: string | null): boolean {

@@ -10,6 +10,8 @@ type ReportHandlers = Pick<
   | 'getReport'
   | 'listReportPages'
   | 'getReportPage'
+  | 'listPageOutlinks'
+  | 'listPageInlinks'
   | 'shareReport'
   | 'getReportShare'
   | 'unshareReport'
@@ -25,6 +27,8 @@ export function reportHandlers(reports: ReportService): ReportHandlers {
     getReport: ({ params }, { principal }) => reports.get(principal, params.reportId),
     listReportPages: ({ params, query }, { principal }) => reports.pages(principal, params.reportId, query),
     getReportPage: ({ params }, { principal }) => reports.page(principal, params.reportId, params.pageId),
+    listPageOutlinks: ({ params, query }, { principal }) => reports.outlinks(principal, params.reportId, params.pageId, query),
+    listPageInlinks: ({ params, query }, { principal }) => reports.inlinks(principal, params.reportId, params.pageId, query),
     shareReport: ({ params }, { principal }) => reports.share(principal, params.reportId),
     getReportShare: ({ params }, { principal }) => reports.getShare(principal, params.reportId),
     unshareReport: ({ params }, { principal }) => reports.unshare(principal, params.reportId),

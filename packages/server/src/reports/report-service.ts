@@ -3,6 +3,7 @@ import {
   type Download,
   LoupeError,
   type Page,
+  type PageLink,
   type Report,
   type ReportPage,
   type ReportPageDetail,
@@ -12,6 +13,7 @@ import {
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
+import { PageLinks } from './page-links.ts';
 import { exportReport } from './report-export.ts';
 import { type PageListQuery, ReportStore } from './report-store.ts';
 import { reportRules, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
@@ -19,9 +21,11 @@ import { reportRules, toReport, toReportPage, toReportPageDetail, toShare, toSha
 /** Reading, sharing, exporting and deleting reports, always within the caller's workspace. */
 export class ReportService {
   readonly #store: ReportStore;
+  readonly #links: PageLinks;
 
   constructor(database: Database) {
     this.#store = new ReportStore(database);
+    this.#links = new PageLinks(database);
   }
 
   list(principal: Principal, filter: { projectId?: string }, page: { limit: number; cursor?: string }): Promise<Page<ReportSummary>> {
@@ -43,6 +47,21 @@ export class ReportService {
     const row = await this.#store.page(report.crawl_id, pageId);
     if (!row) throw new LoupeError('not_found', { message: 'No such page in this report.' });
     return toReportPageDetail(row, await this.#store.findingsOf(report.crawl_id, [row.id]), reportRules(report));
+  }
+
+  async outlinks(
+    principal: Principal,
+    reportId: string,
+    pageId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<PageLink>> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    return this.#links.outlinks(report.crawl_id, await this.#links.end(report.crawl_id, pageId), page);
+  }
+
+  async inlinks(principal: Principal, reportId: string, pageId: string, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    return this.#links.inlinks(report.crawl_id, await this.#links.end(report.crawl_id, pageId), page);
   }
 
   /** Idempotent: a shared report keeps its token. */

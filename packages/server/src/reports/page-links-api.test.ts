@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { PageLink } from '@loupe/contract';
+import { htmlPage } from '../testing/html-page.ts';
+import { crawlToReport } from '../testing/test-crawls.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { loopbackResolver } from '../testing/test-resolver.ts';
+import { type HttpAnswer, nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { startTestSite, type TestSite } from '../testing/test-site.ts';
+
+const LONG_ANCHOR = `${'A very long anchor '.repeat(15)}that goes on`;
+const MANY = 101;
+
+for (const dialect of testDialects()) {
+  describe(`a page's inlinks and outlinks (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    let reportId: string;
+    /** Page ids of the report by path. */
+    const ids = new Map<string, string>();
+
+    before(async () => {
+      t = await startTestServer(dialect, { crawlAllowPrivate: true, resolve: loopbackResolver().resolve });
+      site = await startTestSite({
+        pages: {
+          '/': htmlPage({
+            path: '/',
+            title: 'A home page with links of every sort',
+            links: [
+              { href: '/about', text: 'About us' },
+              { href: '/missing', text: 'A missing page' },
+              { href: 'http://gone.invalid/away', text: 'A host that does not exist' },
+              { href: '/private', text: 'Not followed', rel: 'nofollow' },
+              { href: '/partner', text: 'Our partner', rel: 'sponsored' },
+              { href: '/forum', text: 'The forum', rel: 'UGC' },
+              { href: '/many', text: LONG_ANCHOR },
+            ],
+            images: [{ src: '/logo.png', alt: 'The Loupe logo' }],
+          }),
+          '/about': htmlPage({ path: '/about', title: 'About us', links: ['/', { href: '/missing', text: 'Missing again' }] }),
+          '/partner': htmlPage({ path: '/partner', title: 'A partner' }),
+          '/forum': htmlPage({ path: '/forum', title: 'The forum' }),
+          '/many': htmlPage({
+            path: '/many',
+            title: 'A page with many links',
+            links: Array.from({ length: MANY }, (_, n) => ({
+              href: `/n/${String(n).padStart(3, '0')}`,
+              text: `Link ${n}`,
+              rel: 'nofollow',
+            })),
+          }),
+          '/logo.png': { body: Buffer.from('not really a png'), contentType: 'image/png' },
+        },
+      });
+      const report = await crawlToReport(t, { url: site.url('/'), sitemaps: false });
+      reportId = report.id;
+      const pages = await t.request('GET', `/api/v1/reports/${reportId}/pages?limit=100`);
+      assert.equal(pages.status, 200);
+      for (const page of pages.body as { id: string; url: string }[]) ids.set(new URL(page.url).pathname, page.id);
+    });
+    after(async () => {
+      await site.close();
+      await t.close();
+    });
+
+    const links = async (pageId: string, direction: 'inlinks' | 'outlinks', query = 'limit=100'): Promise<PageLink[]> => {
+      const answer = await t.request('GET', `/api/v1/reports/${reportId}/pages/${pageId}/${direction}?${query}`);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body;
+    };
+    const byTarget = (items: PageLink[], path: string) => items.find((link) => link.targetUrl === site.url(path));
+
+    it("lists a page's outlinks with anchor, element, rel flags and the target's outcome", async () => {
+      const home = ids.get('/') as string;
+      const items = await links(home, 'outlinks');
+      const about = byTarget(items, '/about');
+      assert.deepEqual(
+        { ...about, targetId: undefined },
+        {
+          sourceId: home,
+          sourceUrl: site.url('/'),
+          targetId: undefined,
+          targetUrl: site.url('/about'),
+          kind: 'link',
+          element: 'a',
+          anchor: 'About us',
+          nofollow: false,
+          sponsored: false,
+          ugc: false,
+          status: 200,
+          finalUrl: null,
+          reason: null,
+        },
+      );
+      assert.equal(about?.targetId, ids.get('/about'));
+
+      const missing = byTarget(items, '/missing');
+      assert.equal(missing?.status, 404);
+      assert.equal(missing?.anchor, 'A missing page');
+
+      const gone = items.find((link) => link.targetUrl === 'http://gone.invalid/away');
+      assert.equal(gone?.anchor, 'A host that does not exist');
+      assert.equal(gone?.status, null);
+      assert.equal(gone?.reason, 'no such host');
+      assert.ok(gone?.targetId);
+
+      const notFollowed = byTarget(items, '/private');
+      assert.deepEqual(
+        [notFollowed?.nofollow, notFollowed?.targetId, notFollowed?.status, notFollowed?.reason],
+        [true, null, null, 'not checked: nofollow'],
+      );
+      const partner = byTarget(items, '/partner');
+      assert.deepEqual([partner?.sponsored, partner?.nofollow, partner?.ugc, partner?.status], [true, false, false, 200]);
+      const forum = byTarget(items, '/forum');
+      assert.deepEqual([forum?.ugc, forum?.sponsored, forum?.status], [true, false, 200]);
+
+      const logo = byTarget(items, '/logo.png');
+      assert.deepEqual([logo?.kind, logo?.element, logo?.anchor, logo?.status], ['image', 'img', 'The Loupe logo', 200]);
+
+      // Anchor text is kept up to 200 code points.
+      assert.equal(byTarget(items, '/many')?.anchor, LONG_ANCHOR.slice(0, 200));
+      assert.equal(items.length, 8);
+    });
+
+    it('lists the pages linking to a URL, each with its own anchor', async () => {
+      const items = await links(ids.get('/missing') as string, 'inlinks');
+      assert.deepEqual(
+        items.map((link) => [link.sourceUrl, link.anchor, link.status, link.targetUrl]).sort(),
+        [
+          [site.url('/'), 'A missing page', 404, site.url('/missing')],
+          [site.url('/about'), 'Missing again', 404, site.url('/missing')],
+        ].sort(),
+      );
+      const gone = (await links(ids.get('/') as string, 'outlinks')).find((link) => link.targetUrl === 'http://gone.invalid/away');
+      const toGone = await links(gone?.targetId as string, 'inlinks');
+      assert.deepEqual(
+        toGone.map((link) => [link.sourceUrl, link.anchor, link.reason]),
+        [[site.url('/'), 'A host that does not exist', 'no such host']],
+      );
+    });
+
+    it('pages through links with limits 1 and 100, and refuses 0, 101 and foreign cursors', async () => {
+      const many = ids.get('/many') as string;
+      const all = await links(many, 'outlinks');
+      assert.equal(all.length, 100);
+      const first = await t.request('GET', `/api/v1/reports/${reportId}/pages/${many}/outlinks?limit=100`);
+      const rest = await t.request('GET', nextPage(first) as string);
+      assert.equal(rest.status, 200);
+      assert.equal(nextPage(rest), undefined);
+      const everything = [...first.body, ...rest.body] as PageLink[];
+      assert.equal(everything.length, MANY);
+      assert.equal(new Set(everything.map((link) => link.targetUrl)).size, MANY);
+      assert.ok(everything.every((link) => link.nofollow && link.reason === 'not checked: nofollow'));
+
+      const walked: PageLink[] = [];
+      let path: string | undefined = `/api/v1/reports/${reportId}/pages/${ids.get('/')}/outlinks?limit=1`;
+      while (path) {
+        const answer: HttpAnswer = await t.request('GET', path);
+        assert.equal(answer.status, 200);
+        assert.ok(answer.body.length <= 1);
+        walked.push(...answer.body);
+        path = nextPage(answer);
+      }
+      assert.deepEqual(walked, await links(ids.get('/') as string, 'outlinks'));
+
+      const home = ids.get('/') as string;
+      const inlinkWalk: PageLink[] = [];
+      path = `/api/v1/reports/${reportId}/pages/${ids.get('/missing')}/inlinks?limit=1`;
+      while (path) {
+        const answer: HttpAnswer = await t.request('GET', path);
+        inlinkWalk.push(...answer.body);
+        path = nextPage(answer);
+      }
+      assert.equal(inlinkWalk.length, 2);
+
+      const foreign = Buffer.from(JSON.stringify({ not: 'a position' })).toString('base64url');
+      for (const direction of ['outlinks', 'inlinks']) {
+        for (const query of ['limit=0', 'limit=101', 'cursor=nonsense', `cursor=${foreign}`, 'sort=url']) {
+          const answer = await t.request('GET', `/api/v1/reports/${reportId}/pages/${home}/${direction}?${query}`);
+          assert.equal(answer.status, 400, `${direction}?${query}`);
+          assert.equal(answer.body.code, 'validation_failed');
+        }
+      }
+    });
+
+    it("keeps links to the report's workspace, and lets a viewer read them", async () => {
+      const home = ids.get('/') as string;
+      const other = await t.createWorkspace();
+      const as = { key: other.key, team: other.workspaceId };
+      for (const direction of ['outlinks', 'inlinks']) {
+        const path = `/api/v1/reports/${reportId}/pages/${home}/${direction}`;
+        assert.equal((await t.request('GET', path, as)).status, 404, path);
+        const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
+        assert.equal((await t.request('GET', path, { key: viewer })).status, 200, path);
+        const unknown = `/api/v1/reports/${reportId}/pages/${reportId}/${direction}`;
+        assert.equal((await t.request('GET', unknown)).status, 404, unknown);
+      }
+    });
+  });
+}

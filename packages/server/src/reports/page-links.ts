@@ -1,0 +1,175 @@
+import { LoupeError, type Page, type PageLink } from '@loupe/contract';
+import { sql } from 'kysely';
+import { REL_BITS } from '../crawl/frontier-store.ts';
+import { causeOf } from '../crawl/link-outcome.ts';
+import type { Database } from '../database/database.ts';
+
+/** A crawled URL a link starts or ends at. */
+interface LinkEnd {
+  id: string;
+  url: string;
+  url_key: string;
+}
+
+interface TargetRow {
+  target_id: string | null;
+  target_row_url: string | null;
+  status_code: number | null;
+  final_url: string | null;
+  fetch_error: string | null;
+  state: string | null;
+}
+
+interface LinkRow extends TargetRow {
+  kind: string;
+  anchor: string | null;
+  element: string | null;
+  rel: number;
+  target_url: string | null;
+}
+
+/**
+ * A page's outlinks and inlinks, keyset-paged on the links' primary key order: outlinks on
+ * (kind, target_key), inlinks on (source_id, kind). The target's outcome comes from its own row.
+ */
+export class PageLinks {
+  readonly #database: Database;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  /** The URL of a crawl by id, whatever its kind (pages, assets and external URLs all have links). */
+  async end(crawlId: string, urlId: string): Promise<LinkEnd> {
+    const row = await this.#database.db
+      .selectFrom('crawl_urls')
+      .select(['id', 'url', 'url_key'])
+      .where('crawl_id', '=', crawlId)
+      .where('id', '=', urlId)
+      .executeTakeFirst();
+    if (!row) throw new LoupeError('not_found', { message: 'No such page in this report.' });
+    return row;
+  }
+
+  async outlinks(crawlId: string, source: LinkEnd, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
+    const after = decodeLinkCursor(page.cursor);
+    const rows = await this.#database.db
+      .selectFrom('crawl_links as l')
+      .leftJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', crawlId).onRef('t.url_key', '=', 'l.target_key'))
+      .select([
+        'l.kind',
+        'l.target_key as key_a',
+        'l.anchor',
+        'l.element',
+        'l.rel',
+        'l.target_url',
+        't.id as target_id',
+        't.url as target_row_url',
+        't.status_code',
+        't.final_url',
+        't.fetch_error',
+        't.state',
+      ])
+      .where('l.crawl_id', '=', crawlId)
+      .where('l.source_id', '=', source.id)
+      .$if(after !== undefined, (q) => q.where(isAfter('l.kind', 'l.target_key', after as [string, string])))
+      .orderBy('l.kind')
+      .orderBy('l.target_key')
+      .limit(page.limit + 1)
+      .execute();
+    return linkPage(
+      rows,
+      page.limit,
+      (row) => [row.kind, row.key_a],
+      (row) => toPageLink(row, source),
+    );
+  }
+
+  async inlinks(crawlId: string, target: LinkEnd, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
+    const after = decodeLinkCursor(page.cursor);
+    const rows = await this.#database.db
+      .selectFrom('crawl_links as l')
+      .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
+      .select(['l.kind', 'l.source_id', 's.url as source_url', 'l.anchor', 'l.element', 'l.rel', 'l.target_url'])
+      .where('l.crawl_id', '=', crawlId)
+      .where('l.target_key', '=', target.url_key)
+      .$if(after !== undefined, (q) => q.where(isAfter('l.source_id', 'l.kind', after as [string, string])))
+      .orderBy('l.source_id')
+      .orderBy('l.kind')
+      .limit(page.limit + 1)
+      .execute();
+    const outcome = await this.#database.db
+      .selectFrom('crawl_urls')
+      .select(['id as target_id', 'url as target_row_url', 'status_code', 'final_url', 'fetch_error', 'state'])
+      .where('id', '=', target.id)
+      .executeTakeFirstOrThrow();
+    return linkPage(
+      rows,
+      page.limit,
+      (row) => [row.source_id, row.kind],
+      (row) => toPageLink({ ...row, ...outcome }, { id: row.source_id, url: row.source_url }),
+    );
+  }
+}
+
+/** Rows past a page's last one in (first, second) order: a row-value comparison both dialects index. */
+function isAfter(first: string, second: string, [a, b]: [string, string]) {
+  return sql<boolean>`(${sql.ref(first)}, ${sql.ref(second)}) > (${a}, ${b})`;
+}
+
+function linkPage<Row>(
+  rows: Row[],
+  limit: number,
+  position: (row: Row) => [string, string],
+  toItem: (row: Row) => PageLink,
+): Page<PageLink> {
+  const more = rows.length > limit;
+  const items = more ? rows.slice(0, limit) : rows;
+  const last = items.at(-1);
+  return {
+    items: items.map(toItem),
+    nextCursor: more && last ? Buffer.from(JSON.stringify(position(last)), 'utf8').toString('base64url') : null,
+  };
+}
+
+function decodeLinkCursor(cursor: string | undefined): [string, string] | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(position) && position.length === 2 && position.every((part) => typeof part === 'string')) {
+      return position as [string, string];
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new LoupeError('validation_failed', {
+    details: { fieldErrors: { cursor: ['Not a cursor from a previous page.'] }, formErrors: [] },
+  });
+}
+
+function toPageLink(row: LinkRow, source: { id: string; url: string }): PageLink {
+  const rel = Number(row.rel);
+  const nofollow = (rel & REL_BITS.nofollow) !== 0;
+  return {
+    sourceId: source.id,
+    sourceUrl: source.url,
+    targetId: row.target_id,
+    targetUrl: row.target_row_url ?? row.target_url ?? '',
+    kind: row.kind as PageLink['kind'],
+    element: row.element as PageLink['element'],
+    anchor: row.anchor,
+    nofollow,
+    sponsored: (rel & REL_BITS.sponsored) !== 0,
+    ugc: (rel & REL_BITS.ugc) !== 0,
+    status: row.status_code,
+    finalUrl: row.final_url !== null && row.final_url !== row.target_row_url ? row.final_url : null,
+    reason: reasonOf(row, nofollow),
+  };
+}
+
+/** Why the target has no usable answer; the crawl keeps no row for targets it did not queue. */
+function reasonOf(row: TargetRow, nofollow: boolean): string | null {
+  if (row.target_id === null) return nofollow ? 'not checked: nofollow' : "not checked: outside the crawl's scope";
+  if (row.state !== 'done') return 'not checked: the crawl stopped before it';
+  return causeOf(row.fetch_error);
+}
