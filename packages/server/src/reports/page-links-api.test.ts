@@ -34,6 +34,7 @@ for (const dialect of testDialects()) {
               { href: '/partner', text: 'Our partner', rel: 'sponsored' },
               { href: '/forum', text: 'The forum', rel: 'UGC' },
               { href: '/many', text: LONG_ANCHOR },
+              { href: '/old', text: 'The old about page' },
             ],
             images: [{ src: '/logo.png', alt: 'The Loupe logo' }],
           }),
@@ -49,6 +50,7 @@ for (const dialect of testDialects()) {
               rel: 'nofollow',
             })),
           }),
+          '/old': { redirect: '/about' },
           '/logo.png': { body: Buffer.from('not really a png'), contentType: 'image/png' },
         },
       });
@@ -119,7 +121,9 @@ for (const dialect of testDialects()) {
 
       // Anchor text is kept up to 200 code points.
       assert.equal(byTarget(items, '/many')?.anchor, LONG_ANCHOR.slice(0, 200));
-      assert.equal(items.length, 8);
+      const moved = byTarget(items, '/old');
+      assert.deepEqual([moved?.status, moved?.finalUrl, moved?.reason], [301, site.url('/about'), null]);
+      assert.equal(items.length, 9);
     });
 
     it('lists the pages linking to a URL, each with its own anchor', async () => {
@@ -137,6 +141,15 @@ for (const dialect of testDialects()) {
         toGone.map((link) => [link.sourceUrl, link.anchor, link.reason]),
         [[site.url('/'), 'A host that does not exist', 'no such host']],
       );
+    });
+
+    it('says when a target was not checked', async () => {
+      const unchecked = await crawlToReport(t, { url: site.url('/'), sitemaps: false, checkExternalLinks: false });
+      const pages = await t.request('GET', `/api/v1/reports/${unchecked.id}/pages?limit=100`);
+      const home = (pages.body as { id: string; url: string }[]).find((page) => page.url === site.url('/'));
+      const answer = await t.request('GET', `/api/v1/reports/${unchecked.id}/pages/${home?.id}/outlinks`);
+      const gone = (answer.body as PageLink[]).find((link) => link.targetUrl === 'http://gone.invalid/away');
+      assert.deepEqual([gone?.status, gone?.reason], [null, 'not checked: turned off']);
     });
 
     it('pages through links with limits 1 and 100, and refuses 0, 101 and foreign cursors', async () => {
