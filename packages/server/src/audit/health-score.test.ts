@@ -64,51 +64,83 @@ function exact(input: HealthInput): number {
   return exactScore!;
 }
 
-describe('the worked example of audit-checks.md §2.3', () => {
+describe('the worked example of audit-checks.md §2.3, with the site weights in force', () => {
   const result = computeHealth(workedExample());
 
-  it('scores 67, a red D', () => {
-    assert.equal(result.score, 67);
-    assert.equal(result.grade, 'D');
-    assert.equal(result.colour, 'red');
+  it('scores 77, an amber C: the missing sitemap weighs 0.03, not 0.15', () => {
+    assert.equal(result.score, 77);
+    assert.equal(result.grade, 'C');
+    assert.equal(result.colour, 'amber');
     assert.equal(result.scoredUrls, 1005);
     assert.ok(Math.abs(result.P! - 0.792) < 0.0005);
-    assert.equal(result.S, 0.85);
+    assert.ok(Math.abs(result.S! - 0.97) < 1e-12);
   });
 
-  it('splits the 32.7 lost points as the table does', () => {
+  it('says what each rule costs, and that is what fixing it gives back', () => {
     const expected = [
-      ['sitemaps/missing', 15.0],
-      ['descriptions/missing', 12.3],
-      ['links/broken-internal', 1.9],
-      ['security/hsts', 1.5],
-      ['social/og-missing', 1.5],
-      ['status/client-error', 0.4],
+      ['descriptions/missing', 13.6, 90],
+      ['sitemaps/missing', 2.4, 79],
+      ['links/broken-internal', 2.0, 79],
+      ['security/hsts', 1.6, 78],
+      ['social/og-missing', 1.6, 78],
+      ['status/client-error', 0.5, 77],
     ] as const;
     assert.deepEqual(
       result.lostPoints.map(({ ruleId }) => ruleId),
       expected.map(([ruleId]) => ruleId),
     );
-    for (const [ruleId, points] of expected) {
-      const lost = result.lostPoints.find((row) => row.ruleId === ruleId)!;
-      assert.ok(Math.abs(lost.points - points) <= 0.1, `${ruleId}: ${lost.points} vs ${points}`);
-    }
-  });
-
-  it('says adding descriptions or a sitemap gives 79 and fixing the links 69', () => {
-    const without = Object.fromEntries(result.gainIfFixed.map(({ ruleId, scoreWithout }) => [ruleId, scoreWithout]));
-    assert.equal(without['descriptions/missing'], 79);
-    assert.equal(without['sitemaps/missing'], 79);
-    assert.equal(without['links/broken-internal'], 69);
-    // The first two tie exactly (each is a factor 0.85 on every HTML page), so the rule id decides.
     assert.deepEqual(
-      result.gainIfFixed.slice(0, 3).map(({ ruleId }) => ruleId),
-      ['descriptions/missing', 'sitemaps/missing', 'links/broken-internal'],
+      result.gainIfFixed.map(({ ruleId }) => ruleId),
+      expected.map(([ruleId]) => ruleId),
     );
+    for (const [ruleId, points, scoreWithout] of expected) {
+      const lost = result.lostPoints.find((row) => row.ruleId === ruleId)!;
+      const fixed = result.gainIfFixed.find((row) => row.ruleId === ruleId)!;
+      assert.ok(Math.abs(lost.points - points) <= 0.05, `${ruleId}: ${lost.points} vs ${points}`);
+      assert.equal(lost.points, fixed.gain);
+      assert.equal(fixed.scoreWithout, scoreWithout);
+    }
   });
 
   it('reports the Ahrefs-compatible 94.5 % of URLs without errors', () => {
     assert.ok(Math.abs(result.errorFreeShare! - 0.945) < 0.0005);
+  });
+});
+
+describe('site-wide findings against page findings', () => {
+  const broken = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, i): ScoredUrl => ({ url: `https://example.com/gone${i}`, failedRule: 'status/client-error', rules: [] }),
+    );
+
+  it('no sitemap and no broken page scores well above a sitemap and 24 broken pages of 100', () => {
+    const noSitemap100 = computeHealth({ urls: pages(100, []), siteFindings: [noSitemap] });
+    const broken24 = computeHealth({ urls: [...pages(76, []), ...broken(24)], siteFindings: [] });
+    assert.equal(noSitemap100.score, 97);
+    assert.equal(noSitemap100.grade, 'A');
+    assert.equal(broken24.score, 76);
+    assert.ok(noSitemap100.score! - broken24.score! >= 20);
+  });
+  it('a site-wide finding costs what the same finding on a fifth of the pages costs', () => {
+    const sitewide = computeHealth({ urls: pages(10, []), siteFindings: [{ ...brokenLink, share: 1 }] });
+    const onTwoPages = computeHealth({ urls: [...pages(8, []), ...pages(2, [brokenLink], 'b')], siteFindings: [] });
+    assert.ok(Math.abs(sitewide.exactScore! - onTwoPages.exactScore!) < 1e-9);
+  });
+  it('weighs a site finding by its share affected', () => {
+    const half = computeHealth({ urls: pages(10, []), siteFindings: [{ ...noSitemap, share: 0.5 }] });
+    assert.ok(Math.abs(half.exactScore! - 98.5) < 1e-9);
+  });
+  it("keeps a site rule's own weight: robots.txt blocking everything stays 0.9", () => {
+    const blocksAll: SiteFinding = { ruleId: 'robots/blocks-all', severity: 'error', weight: 0.9, share: 1 };
+    assert.equal(computeHealth({ urls: pages(3, []), siteFindings: [blocksAll] }).score, 10);
+  });
+  it('on a poor site, a missing sitemap costs and gains the same small number', () => {
+    const result = computeHealth({ urls: [...pages(10, []), ...broken(90)], siteFindings: [noSitemap] });
+    const lost = result.lostPoints.find(({ ruleId }) => ruleId === 'sitemaps/missing')!;
+    const fixed = result.gainIfFixed.find(({ ruleId }) => ruleId === 'sitemaps/missing')!;
+    assert.equal(lost.points, fixed.gain);
+    assert.ok(Math.abs(fixed.gain - 0.3) < 1e-9, String(fixed.gain));
   });
 });
 
@@ -128,10 +160,10 @@ describe('calibration points', () => {
     assert.equal(result.score, 72);
     assert.equal(result.grade, 'C');
   });
-  it('five site-wide notices give 90.4 before rounding, still an A', () => {
+  it('five site-wide notices give 100 · 0.996⁵ ≈ 98.0, an A', () => {
     const notices = Array.from({ length: 5 }, (_, i): SiteFinding => ({ ruleId: `robots/notice-${i}`, severity: 'notice', share: 1 }));
     const result = computeHealth({ urls: pages(3, []), siteFindings: notices });
-    assert.ok(Math.abs(result.exactScore! - 90.4) < 0.01);
+    assert.ok(Math.abs(result.exactScore! - 100 * 0.996 ** 5) < 1e-9);
     assert.equal(result.grade, 'A');
   });
   it('a clean site scores 100', () => {
@@ -154,13 +186,16 @@ describe('properties over random crawls (seeded)', () => {
     }
   });
 
-  it('the lost points sum to 100 − the unrounded score', () => {
+  it('the lost points are the gains, in their order, and sum to at most 100 − the unrounded score', () => {
     const random = prng(7);
     for (let round = 0; round < 500; round += 1) {
       const result = computeHealth(randomInput(random));
       const lost = result.lostPoints.reduce((sum, row) => sum + row.points, 0);
-      assert.ok(Math.abs(lost - (100 - result.exactScore!)) < 1e-9, `round ${round}`);
-      assert.ok(result.lostPoints.every((row) => row.points >= 0));
+      assert.ok(lost <= 100 - result.exactScore! + 1e-9, `round ${round}`);
+      assert.deepEqual(
+        result.lostPoints,
+        result.gainIfFixed.map(({ ruleId, gain }) => ({ ruleId, points: gain })),
+      );
     }
   });
 
@@ -282,10 +317,14 @@ describe('per URL', () => {
       siteFindings: [],
     });
     assert.equal(result.score, 50);
-    assert.deepEqual(result.lostPoints, [
-      { ruleId: 'status/server-error', points: 50 },
-      { ruleId: 'social/og-missing', points: 0 },
-    ]);
+    // Answering 200 with its missing OG tags, the URL would score 98: 49 points back.
+    assert.deepEqual(
+      result.lostPoints.map(({ ruleId, points }) => [ruleId, Math.round(points * 1e9) / 1e9]),
+      [
+        ['status/server-error', 49],
+        ['social/og-missing', 0],
+      ],
+    );
     const fixed = result.gainIfFixed.find(({ ruleId }) => ruleId === 'status/server-error')!;
     assert.ok(Math.abs(fixed.exactScoreWithout - 99) < 1e-9);
   });

@@ -1,7 +1,7 @@
 /**
- * Loupe Health (audit-checks.md §2.3): one 0–100 number for a crawl, its grade, the
- * points each rule costs and what fixing each rule would give back. Pure: findings in,
- * numbers out.
+ * Loupe Health (the README's "Health score"; audit-checks.md §2.3 was its start): one 0–100
+ * number for a crawl, its grade, and what each rule costs, which is what fixing it gives
+ * back. Pure: findings in, numbers out.
  *
  * ```
  * s(p)   = 0                                   p answered 4xx/5xx or could not be fetched
@@ -10,17 +10,17 @@
  * S      = ∏ over site findings k of (1 − w(k) · a(k))      a(k) ∈ [0,1], share affected
  * Health = round(100 · P · S)                  N/A if no 2xx HTML page, or crawl blocked
  * ```
- * Weights: error 0.50, warning 0.15, notice 0.02; a rule may override in [0, 0.9].
- * Calibration: an error on every page → 50; a warning on every page → 85; two → 72;
- * five site-wide notices → 90.4. Grades: A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below;
- * colours: green ≥ 90, amber ≥ 70, red below. Both read the rounded score, so the
+ * Page weights: error 0.50, warning 0.15, notice 0.02; a rule may override in [0, 0.9].
+ * Site weights (robots, sitemaps, http→https) are a fifth of those (0.10, 0.03, 0.004),
+ * unless the rule overrides: a site-wide finding costs what the same finding on a fifth of
+ * the pages would. Calibration: an error on every page → 50; a warning on every page → 85;
+ * two → 72; no sitemap on a clean site → 97. Grades: A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F
+ * below; colours: green ≥ 90, amber ≥ 70, red below. Both read the rounded score, so the
  * number shown and its grade always agree (89.5 shows 90 and is an A).
  *
- * Lost points (§2.3 "It explains itself exactly"): 100 − 100·P·S = 100·(1 − S) + 100·S·(1 − P).
- * The site part is split among site findings in proportion to −ln(1 − w·a); the page part
- * is Σ_p 100·S·(1 − s(p))/N, each page's share split among its rules in proportion to
- * −ln(1 − w). A failed URL's whole loss goes to its status rule. The shares of each split
- * sum to 1, so the points sum to 100 − the unrounded score.
+ * A rule's points are its gain if fixed (below), on every surface. Each gain is the share of
+ * the loss only that rule causes, so the points sum to at most 100 − the unrounded score;
+ * the rest comes back only once every rule firing together on a URL is fixed.
  *
  * Gain if fixed, for every rule in one pass. Removing rule r changes only the pages where
  * r fires and the site findings of r, so with S_r = ∏ over r's site findings of (1 − w·a):
@@ -45,6 +45,8 @@ export type Colour = 'green' | 'amber' | 'red';
 export const severityWeights: Readonly<Record<Severity, number>> = { error: 0.5, warning: 0.15, notice: 0.02 };
 /** The largest weight a rule may override to (`robots/blocks-all`). */
 export const maxWeight = 0.9;
+/** A site finding's default weight, as a share of the same severity's weight on a page. */
+export const siteWeightFactor = 0.2;
 
 /** One distinct rule firing on a URL; `weight` overrides the severity's default. */
 export interface RuleHit {
@@ -104,7 +106,8 @@ export interface HealthResult {
   S: number | null;
   /** N: scored URLs (HTML pages plus failed URLs). */
   scoredUrls: number;
-  /** By points, largest first; sums to 100 − exactScore. */
+  /** What each rule costs: its gain if fixed, in the same order. They sum to at most
+   * 100 − exactScore; the rest is lost to rules that fire together on a URL or the site. */
   lostPoints: LostPoints[];
   /** By gain, largest first. */
   gainIfFixed: GainIfFixed[];
@@ -151,9 +154,16 @@ export function pageScore(url: ScoredUrl): number {
   return 100 * s;
 }
 
+/**
+ * w(k) of a site finding: its rule's override as given, else a fifth of its severity's page
+ * weight, so a missing sitemap costs what a warning on a fifth of the pages costs, not what
+ * one on every page costs.
+ */
+export function siteWeightOf(hit: RuleHit): number {
+  return weightOf(hit.weight === undefined ? { ...hit, weight: severityWeights[hit.severity] * siteWeightFactor } : hit);
+}
+
 interface RuleTally {
-  /** Σ over pages of this rule's share of (1 − s(p)). */
-  pageLoss: number;
   /** Δ_r = Σ_{p ∋ r} (s'(p) − s(p)). */
   pageGain: number;
   /** Σ ln(1 − w·a) over this rule's site findings. */
@@ -190,7 +200,7 @@ export class HealthAccumulator {
       if (!(finding.share >= 0 && finding.share <= 1)) {
         throw new RangeError(`site finding ${finding.ruleId}: share ${finding.share} is outside [0, 1]`);
       }
-      const log = Math.log1p(-weightOf(finding) * finding.share);
+      const log = Math.log1p(-siteWeightOf(finding) * finding.share);
       this.#tally(finding.ruleId).siteLog += log;
       siteLog += log;
     }
@@ -198,17 +208,14 @@ export class HealthAccumulator {
     const P = this.#sum / n;
     const S = Math.exp(siteLog);
     const exactScore = 100 * P * S;
-    const siteLoss = -Math.expm1(siteLog);
-    const lostPoints: LostPoints[] = [];
     const gainIfFixed: GainIfFixed[] = [];
     for (const [ruleId, tally] of this.#rules) {
-      const sitePoints = siteLog < 0 ? (100 * siteLoss * tally.siteLog) / siteLog : 0;
-      lostPoints.push({ ruleId, points: sitePoints + (100 * S * tally.pageLoss) / n });
       const exactScoreWithout = 100 * (P + tally.pageGain / n) * Math.exp(siteLog - tally.siteLog);
       gainIfFixed.push({ ruleId, scoreWithout: roundScore(exactScoreWithout), exactScoreWithout, gain: exactScoreWithout - exactScore });
     }
-    lostPoints.sort((a, b) => byLargest(a.points, b.points) || compareIds(a.ruleId, b.ruleId));
     gainIfFixed.sort((a, b) => byLargest(a.gain, b.gain) || compareIds(a.ruleId, b.ruleId));
+    // What a rule costs is what fixing it gives back: one number, so no surface can disagree.
+    const lostPoints = gainIfFixed.map(({ ruleId, gain }) => ({ ruleId, points: gain }));
     const margin = options.partial && n > 1 ? (100 * S * 1.96 * Math.sqrt(this.#m2 / (n - 1))) / Math.sqrt(n) : null;
     return {
       score: roundScore(exactScore),
@@ -231,10 +238,8 @@ export class HealthAccumulator {
     let logS = 0;
     for (const weight of weights.values()) logS += Math.log1p(-weight);
     const s = Math.exp(logS);
-    const loss = -Math.expm1(logS);
     for (const [ruleId, weight] of weights) {
       const tally = this.#tally(ruleId);
-      if (logS < 0) tally.pageLoss += (loss * Math.log1p(-weight)) / logS;
       tally.pageGain += (s * weight) / (1 - weight);
     }
     return s;
@@ -246,16 +251,14 @@ export class HealthAccumulator {
       this.#tally(ruleId);
       if (ruleId !== failedRule) sIfAnswered *= 1 - weight;
     }
-    const tally = this.#tally(failedRule);
-    tally.pageLoss += 1;
-    tally.pageGain += sIfAnswered;
+    this.#tally(failedRule).pageGain += sIfAnswered;
     return 0;
   }
 
   #tally(ruleId: string): RuleTally {
     let tally = this.#rules.get(ruleId);
     if (!tally) {
-      tally = { pageLoss: 0, pageGain: 0, siteLog: 0 };
+      tally = { pageGain: 0, siteLog: 0 };
       this.#rules.set(ruleId, tally);
     }
     return tally;

@@ -73,9 +73,11 @@ export class IssueTally {
         examples: tally.examples,
       };
     });
+    // lostPoints is the gain if fixed (health-score.ts), so this one order serves the issue
+    // list, topFixes, the CLI's top issues and the dashboard's "fix first" alike.
     issues.sort(
       (a, b) =>
-        b.lostPoints - a.lostPoints ||
+        (Math.abs(b.lostPoints - a.lostPoints) > 1e-9 ? b.lostPoints - a.lostPoints : 0) ||
         severityRank[b.severity] - severityRank[a.severity] ||
         b.pages - a.pages ||
         (a.ruleId < b.ruleId ? -1 : 1),
@@ -88,15 +90,10 @@ export class IssueTally {
       category.lostPoints += issue.lostPoints;
       categories.set(issue.category, category);
     }
-    const topFixes = health.gainIfFixed
-      .filter((entry) => entry.gain > 1e-9)
+    const topFixes = issues
+      .filter((issue) => issue.gain > 1e-9)
       .slice(0, TOP_FIXES)
-      .map((entry) => ({
-        ruleId: entry.ruleId,
-        title: this.#rulesBook.get(entry.ruleId).title,
-        scoreWithout: entry.scoreWithout,
-        gain: entry.gain,
-      }));
+      .map(({ ruleId, title, scoreWithout, gain }) => ({ ruleId, title, scoreWithout: scoreWithout as number, gain }));
     return {
       counts: { ...this.#counts },
       categories: [...categories.values()].sort((a, b) => b.lostPoints - a.lostPoints || (a.category < b.category ? -1 : 1)),
