@@ -241,6 +241,20 @@ export const PageLink = z
   .meta({ id: 'PageLink' });
 export type PageLink = z.infer<typeof PageLink>;
 
+export const ListReportLinksQuery = z.strictObject({
+  kind: z.enum(['link', 'image', 'canonical', 'hreflang']).optional().describe('Only links of this kind.'),
+  target: z
+    .enum(['internal', 'external'])
+    .optional()
+    .describe(
+      "internal: the target is a page or asset of the site; external: another site's URL. Targets the crawl did not queue match neither.",
+    ),
+  statusClass: z
+    .enum(['2xx', '3xx', '4xx', '5xx', 'failed', 'not-checked'])
+    .optional()
+    .describe('Only links whose target answered in this class; failed: no answer (reason says why); not-checked: never asked.'),
+});
+
 export const ListReportsQuery = z.strictObject({
   projectId: Id.optional().describe('Only reports of this project.'),
 });

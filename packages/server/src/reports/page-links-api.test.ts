@@ -196,10 +196,77 @@ for (const dialect of testDialects()) {
       }
     });
 
+    /** Every link of the report matching the query, walked page by page. */
+    const reportLinks = async (query: string, limit = 100): Promise<PageLink[]> => {
+      const found: PageLink[] = [];
+      let path: string | undefined = `/api/v1/reports/${reportId}/links?limit=${limit}${query ? `&${query}` : ''}`;
+      while (path) {
+        const answer: HttpAnswer = await t.request('GET', path);
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.ok(answer.body.length <= limit);
+        found.push(...answer.body);
+        path = nextPage(answer);
+      }
+      return found;
+    };
+
+    it('lists the broken links of the whole report with their sources and anchors', async () => {
+      const broken = await reportLinks('statusClass=4xx');
+      assert.deepEqual(
+        broken.map((link) => [link.sourceUrl, link.targetUrl, link.anchor, link.status]).sort(),
+        [
+          [site.url('/'), site.url('/missing'), 'A missing page', 404],
+          [site.url('/about'), site.url('/missing'), 'Missing again', 404],
+        ].sort(),
+      );
+      const failed = await reportLinks('statusClass=failed&target=external');
+      assert.deepEqual(
+        failed.map((link) => [link.sourceUrl, link.targetUrl, link.anchor, link.reason]),
+        [[site.url('/'), 'http://gone.invalid/away', 'A host that does not exist', 'no such host']],
+      );
+      assert.deepEqual(await reportLinks('statusClass=failed&target=internal'), []);
+      const unchecked = await reportLinks('statusClass=not-checked');
+      assert.equal(unchecked.length, MANY + 1);
+      assert.ok(unchecked.every((link) => link.reason === 'not checked: nofollow'));
+      const images = await reportLinks('kind=image');
+      assert.deepEqual(
+        images.map((link) => [link.element, link.anchor, link.status]),
+        [['img', 'The Loupe logo', 200]],
+      );
+      assert.deepEqual(
+        (await reportLinks('statusClass=3xx')).map((link) => [link.targetUrl, link.finalUrl]),
+        [[site.url('/old'), site.url('/about')]],
+      );
+    });
+
+    it("pages through the report's links alike at limits 1 and 100, and refuses bad queries", async () => {
+      const all = await reportLinks('');
+      assert.equal(new Set(all.map((link) => `${link.sourceId} ${link.kind} ${link.targetUrl}`)).size, all.length);
+      assert.ok(all.length > MANY);
+      assert.deepEqual(await reportLinks('', 1), all);
+      const twoPart = Buffer.from(JSON.stringify(['a', 'b'])).toString('base64url');
+      for (const query of [
+        'limit=0',
+        'limit=101',
+        'cursor=nonsense',
+        `cursor=${twoPart}`,
+        'statusClass=6xx',
+        'target=both',
+        'kind=script',
+      ]) {
+        const answer = await t.request('GET', `/api/v1/reports/${reportId}/links?${query}`);
+        assert.equal(answer.status, 400, query);
+        assert.equal(answer.body.code, 'validation_failed');
+      }
+    });
+
     it("keeps links to the report's workspace, and lets a viewer read them", async () => {
       const home = ids.get('/') as string;
       const other = await t.createWorkspace();
       const as = { key: other.key, team: other.workspaceId };
+      const everyLink = `/api/v1/reports/${reportId}/links`;
+      assert.equal((await t.request('GET', everyLink, as)).status, 404);
+      assert.equal((await t.request('GET', everyLink, { key: await t.createMemberKey(t.owner.workspaceId, 'viewer') })).status, 200);
       for (const direction of ['outlinks', 'inlinks']) {
         const path = `/api/v1/reports/${reportId}/pages/${home}/${direction}`;
         assert.equal((await t.request('GET', path, as)).status, 404, path);

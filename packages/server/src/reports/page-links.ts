@@ -28,6 +28,22 @@ interface LinkRow extends TargetRow {
   target_url: string | null;
 }
 
+/** A link's own columns (`l`) and its target's outcome (`t`, left-joined on the url_key). */
+const LINK_AND_TARGET = [
+  'l.kind',
+  'l.target_key as key_a',
+  'l.anchor',
+  'l.element',
+  'l.rel',
+  'l.target_url',
+  't.id as target_id',
+  't.url as target_row_url',
+  't.status_code',
+  't.final_url',
+  't.fetch_error',
+  't.state',
+] as const;
+
 /**
  * A page's outlinks and inlinks, keyset-paged on the links' primary key order: outlinks on
  * (kind, target_key), inlinks on (source_id, kind). The target's outcome comes from its own row.
@@ -52,27 +68,14 @@ export class PageLinks {
   }
 
   async outlinks(crawlId: string, source: LinkEnd, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
-    const after = decodeLinkCursor(page.cursor);
+    const after = decodeLinkCursor(page.cursor, 2);
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .leftJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', crawlId).onRef('t.url_key', '=', 'l.target_key'))
-      .select([
-        'l.kind',
-        'l.target_key as key_a',
-        'l.anchor',
-        'l.element',
-        'l.rel',
-        'l.target_url',
-        't.id as target_id',
-        't.url as target_row_url',
-        't.status_code',
-        't.final_url',
-        't.fetch_error',
-        't.state',
-      ])
+      .select(LINK_AND_TARGET)
       .where('l.crawl_id', '=', crawlId)
       .where('l.source_id', '=', source.id)
-      .$if(after !== undefined, (q) => q.where(isAfter('l.kind', 'l.target_key', after as [string, string])))
+      .$if(after !== undefined, (q) => q.where(isAfter(['l.kind', 'l.target_key'], after as string[])))
       .orderBy('l.kind')
       .orderBy('l.target_key')
       .limit(page.limit + 1)
@@ -86,14 +89,14 @@ export class PageLinks {
   }
 
   async inlinks(crawlId: string, target: LinkEnd, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
-    const after = decodeLinkCursor(page.cursor);
+    const after = decodeLinkCursor(page.cursor, 2);
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
       .select(['l.kind', 'l.source_id', 's.url as source_url', 'l.anchor', 'l.element', 'l.rel', 'l.target_url'])
       .where('l.crawl_id', '=', crawlId)
       .where('l.target_key', '=', target.url_key)
-      .$if(after !== undefined, (q) => q.where(isAfter('l.source_id', 'l.kind', after as [string, string])))
+      .$if(after !== undefined, (q) => q.where(isAfter(['l.source_id', 'l.kind'], after as string[])))
       .orderBy('l.source_id')
       .orderBy('l.kind')
       .limit(page.limit + 1)
@@ -110,19 +113,61 @@ export class PageLinks {
       (row) => toPageLink({ ...row, ...outcome }, { id: row.source_id, url: row.source_url }),
     );
   }
+
+  /** Every link of the crawl, in source page order, filtered on the link's kind and its target's outcome. */
+  async all(crawlId: string, query: ReportLinksQuery): Promise<Page<PageLink>> {
+    const after = decodeLinkCursor(query.cursor, 3);
+    const { statusClass, target } = query;
+    const rows = await this.#database.db
+      .selectFrom('crawl_links as l')
+      .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
+      .leftJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', crawlId).onRef('t.url_key', '=', 'l.target_key'))
+      .select([...LINK_AND_TARGET, 'l.source_id', 's.url as source_url'])
+      .where('l.crawl_id', '=', crawlId)
+      .$if(query.kind !== undefined, (q) => q.where('l.kind', '=', query.kind as string))
+      .$if(target !== undefined, (q) => q.where('t.kind', 'in', target === 'external' ? ['external'] : ['page', 'asset']))
+      .$if(statusClass !== undefined, (q) =>
+        q.where((eb) => {
+          const notChecked = eb('t.fetch_error', 'like', 'not-checked:%');
+          if (statusClass === 'not-checked') return eb.or([eb('t.id', 'is', null), eb('t.state', '!=', 'done'), notChecked]);
+          const done = eb('t.state', '=', 'done');
+          if (statusClass === 'failed') {
+            return eb.and([done, eb('t.status_code', 'is', null), eb.or([eb('t.fetch_error', 'is', null), eb.not(notChecked)])]);
+          }
+          const low = Number((statusClass as string)[0]) * 100;
+          return eb.and([done, eb('t.status_code', '>=', low), eb('t.status_code', '<', low + 100)]);
+        }),
+      )
+      .$if(after !== undefined, (q) => q.where(isAfter(['l.source_id', 'l.kind', 'l.target_key'], after as string[])))
+      .orderBy('l.source_id')
+      .orderBy('l.kind')
+      .orderBy('l.target_key')
+      .limit(query.limit + 1)
+      .execute();
+    return linkPage(
+      rows,
+      query.limit,
+      (row) => [row.source_id, row.kind, row.key_a],
+      (row) => toPageLink(row, { id: row.source_id, url: row.source_url }),
+    );
+  }
 }
 
-/** Rows past a page's last one in (first, second) order: a row-value comparison both dialects index. */
-function isAfter(first: string, second: string, [a, b]: [string, string]) {
-  return sql<boolean>`(${sql.ref(first)}, ${sql.ref(second)}) > (${a}, ${b})`;
+export interface ReportLinksQuery {
+  kind?: PageLink['kind'];
+  target?: 'internal' | 'external';
+  statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'not-checked';
+  limit: number;
+  cursor?: string;
 }
 
-function linkPage<Row>(
-  rows: Row[],
-  limit: number,
-  position: (row: Row) => [string, string],
-  toItem: (row: Row) => PageLink,
-): Page<PageLink> {
+/** Rows past a page's last one in the columns' order: a row-value comparison both dialects index. */
+function isAfter(columns: string[], position: string[]) {
+  const refs = sql.join(columns.map((column) => sql.ref(column)));
+  return sql<boolean>`(${refs}) > (${sql.join(position)})`;
+}
+
+function linkPage<Row>(rows: Row[], limit: number, position: (row: Row) => string[], toItem: (row: Row) => PageLink): Page<PageLink> {
   const more = rows.length > limit;
   const items = more ? rows.slice(0, limit) : rows;
   const last = items.at(-1);
@@ -132,12 +177,12 @@ function linkPage<Row>(
   };
 }
 
-function decodeLinkCursor(cursor: string | undefined): [string, string] | undefined {
+function decodeLinkCursor(cursor: string | undefined, parts: number): string[] | undefined {
   if (cursor === undefined) return undefined;
   try {
     const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(position) && position.length === 2 && position.every((part) => typeof part === 'string')) {
-      return position as [string, string];
+    if (Array.isArray(position) && position.length === parts && position.every((part) => typeof part === 'string')) {
+      return position as string[];
     }
   } catch {
     // fall through to the validation error

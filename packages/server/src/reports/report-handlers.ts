@@ -12,6 +12,7 @@ type ReportHandlers = Pick<
   | 'getReportPage'
   | 'listPageOutlinks'
   | 'listPageInlinks'
+  | 'listReportLinks'
   | 'shareReport'
   | 'getReportShare'
   | 'unshareReport'
@@ -29,6 +30,7 @@ export function reportHandlers(reports: ReportService): ReportHandlers {
     getReportPage: ({ params }, { principal }) => reports.page(principal, params.reportId, params.pageId),
     listPageOutlinks: ({ params, query }, { principal }) => reports.outlinks(principal, params.reportId, params.pageId, query),
     listPageInlinks: ({ params, query }, { principal }) => reports.inlinks(principal, params.reportId, params.pageId, query),
+    listReportLinks: ({ params, query }, { principal }) => reports.links(principal, params.reportId, query),
     shareReport: ({ params }, { principal }) => reports.share(principal, params.reportId),
     getReportShare: ({ params }, { principal }) => reports.getShare(principal, params.reportId),
     unshareReport: ({ params }, { principal }) => reports.unshare(principal, params.reportId),

@@ -13,7 +13,7 @@ import {
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
-import { PageLinks } from './page-links.ts';
+import { PageLinks, type ReportLinksQuery } from './page-links.ts';
 import { exportReport } from './report-export.ts';
 import { type PageListQuery, ReportStore } from './report-store.ts';
 import { reportRules, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
@@ -62,6 +62,11 @@ export class ReportService {
   async inlinks(principal: Principal, reportId: string, pageId: string, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
     const report = await this.#store.get(principal.workspaceId, reportId);
     return this.#links.inlinks(report.crawl_id, await this.#links.end(report.crawl_id, pageId), page);
+  }
+
+  async links(principal: Principal, reportId: string, query: ReportLinksQuery): Promise<Page<PageLink>> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    return this.#links.all(report.crawl_id, query);
   }
 
   /** Idempotent: a shared report keeps its token. */
