@@ -177,6 +177,26 @@ describe('audits in a browser', () => {
     await screenshot(page, 'report');
   });
 
+  it('lists "Fix first" in the order of the API\'s topFixes, the first of its issues that gain', async () => {
+    const reportId = new URL(reportUrl).pathname.split('/').at(-1);
+    const answer = await t.request('GET', `/api/v1/reports/${reportId}`);
+    assert.equal(answer.status, 200);
+    const { topFixes, issues } = answer.body as { topFixes: { ruleId: string }[]; issues: { ruleId: string; gain: number }[] };
+    assert.ok(topFixes.length >= 2, JSON.stringify(topFixes));
+    assert.deepEqual(
+      topFixes.map((fix) => fix.ruleId),
+      issues
+        .filter((issue) => issue.gain > 1e-9)
+        .slice(0, topFixes.length)
+        .map((issue) => issue.ruleId),
+    );
+    const shown = await page.locator('ol.top-fixes li a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    assert.deepEqual(
+      shown,
+      topFixes.map((fix) => `#issue-${fix.ruleId}`),
+    );
+  });
+
   /** Waits for the page index to hold one row, this URL's (the previous list may still be on screen for a moment). */
   const onlyRow = async (url: string) => {
     await page.waitForFunction(() => document.querySelectorAll('table.page-index tbody tr').length === 1);
