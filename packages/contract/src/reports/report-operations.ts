@@ -4,6 +4,7 @@ import { defineOperation } from '../operation.ts';
 import {
   AuditRule,
   ExportQuery,
+  LinksExportQuery,
   ListReportLinksQuery,
   ListReportPagesQuery,
   ListReportsQuery,
@@ -136,6 +137,21 @@ export const reportOperations = [
     query: ListReportLinksQuery,
     paged: true,
     output: PageLink,
+  }),
+  defineOperation({
+    id: 'exportBrokenLinks',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/reports/{reportId}/links/export',
+    summary: 'Export the broken links of a report',
+    description:
+      'Downloads every broken link (target answering 4xx or 5xx, or failing: no such host, timed out, redirect loop…): `format=csv` with source, target, anchor, kind, element, rel flags, status and reason; `format=json`, the same links as listReportLinks gives them. Streamed, so any size works. Free.',
+    tag: 'Reports',
+    scopes: ['reports:read'],
+    params: ReportParams,
+    query: LinksExportQuery,
+    output: z.unknown(),
+    download: { contentTypes: ['application/json', 'text/csv'] },
   }),
   defineOperation({
     id: 'shareReport',

@@ -250,9 +250,18 @@ export const ListReportLinksQuery = z.strictObject({
       "internal: the target is a page or asset of the site; external: another site's URL. Targets the crawl did not queue match neither.",
     ),
   statusClass: z
-    .enum(['2xx', '3xx', '4xx', '5xx', 'failed', 'not-checked'])
+    .enum(['2xx', '3xx', '4xx', '5xx', 'failed', 'not-checked', 'broken'])
     .optional()
-    .describe('Only links whose target answered in this class; failed: no answer (reason says why); not-checked: never asked.'),
+    .describe(
+      'Only links whose target answered in this class; failed: no answer (reason says why); not-checked: never asked; broken: 4xx, 5xx or an error (failed, redirect loop…).',
+    ),
+});
+
+export const LinksExportQuery = z.strictObject({
+  format: z
+    .enum(['csv', 'json'])
+    .default('json')
+    .describe('csv: one row per broken link; json: {"links": [...]}, each as listReportLinks gives it.'),
 });
 
 export const ListReportsQuery = z.strictObject({

@@ -260,6 +260,45 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('exports the broken links as CSV and JSON, with source, anchor, status and reason', async () => {
+      const broken = await reportLinks('statusClass=broken');
+      assert.deepEqual(
+        broken.map((link) => [link.sourceUrl, link.targetUrl, link.anchor, link.status, link.reason]).sort(),
+        [
+          [site.url('/'), site.url('/missing'), 'A missing page', 404, null],
+          [site.url('/about'), site.url('/missing'), 'Missing again', 404, null],
+          [site.url('/'), 'http://gone.invalid/away', 'A host that does not exist', null, 'no such host'],
+        ].sort(),
+      );
+      const download = (format: string) =>
+        fetch(`${t.url}/api/v1/reports/${reportId}/links/export?format=${format}`, {
+          headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+        });
+      const csv = await download('csv');
+      assert.equal(csv.status, 200);
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="loupe-broken-links-.*\.csv"/);
+      const lines = (await csv.text()).trimEnd().split('\r\n');
+      assert.equal(lines[0], 'source,target,anchor,kind,element,nofollow,sponsored,ugc,status,final_url,reason');
+      assert.deepEqual(
+        lines.slice(1).sort(),
+        [
+          `${site.url('/')},${site.url('/missing')},A missing page,link,a,,,,404,,`,
+          `${site.url('/about')},${site.url('/missing')},Missing again,link,a,,,,404,,`,
+          `${site.url('/')},http://gone.invalid/away,A host that does not exist,link,a,,,,,,no such host`,
+        ].sort(),
+      );
+      const json = await download('json');
+      assert.equal(json.status, 200);
+      assert.deepEqual(((await json.json()) as { links: PageLink[] }).links, broken);
+      assert.equal((await download('xml')).status, 400);
+      const other = await t.createWorkspace();
+      const foreign = await fetch(`${t.url}/api/v1/reports/${reportId}/links/export?format=csv`, {
+        headers: { authorization: `Bearer ${other.key}`, 'x-service-team': other.workspaceId },
+      });
+      assert.equal(foreign.status, 404);
+    });
+
     it("keeps links to the report's workspace, and lets a viewer read them", async () => {
       const home = ids.get('/') as string;
       const other = await t.createWorkspace();

@@ -131,6 +131,11 @@ export class PageLinks {
           const notChecked = eb('t.fetch_error', 'like', 'not-checked:%');
           if (statusClass === 'not-checked') return eb.or([eb('t.id', 'is', null), eb('t.state', '!=', 'done'), notChecked]);
           const done = eb('t.state', '=', 'done');
+          if (statusClass === 'broken') {
+            // A page cut short at the size cap still answered.
+            const failed = eb.and([eb('t.fetch_error', 'is not', null), eb.not(notChecked), eb('t.fetch_error', '!=', 'truncated')]);
+            return eb.and([done, eb.or([eb('t.status_code', '>=', 400), failed])]);
+          }
           if (statusClass === 'failed') {
             return eb.and([done, eb('t.status_code', 'is', null), eb.or([eb('t.fetch_error', 'is', null), eb.not(notChecked)])]);
           }
@@ -156,7 +161,7 @@ export class PageLinks {
 export interface ReportLinksQuery {
   kind?: PageLink['kind'];
   target?: 'internal' | 'external';
-  statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'not-checked';
+  statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'not-checked' | 'broken';
   limit: number;
   cursor?: string;
 }

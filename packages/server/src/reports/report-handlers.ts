@@ -13,6 +13,7 @@ type ReportHandlers = Pick<
   | 'listPageOutlinks'
   | 'listPageInlinks'
   | 'listReportLinks'
+  | 'exportBrokenLinks'
   | 'shareReport'
   | 'getReportShare'
   | 'unshareReport'
@@ -31,6 +32,7 @@ export function reportHandlers(reports: ReportService): ReportHandlers {
     listPageOutlinks: ({ params, query }, { principal }) => reports.outlinks(principal, params.reportId, params.pageId, query),
     listPageInlinks: ({ params, query }, { principal }) => reports.inlinks(principal, params.reportId, params.pageId, query),
     listReportLinks: ({ params, query }, { principal }) => reports.links(principal, params.reportId, query),
+    exportBrokenLinks: ({ params, query }, { principal }) => reports.exportBrokenLinks(principal, params.reportId, query.format),
     shareReport: ({ params }, { principal }) => reports.share(principal, params.reportId),
     getReportShare: ({ params }, { principal }) => reports.getShare(principal, params.reportId),
     unshareReport: ({ params }, { principal }) => reports.unshare(principal, params.reportId),

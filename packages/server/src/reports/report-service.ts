@@ -13,6 +13,7 @@ import {
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
+import { exportBrokenLinks } from './links-export.ts';
 import { PageLinks, type ReportLinksQuery } from './page-links.ts';
 import { exportReport } from './report-export.ts';
 import { type PageListQuery, ReportStore } from './report-store.ts';
@@ -67,6 +68,11 @@ export class ReportService {
   async links(principal: Principal, reportId: string, query: ReportLinksQuery): Promise<Page<PageLink>> {
     const report = await this.#store.get(principal.workspaceId, reportId);
     return this.#links.all(report.crawl_id, query);
+  }
+
+  async exportBrokenLinks(principal: Principal, reportId: string, format: 'csv' | 'json'): Promise<Download> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    return exportBrokenLinks(this.#links, report.crawl_id, report.id, format);
   }
 
   /** Idempotent: a shared report keeps its token. */
