@@ -241,6 +241,25 @@ export const PageLink = z
   .meta({ id: 'PageLink' });
 export type PageLink = z.infer<typeof PageLink>;
 
+/** The failure reasons a link list filters on (the words of `reason`, as slugs). */
+export const linkFailureReasons = [
+  'no-such-host',
+  'connection-refused',
+  'timed-out',
+  'tls-error',
+  'connection-reset',
+  'address-not-allowed',
+  'blocked-by-robots',
+  'redirect-loop',
+  'too-many-redirects',
+  'invalid-redirect',
+  'network-error',
+  'not-checked-over-the-cap',
+  'not-checked-time-budget',
+  'not-checked-turned-off',
+] as const;
+export type LinkFailureReason = (typeof linkFailureReasons)[number];
+
 export const ListReportLinksQuery = z.strictObject({
   kind: z.enum(['link', 'image', 'canonical', 'hreflang']).optional().describe('Only links of this kind.'),
   target: z
@@ -255,6 +274,7 @@ export const ListReportLinksQuery = z.strictObject({
     .describe(
       'Only links whose target answered in this class; failed: no answer (reason says why); not-checked: never asked; broken: 4xx, 5xx or an error (failed, redirect loop…).',
     ),
+  reason: z.enum(linkFailureReasons).optional().describe('Only links whose target failed for this reason, e.g. no-such-host.'),
 });
 
 export const LinksExportQuery = z.strictObject({

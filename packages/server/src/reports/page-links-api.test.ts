@@ -150,6 +150,11 @@ for (const dialect of testDialects()) {
       const answer = await t.request('GET', `/api/v1/reports/${unchecked.id}/pages/${home?.id}/outlinks`);
       const gone = (answer.body as PageLink[]).find((link) => link.targetUrl === 'http://gone.invalid/away');
       assert.deepEqual([gone?.status, gone?.reason], [null, 'not checked: turned off']);
+      const turnedOff = await t.request('GET', `/api/v1/reports/${unchecked.id}/links?reason=not-checked-turned-off`);
+      assert.deepEqual(
+        (turnedOff.body as PageLink[]).map((link) => link.targetUrl),
+        ['http://gone.invalid/away'],
+      );
     });
 
     it('pages through links with limits 1 and 100, and refuses 0, 101 and foreign cursors', async () => {
@@ -225,6 +230,8 @@ for (const dialect of testDialects()) {
         [[site.url('/'), 'http://gone.invalid/away', 'A host that does not exist', 'no such host']],
       );
       assert.deepEqual(await reportLinks('statusClass=failed&target=internal'), []);
+      assert.deepEqual(await reportLinks('reason=no-such-host'), failed);
+      assert.deepEqual(await reportLinks('reason=timed-out'), []);
       const unchecked = await reportLinks('statusClass=not-checked');
       assert.equal(unchecked.length, MANY + 1);
       assert.ok(unchecked.every((link) => link.reason === 'not checked: nofollow'));
@@ -253,6 +260,7 @@ for (const dialect of testDialects()) {
         'statusClass=6xx',
         'target=both',
         'kind=script',
+        'reason=dns',
       ]) {
         const answer = await t.request('GET', `/api/v1/reports/${reportId}/links?${query}`);
         assert.equal(answer.status, 400, query);

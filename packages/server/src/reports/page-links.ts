@@ -1,7 +1,7 @@
-import { LoupeError, type Page, type PageLink } from '@loupe/contract';
+import { type LinkFailureReason, LoupeError, type Page, type PageLink } from '@loupe/contract';
 import { sql } from 'kysely';
 import { REL_BITS } from '../crawl/frontier-store.ts';
-import { causeOf } from '../crawl/link-outcome.ts';
+import { causeOf, NOT_CHECKED } from '../crawl/link-outcome.ts';
 import type { Database } from '../database/database.ts';
 
 /** A crawled URL a link starts or ends at. */
@@ -143,6 +143,10 @@ export class PageLinks {
           return eb.and([done, eb('t.status_code', '>=', low), eb('t.status_code', '<', low + 100)]);
         }),
       )
+      .$if(query.reason !== undefined, (q) => {
+        const code = REASON_CODES[query.reason as LinkFailureReason];
+        return q.where('t.state', '=', 'done').where('t.fetch_error', code.endsWith('%') ? 'like' : '=', code);
+      })
       .$if(after !== undefined, (q) => q.where(isAfter(['l.source_id', 'l.kind', 'l.target_key'], after as string[])))
       .orderBy('l.source_id')
       .orderBy('l.kind')
@@ -158,7 +162,26 @@ export class PageLinks {
   }
 }
 
+/** Each reason slug's stored fetch error (crawl/fetch-failure.ts, page-fetcher.ts, link-outcome.ts); `%` ends a prefix. */
+const REASON_CODES: Record<LinkFailureReason, string> = {
+  'no-such-host': 'dns',
+  'connection-refused': 'refused',
+  'timed-out': 'timeout',
+  'tls-error': 'tls',
+  'connection-reset': 'reset',
+  'address-not-allowed': 'blocked-address',
+  'blocked-by-robots': 'blocked-by-robots',
+  'redirect-loop': 'loop',
+  'too-many-redirects': 'too-many-redirects',
+  'invalid-redirect': 'invalid-redirect',
+  'network-error': 'network: %',
+  'not-checked-over-the-cap': NOT_CHECKED.overCap,
+  'not-checked-time-budget': NOT_CHECKED.timeBudget,
+  'not-checked-turned-off': NOT_CHECKED.turnedOff,
+};
+
 export interface ReportLinksQuery {
+  reason?: LinkFailureReason;
   kind?: PageLink['kind'];
   target?: 'internal' | 'external';
   statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'not-checked' | 'broken';
