@@ -1,4 +1,5 @@
 import type { ReportDiff } from '@loupe/contract';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { counted, severities, severityLabels } from '../reports/report-labels.ts';
 import { ScoreBadge } from '../reports/score-badge.tsx';
@@ -181,46 +182,51 @@ function IssueSection({ id, title, changes, empty }: { id: string; title: string
   );
 }
 
-function UrlSection({ id, title, list, empty }: { id: string; title: string; list: { total: number; urls: string[] }; empty: string }) {
+/** A card of a counted list of URLs, of which the diff sends the first few (a Cut says how many more). */
+function CountedList({
+  id,
+  title,
+  total,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  total: number;
+  empty: string;
+  children: ReactNode[];
+}) {
   return (
     <section className="card" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>
-        {title} <span className="muted">{list.total}</span>
+        {title} <span className="muted">{total}</span>
       </h2>
-      {list.total === 0 ? (
-        <p className="muted">{empty}</p>
-      ) : (
-        <ul className="url-list">
-          {list.urls.map((url) => (
-            <li key={url}>{url}</li>
-          ))}
-        </ul>
-      )}
-      <Cut shown={list.urls.length} total={list.total} />
+      {total === 0 ? <p className="muted">{empty}</p> : <ul className="url-list">{children}</ul>}
+      <Cut shown={children.length} total={total} />
     </section>
+  );
+}
+
+function UrlSection({ id, title, list, empty }: { id: string; title: string; list: { total: number; urls: string[] }; empty: string }) {
+  return (
+    <CountedList id={id} title={title} total={list.total} empty={empty}>
+      {list.urls.map((url) => (
+        <li key={url}>{url}</li>
+      ))}
+    </CountedList>
   );
 }
 
 /** Pages that do not answer with a page, each with why (contract/diff/report-diff.ts MissingPage). */
 function MissingSection({ id, title, list, empty }: { id: string; title: string; list: MissingPages; empty: string }) {
   return (
-    <section className="card" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>
-        {title} <span className="muted">{list.total}</span>
-      </h2>
-      {list.total === 0 ? (
-        <p className="muted">{empty}</p>
-      ) : (
-        <ul className="url-list">
-          {list.pages.map((page) => (
-            <li key={page.url}>
-              {page.url} <span className="muted">{page.cause}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Cut shown={list.pages.length} total={list.total} />
-    </section>
+    <CountedList id={id} title={title} total={list.total} empty={empty}>
+      {list.pages.map((page) => (
+        <li key={page.url}>
+          {page.url} <span className="muted">{page.cause}</span>
+        </li>
+      ))}
+    </CountedList>
   );
 }
 
