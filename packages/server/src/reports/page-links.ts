@@ -1,8 +1,8 @@
 import { type LinkFailureReason, LoupeError, type Page, type PageLink } from '@loupe/contract';
-import { sql } from 'kysely';
 import { REL_BITS } from '../crawl/frontier-store.ts';
 import { causeOf, NOT_CHECKED } from '../crawl/link-outcome.ts';
 import type { Database } from '../database/database.ts';
+import { decodePositionCursor, pageFromPositions, rowsAfter } from '../database/keyset-paging.ts';
 
 /** A crawled URL a link starts or ends at. */
 interface LinkEnd {
@@ -68,19 +68,19 @@ export class PageLinks {
   }
 
   async outlinks(crawlId: string, source: LinkEnd, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
-    const after = decodeLinkCursor(page.cursor, 2);
+    const after = decodePositionCursor(page.cursor, 2);
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .leftJoin('crawl_urls as t', (join) => join.on('t.crawl_id', '=', crawlId).onRef('t.url_key', '=', 'l.target_key'))
       .select(LINK_AND_TARGET)
       .where('l.crawl_id', '=', crawlId)
       .where('l.source_id', '=', source.id)
-      .$if(after !== undefined, (q) => q.where(isAfter(['l.kind', 'l.target_key'], after as string[])))
+      .$if(after !== undefined, (q) => q.where(rowsAfter(['l.kind', 'l.target_key'], after as string[])))
       .orderBy('l.kind')
       .orderBy('l.target_key')
       .limit(page.limit + 1)
       .execute();
-    return linkPage(
+    return pageFromPositions(
       rows,
       page.limit,
       (row) => [row.kind, row.key_a],
@@ -89,14 +89,14 @@ export class PageLinks {
   }
 
   async inlinks(crawlId: string, target: LinkEnd, page: { limit: number; cursor?: string }): Promise<Page<PageLink>> {
-    const after = decodeLinkCursor(page.cursor, 2);
+    const after = decodePositionCursor(page.cursor, 2);
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
       .select(['l.kind', 'l.source_id', 's.url as source_url', 'l.anchor', 'l.element', 'l.rel', 'l.target_url'])
       .where('l.crawl_id', '=', crawlId)
       .where('l.target_key', '=', target.url_key)
-      .$if(after !== undefined, (q) => q.where(isAfter(['l.source_id', 'l.kind'], after as string[])))
+      .$if(after !== undefined, (q) => q.where(rowsAfter(['l.source_id', 'l.kind'], after as string[])))
       .orderBy('l.source_id')
       .orderBy('l.kind')
       .limit(page.limit + 1)
@@ -106,7 +106,7 @@ export class PageLinks {
       .select(['id as target_id', 'url as target_row_url', 'status_code', 'final_url', 'fetch_error', 'state'])
       .where('id', '=', target.id)
       .executeTakeFirstOrThrow();
-    return linkPage(
+    return pageFromPositions(
       rows,
       page.limit,
       (row) => [row.source_id, row.kind],
@@ -116,7 +116,7 @@ export class PageLinks {
 
   /** Every link of the crawl, in source page order, filtered on the link's kind and its target's outcome. */
   async all(crawlId: string, query: ReportLinksQuery): Promise<Page<PageLink>> {
-    const after = decodeLinkCursor(query.cursor, 3);
+    const after = decodePositionCursor(query.cursor, 3);
     const { statusClass, target } = query;
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
@@ -147,13 +147,13 @@ export class PageLinks {
         const code = REASON_CODES[query.reason as LinkFailureReason];
         return q.where('t.state', '=', 'done').where('t.fetch_error', code.endsWith('%') ? 'like' : '=', code);
       })
-      .$if(after !== undefined, (q) => q.where(isAfter(['l.source_id', 'l.kind', 'l.target_key'], after as string[])))
+      .$if(after !== undefined, (q) => q.where(rowsAfter(['l.source_id', 'l.kind', 'l.target_key'], after as string[])))
       .orderBy('l.source_id')
       .orderBy('l.kind')
       .orderBy('l.target_key')
       .limit(query.limit + 1)
       .execute();
-    return linkPage(
+    return pageFromPositions(
       rows,
       query.limit,
       (row) => [row.source_id, row.kind, row.key_a],
@@ -187,37 +187,6 @@ export interface ReportLinksQuery {
   statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'not-checked' | 'broken';
   limit: number;
   cursor?: string;
-}
-
-/** Rows past a page's last one in the columns' order: a row-value comparison both dialects index. */
-function isAfter(columns: string[], position: string[]) {
-  const refs = sql.join(columns.map((column) => sql.ref(column)));
-  return sql<boolean>`(${refs}) > (${sql.join(position)})`;
-}
-
-function linkPage<Row>(rows: Row[], limit: number, position: (row: Row) => string[], toItem: (row: Row) => PageLink): Page<PageLink> {
-  const more = rows.length > limit;
-  const items = more ? rows.slice(0, limit) : rows;
-  const last = items.at(-1);
-  return {
-    items: items.map(toItem),
-    nextCursor: more && last ? Buffer.from(JSON.stringify(position(last)), 'utf8').toString('base64url') : null,
-  };
-}
-
-function decodeLinkCursor(cursor: string | undefined, parts: number): string[] | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(position) && position.length === parts && position.every((part) => typeof part === 'string')) {
-      return position as string[];
-    }
-  } catch {
-    // fall through to the validation error
-  }
-  throw new LoupeError('validation_failed', {
-    details: { fieldErrors: { cursor: ['Not a cursor from a previous page.'] }, formErrors: [] },
-  });
 }
 
 function toPageLink(row: LinkRow, source: { id: string; url: string }): PageLink {
