@@ -145,6 +145,8 @@ export interface Config {
   resolve?: Resolve;
   /** Tests only: how often a silent event stream sends a comment line (15 s when unset). */
   eventHeartbeatMs?: number;
+  /** Tests only: how long a crawl waits for one page or link check (30 s when unset). */
+  crawlTimeoutMs?: number;
   /** Whether `loupe serve` also runs background jobs (with PostgreSQL, `loupe worker` processes can take them instead). */
   serveJobs: boolean;
   /** How long a job stays with a worker that stopped renewing it (a crashed one) before another takes it. */

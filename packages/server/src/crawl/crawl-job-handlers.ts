@@ -29,7 +29,7 @@ export function crawlJobHandlers(services: JobServices, steps: CrawlSteps): Pick
       frontier: new FrontierStore(services.database),
       fetcher: services.fetcher,
       log: services.log,
-      limits: CRAWL_LIMITS,
+      limits: { ...CRAWL_LIMITS, timeoutMs: services.config.crawlTimeoutMs ?? CRAWL_LIMITS.timeoutMs },
       linkChecks: { cap: services.config.linkChecks.cap, budgetMs: services.config.linkChecks.budgetSeconds * 1000 },
       onPage: steps.onPage,
     }),

@@ -3,8 +3,8 @@ import { normalizeUrl } from '../page-facts/url-normalizer.ts';
 import { FetchDeadline } from './fetch-deadline.ts';
 import { type FetchFailure, fetchFailure, HOST_FAILURES } from './fetch-failure.ts';
 
-/** Why a check got no usable answer: a fetch failure, or a redirect chain that leads nowhere. */
-export type LinkCheckError = FetchFailure | 'too-many-redirects' | 'redirect-loop' | 'invalid-redirect';
+/** Why a check got no usable answer: a fetch failure, or a redirect chain that leads nowhere (the page fetcher's words). */
+export type LinkCheckError = FetchFailure | 'too-many-redirects' | 'loop' | 'invalid-redirect';
 
 export interface LinkCheck {
   status: number | null;
@@ -71,7 +71,7 @@ export async function checkLink(
         if (status >= 300 && status < 400 && typeof location === 'string') {
           const next = normalizeUrl(location, current);
           if (next === null) return result(status, current, hops, 'invalid-redirect');
-          if (seen.has(next)) return result(status, current, hops, 'redirect-loop');
+          if (seen.has(next)) return result(status, current, hops, 'loop');
           if (hops >= options.maxRedirects) return result(status, current, hops, 'too-many-redirects');
           seen.add(next);
           current = next;

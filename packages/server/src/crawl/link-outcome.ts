@@ -21,6 +21,8 @@ const WORDS: Record<string, string> = {
   'blocked-address': 'address not allowed',
   aborted: 'stopped before an answer',
   loop: 'redirect loop',
+  /** Link checks stored loops under this code before they took the page fetcher's. */
+  'redirect-loop': 'redirect loop',
   'too-many-redirects': 'too many redirects',
   'invalid-redirect': 'invalid redirect',
   truncated: 'cut short: too large',

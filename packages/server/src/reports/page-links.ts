@@ -143,10 +143,15 @@ export class PageLinks {
           return eb.and([done, eb('t.status_code', '>=', low), eb('t.status_code', '<', low + 100)]);
         }),
       )
-      .$if(query.reason !== undefined, (q) => {
-        const code = REASON_CODES[query.reason as LinkFailureReason];
-        return q.where('t.state', '=', 'done').where('t.fetch_error', code.endsWith('%') ? 'like' : '=', code);
-      })
+      .$if(query.reason !== undefined, (q) =>
+        q
+          .where('t.state', '=', 'done')
+          .where((eb) =>
+            eb.or(
+              REASON_CODES[query.reason as LinkFailureReason].map((code) => eb('t.fetch_error', code.endsWith('%') ? 'like' : '=', code)),
+            ),
+          ),
+      )
       .$if(after !== undefined, (q) => q.where(rowsAfter(['l.source_id', 'l.kind', 'l.target_key'], after as string[])))
       .orderBy('l.source_id')
       .orderBy('l.kind')
@@ -162,22 +167,23 @@ export class PageLinks {
   }
 }
 
-/** Each reason slug's stored fetch error (crawl/fetch-failure.ts, page-fetcher.ts, link-outcome.ts); `%` ends a prefix. */
-const REASON_CODES: Record<LinkFailureReason, string> = {
-  'no-such-host': 'dns',
-  'connection-refused': 'refused',
-  'timed-out': 'timeout',
-  'tls-error': 'tls',
-  'connection-reset': 'reset',
-  'address-not-allowed': 'blocked-address',
-  'blocked-by-robots': 'blocked-by-robots',
-  'redirect-loop': 'loop',
-  'too-many-redirects': 'too-many-redirects',
-  'invalid-redirect': 'invalid-redirect',
-  'network-error': 'network: %',
-  'not-checked-over-the-cap': NOT_CHECKED.overCap,
-  'not-checked-time-budget': NOT_CHECKED.timeBudget,
-  'not-checked-turned-off': NOT_CHECKED.turnedOff,
+/** Each reason slug's stored fetch errors (crawl/fetch-failure.ts, page-fetcher.ts, link-outcome.ts); `%` ends a prefix. */
+const REASON_CODES: Record<LinkFailureReason, readonly string[]> = {
+  'no-such-host': ['dns'],
+  'connection-refused': ['refused'],
+  'timed-out': ['timeout'],
+  'tls-error': ['tls'],
+  'connection-reset': ['reset'],
+  'address-not-allowed': ['blocked-address'],
+  'blocked-by-robots': ['blocked-by-robots'],
+  // Link checks stored loops as 'redirect-loop' before they took the page fetcher's code.
+  'redirect-loop': ['loop', 'redirect-loop'],
+  'too-many-redirects': ['too-many-redirects'],
+  'invalid-redirect': ['invalid-redirect'],
+  'network-error': ['network: %'],
+  'not-checked-over-the-cap': [NOT_CHECKED.overCap],
+  'not-checked-time-budget': [NOT_CHECKED.timeBudget],
+  'not-checked-turned-off': [NOT_CHECKED.turnedOff],
 };
 
 export interface ReportLinksQuery {
