@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { CrawlFindingTable, CrawlUrlTable } from '../database/schema.ts';
+import { instanceColumns } from './finding-instances.ts';
 import { runPageRules } from './page-rules/index.ts';
 import { summarizePage } from './page-summary.ts';
 import type { AuditedPage } from './rule.ts';
@@ -36,7 +37,7 @@ export function auditPage(page: AuditedPage): PageAudit {
       rule_id: finding.ruleId,
       severity: finding.severity ?? ruleById(finding.ruleId).severity,
       count: finding.count,
-      samples: JSON.stringify(finding.samples),
+      ...instanceColumns(finding),
       detail: finding.detail ?? null,
       share: null,
     })),

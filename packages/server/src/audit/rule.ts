@@ -28,7 +28,7 @@ export interface RuleDefinition {
 
 /**
  * One rule firing on one URL (or on the site). Instances are not multiplied into the score:
- * twelve broken links on a page are one finding with `count: 12` and three samples.
+ * twelve broken links on a page are one finding with `count: 12`, three samples and nine more.
  */
 export interface Finding {
   ruleId: string;
@@ -37,6 +37,11 @@ export interface Finding {
   count: number;
   /** At most three short examples: URLs, element descriptions, values. */
   samples: string[];
+  /**
+   * The instances past the samples, up to MAX_INSTANCES in all (finding-instances.ts); absent
+   * when the samples hold them all. Fewer than `count` when the rule counted more than it listed.
+   */
+  more?: string[];
   /** One line with the measured value where there is one: "74 characters", "1.4 MB". */
   detail?: string;
 }

@@ -213,6 +213,7 @@ export class FrontierStore {
           f.severity,
           f.count,
           f.samples,
+          f.more_instances ?? null,
           f.detail ?? null,
           f.share ?? null,
         ]),
@@ -233,7 +234,7 @@ export class FrontierStore {
       await insertRows(
         transaction,
         'crawl_findings',
-        ['id', 'crawl_id', 'url_id', 'stage', 'rule_id', 'severity', 'count', 'samples', 'detail', 'share'],
+        ['id', 'crawl_id', 'url_id', 'stage', 'rule_id', 'severity', 'count', 'samples', 'more_instances', 'detail', 'share'],
         findings,
       );
       await insertRows(

@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Report } from '@loupe/contract';
+import { instanceColumns } from '../audit/finding-instances.ts';
 import { HealthAccumulator, pageScore, type RuleHit, type ScoredUrl, type Severity } from '../audit/health-score.ts';
 import type { Finding } from '../audit/rule.ts';
 import { RuleBook } from '../audit/rule-book.ts';
@@ -122,7 +123,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
           rule_id: finding.ruleId,
           severity: finding.severity ?? rules.get(finding.ruleId).severity,
           count: finding.count,
-          samples: JSON.stringify(finding.samples),
+          ...instanceColumns(finding),
           detail: finding.detail ?? null,
           share: null,
         });
@@ -158,7 +159,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
       rule_id: finding.ruleId,
       severity: finding.severity ?? rules.get(finding.ruleId).severity,
       count: finding.count,
-      samples: JSON.stringify(finding.samples),
+      ...instanceColumns(finding),
       detail: finding.detail,
       share: finding.share,
     })),

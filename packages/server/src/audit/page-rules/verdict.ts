@@ -1,15 +1,11 @@
+import { keptInstances } from '../finding-instances.ts';
 import type { Severity } from '../health-score.ts';
 import type { Verdict } from '../rule.ts';
-
-/** A finding keeps three examples (audit-checks.md §0); the count carries the rest. */
-const MAX_SAMPLES = 3;
-/** Long hrefs and texts are cut so a report row stays readable. */
-const SAMPLE_CHARS = 160;
 
 export interface VerdictOptions {
   /** The measured value, in words: "74 characters". */
   detail?: string;
-  /** Instances, when there are more than the examples given (links past the cap, …). */
+  /** Instances, when there are more than the ones given (links past the cap, …). */
   count?: number;
   /** Set only when this instance is worse than the rule's default. */
   severity?: Severity;
@@ -17,13 +13,13 @@ export interface VerdictOptions {
 
 /**
  * The verdict of a check that found `instances` (one short description each), or null when
- * it found none. Every page rule builds its answer here, so count, samples and detail are
- * shaped the same way in every finding.
+ * it found none. Every page rule builds its answer here, so count, instances and detail are
+ * shaped the same way in every finding: three samples, then the rest up to the bound.
  */
 export function verdict(instances: readonly string[], options: VerdictOptions = {}): Verdict {
   const count = options.count ?? instances.length;
   if (count === 0) return null;
-  const found: NonNullable<Verdict> = { count, samples: instances.slice(0, MAX_SAMPLES).map(shorten) };
+  const found: NonNullable<Verdict> = { count, ...keptInstances(instances) };
   if (options.detail !== undefined) found.detail = options.detail;
   if (options.severity !== undefined) found.severity = options.severity;
   return found;
@@ -35,9 +31,4 @@ const EN_US = new Intl.NumberFormat('en-US');
 /** "1 word", "1,204 words": the measured values of details, in one spelling. */
 export function quantity(amount: number, unit: string, plural = `${unit}s`): string {
   return `${EN_US.format(amount)} ${amount === 1 ? unit : plural}`;
-}
-
-function shorten(sample: string): string {
-  const points = [...sample];
-  return points.length <= SAMPLE_CHARS ? sample : `${points.slice(0, SAMPLE_CHARS - 1).join('')}…`;
 }

@@ -77,7 +77,7 @@ describe('linkTargetFindings', () => {
   });
 
   describe('links/broken-internal', () => {
-    it('fires on 404, 410, 500, 503 and a fetch failure: one finding counting every URL, three samples', () => {
+    it('fires on 404, 410, 500, 503 and a fetch failure: one finding counting every URL, three samples and the rest', () => {
       const finding = only(
         [
           link('/missing', { status: 404, indexable: null }),
@@ -92,6 +92,7 @@ describe('linkTargetFindings', () => {
         ruleId: 'links/broken-internal',
         count: 5,
         samples: [`${SITE}/missing`, `${SITE}/gone`, `${SITE}/server-error`],
+        more: [`${SITE}/unavailable`, `${SITE}/timeout`],
         detail: '5 URLs',
       });
     });

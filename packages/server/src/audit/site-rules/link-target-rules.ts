@@ -1,4 +1,5 @@
 import { notChecked } from '../../crawl/link-outcome.ts';
+import { keptInstances, MAX_INSTANCES } from '../finding-instances.ts';
 import type { Finding } from '../rule.ts';
 
 /** Where a chain of the crawl's own redirect rows ends. */
@@ -50,26 +51,26 @@ function finalAnswer(target: LinkTarget): { status: number | null; fetchError: s
 }
 
 class FindingTally {
-  readonly #findings = new Map<string, Finding>();
+  readonly #findings = new Map<string, { finding: Finding; instances: Set<string> }>();
 
-  add(ruleId: string, sample: string, severity?: Finding['severity']): void {
-    let finding = this.#findings.get(ruleId);
-    if (!finding) {
-      finding = { ruleId, count: 0, samples: [] };
-      this.#findings.set(ruleId, finding);
+  add(ruleId: string, instance: string, severity?: Finding['severity']): void {
+    let entry = this.#findings.get(ruleId);
+    if (!entry) {
+      entry = { finding: { ruleId, count: 0, samples: [] }, instances: new Set() };
+      this.#findings.set(ruleId, entry);
     }
-    finding.count += 1;
-    if (finding.samples.length < 3 && !finding.samples.includes(sample)) finding.samples.push(sample);
-    if (severity === 'error') finding.severity = 'error';
+    entry.finding.count += 1;
+    if (entry.instances.size < MAX_INSTANCES) entry.instances.add(instance);
+    if (severity === 'error') entry.finding.severity = 'error';
   }
 
   detail(ruleId: string, text: (finding: Finding) => string): void {
-    const finding = this.#findings.get(ruleId);
-    if (finding) finding.detail = text(finding);
+    const entry = this.#findings.get(ruleId);
+    if (entry) entry.finding.detail = text(entry.finding);
   }
 
   list(): Finding[] {
-    return [...this.#findings.values()];
+    return [...this.#findings.values()].map(({ finding, instances }) => ({ ...finding, ...keptInstances([...instances]) }));
   }
 }
 

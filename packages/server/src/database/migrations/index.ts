@@ -24,6 +24,7 @@ import * as searchSnippetsFromText from './0023-search-snippets-from-text.ts';
 import * as passwordResets from './0024-password-resets.ts';
 import * as crawlProgress from './0025-crawl-progress.ts';
 import * as linkDetails from './0026-link-details.ts';
+import * as findingInstances from './0027-finding-instances.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024-password-resets': passwordResets,
   '0025-crawl-progress': crawlProgress,
   '0026-link-details': linkDetails,
+  '0027-finding-instances': findingInstances,
 };

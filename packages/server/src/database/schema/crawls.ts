@@ -108,8 +108,10 @@ export interface CrawlFindingTable {
   rule_id: string;
   severity: string;
   count: number;
-  /** JSON array of strings. */
+  /** JSON array of strings: the first three instances. */
   samples: string;
+  /** JSON array of strings: the instances past the samples (audit/finding-instances.ts); null when there are none. */
+  more_instances: string | null;
   detail: string | null;
   /** page (crawler) | site (report build) */
   stage: string;
