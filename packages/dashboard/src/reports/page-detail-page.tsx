@@ -7,6 +7,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { FindingSamples } from './finding-samples.tsx';
+import { PageLinkLists } from './page-link-lists.tsx';
 import { categoryLabel, counted, severities, severityLabels } from './report-labels.ts';
 import './reports.css';
 
@@ -26,7 +27,12 @@ export function PageDetailPage() {
       />
       {page.status === 'loading' && <LoadingState label="Loading the page" />}
       {page.status === 'failed' && <ErrorMessage error={page.error} onRetry={page.reload} />}
-      {page.status === 'done' && <PageDetail page={page.data} />}
+      {page.status === 'done' && (
+        <>
+          <PageDetail page={page.data} />
+          <PageLinkLists reportId={reportId} pageId={pageId} />
+        </>
+      )}
     </>
   );
 }
