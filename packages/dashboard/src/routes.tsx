@@ -63,6 +63,10 @@ export const routes: RouteObject[] = [
               { path: 'crawls/:crawlId', lazy: () => import('./audits/crawl-page.tsx').then((m) => ({ Component: m.CrawlPage })) },
               { path: 'reports/:reportId', lazy: () => import('./reports/report-page.tsx').then((m) => ({ Component: m.ReportPage })) },
               {
+                path: 'reports/:reportId/links',
+                lazy: () => import('./reports/links-page.tsx').then((m) => ({ Component: m.LinksPage })),
+              },
+              {
                 path: 'reports/:reportId/pages/:pageId',
                 lazy: () => import('./reports/page-detail-page.tsx').then((m) => ({ Component: m.PageDetailPage })),
               },

@@ -1,26 +1,33 @@
 import { ExportQuery } from '@loupe/contract';
 import { useState } from 'react';
 import { ErrorMessage } from '../components/error-message.tsx';
-import { useWorkspace } from '../workspace/workspace-context.tsx';
 
 const formats = ExportQuery.shape.format.unwrap().options;
 type Format = (typeof formats)[number];
 
 const types: Record<Format, string> = { csv: 'text/csv', json: 'application/json' };
 
+export interface ExportButtonsProps {
+  /** The SDK's download in a format, e.g. `(format) => api.exportReport({ reportId, format })`. */
+  exportAs: (format: Format) => Promise<unknown>;
+  /** The saved file's name, without its extension. */
+  filename: string;
+  /** A button's text. */
+  label?: (format: Format) => string;
+}
+
 /**
- * Downloads the report's export in each format the API offers: the SDK's answer (text, or
- * JSON already parsed) turned into a file the browser saves.
+ * Downloads an export (the report's, its broken links') in each format the API offers: the
+ * SDK's answer (text, or JSON already parsed) turned into a file the browser saves.
  */
-export function ExportButtons({ reportId, filename }: { reportId: string; filename: string }) {
-  const { api } = useWorkspace();
+export function ExportButtons({ exportAs, filename, label = (format) => `Export ${format.toUpperCase()}` }: ExportButtonsProps) {
   const [busy, setBusy] = useState<Format | null>(null);
   const [error, setError] = useState<unknown>(null);
   const download = async (format: Format) => {
     setBusy(format);
     setError(null);
     try {
-      const answer = await api.exportReport({ reportId, format });
+      const answer = await exportAs(format);
       const text = typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2);
       const url = URL.createObjectURL(new Blob([text], { type: types[format] }));
       const link = document.createElement('a');
@@ -41,7 +48,7 @@ export function ExportButtons({ reportId, filename }: { reportId: string; filena
     <div className="export-buttons">
       {formats.map((format) => (
         <button key={format} type="button" className="button" disabled={busy !== null} onClick={() => void download(format)}>
-          {busy === format ? 'Exporting…' : `Export ${format.toUpperCase()}`}
+          {busy === format ? 'Exporting…' : label(format)}
         </button>
       ))}
       {error !== null && <ErrorMessage error={error} />}

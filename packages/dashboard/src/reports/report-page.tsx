@@ -66,7 +66,11 @@ export function ReportPage() {
       <PageHeader
         title="Report"
         description={report.status === 'done' ? <ReportLine report={report.data} /> : undefined}
-        actions={report.status === 'done' && <ExportButtons reportId={reportId} filename={`loupe-report-${reportId}`} />}
+        actions={
+          report.status === 'done' && (
+            <ExportButtons exportAs={(format) => api.exportReport({ reportId, format })} filename={`loupe-report-${reportId}`} />
+          )
+        }
       />
       {report.status === 'loading' && <LoadingState label="Loading the report" />}
       {report.status === 'failed' && <ErrorMessage error={report.error} onRetry={report.reload} />}
@@ -94,6 +98,14 @@ export function ReportPage() {
                 indexHeading.current?.focus({ preventScroll: true });
               }}
             />
+          </section>
+          <section className="report-section" aria-labelledby="links-heading">
+            <h2 id="links-heading">Links</h2>
+            <p className="report-links">
+              <Link to={`/w/${workspace.id}/reports/${reportId}/links`}>All links</Link>
+              <Link to={`/w/${workspace.id}/reports/${reportId}/links?status=broken`}>Broken links</Link>
+              <span className="muted">Every link the crawl found, where it is, its anchor and what its target answered.</span>
+            </p>
           </section>
         </>
       )}
