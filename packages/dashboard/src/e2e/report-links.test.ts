@@ -258,6 +258,21 @@ describe("a report's links in a browser", () => {
     assert.equal(json.links.length, 9);
   });
 
+  it('fits a phone: the links view and a page with its links are no wider than the screen at 390 px', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await linksView('?status=broken');
+      await rowCount(9);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+      await screenshot(page, 'phone-links');
+      await pageDetail('/missing');
+      await rows(section('Links to this page')).first().waitFor();
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('says so when the filters match no link, in words for the user', async () => {
     await linksView('?kind=hreflang');
     await page.getByRole('heading', { name: 'No link matches' }).waitFor();
