@@ -107,6 +107,32 @@ for (const dialect of testDialects()) {
       );
     });
 
+    it('a page moved behind two redirects and linked from every page costs what one redirect costs, once per page', async () => {
+      // Every page links to /old, which answers 301 to /new (one hop) or to /new by way of /between (two).
+      const movedSite = (hops: 1 | 2) => {
+        const paths = ['/', ...Array.from({ length: 5 }, (_, i) => `/guide/${i + 1}`), '/new'];
+        const pages: Record<string, PageSpec> = {};
+        for (const path of paths) {
+          const links = [...paths.filter((other) => other !== path && other !== '/new'), '/old'];
+          pages[path] = htmlPage({ path, title: `Brewing tea: ${path} of the Loupe test guide`, links });
+        }
+        pages['/old'] = { status: 301, redirect: hops === 1 ? '/new' : '/between' };
+        if (hops === 2) pages['/between'] = { status: 301, redirect: '/new' };
+        return { pages };
+      };
+      const oneHop = await startTestSite(movedSite(1));
+      const twoHops = await startTestSite(movedSite(2));
+      sites.push(oneHop, twoHops);
+      const single: Report = await crawlToReport(t, { url: oneHop.url('/'), maxPages: 20, sitemaps: false });
+      const chain: Report = await crawlToReport(t, { url: twoHops.url('/'), maxPages: 20, sitemaps: false });
+      const issueOf = (report: Report, ruleId: string) => report.issues.find((issue) => issue.ruleId === ruleId);
+      assert.equal(issueOf(single, 'redirects/linked-redirect')?.pages, 7);
+      assert.equal(issueOf(chain, 'redirects/chain')?.pages, 7);
+      // The chain is one root cause on each page: not a linked redirect as well (which took 0.85² of every page).
+      assert.equal(issueOf(chain, 'redirects/linked-redirect'), undefined);
+      assert.equal(chain.health.score, single.health.score);
+    });
+
     it('a rule costs what fixing it gains, and the CLI, topFixes and the issues agree on the order', async () => {
       const site = await startTestSite(guideSite({ broken: 3, sitemap: false }));
       sites.push(site);

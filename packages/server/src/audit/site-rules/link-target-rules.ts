@@ -88,14 +88,12 @@ export function linkTargetFindings(targets: readonly LinkTarget[]): Finding[] {
       case 'link':
         if (target.internal && target.targetKind === 'page') {
           if (target.fetchError === 'blocked-by-robots') tally.add('indexability/blocked-by-robots', target.url);
-          if (target.redirect) {
-            tally.add('redirects/linked-redirect', target.url);
-            if (target.redirect.loop) tally.add('redirects/loop', target.url);
-            else if (target.redirect.hops >= 2) {
-              longestChain = Math.max(longestChain, target.redirect.hops);
-              tally.add('redirects/chain', target.url, target.redirect.hops >= CHAIN_ERROR_HOPS ? 'error' : undefined);
-            }
-          }
+          // A link into a chain or a loop is one root cause: it counts under that rule, not again as a linked redirect.
+          if (target.redirect?.loop) tally.add('redirects/loop', target.url);
+          else if (target.redirect && target.redirect.hops >= 2) {
+            longestChain = Math.max(longestChain, target.redirect.hops);
+            tally.add('redirects/chain', target.url, target.redirect.hops >= CHAIN_ERROR_HOPS ? 'error' : undefined);
+          } else if (target.redirect) tally.add('redirects/linked-redirect', target.url);
           if (!target.redirect?.loop && brokenAnswer(final.status, final.fetchError)) tally.add('links/broken-internal', target.url);
         } else if (
           target.targetKind === 'external' &&
