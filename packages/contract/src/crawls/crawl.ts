@@ -33,7 +33,9 @@ export const StartCrawl = z.strictObject({
   checkExternalLinks: z
     .boolean()
     .default(true)
-    .describe('Check that links to other sites answer (never crawled, no credit); false reports them as not checked.'),
+    .describe(
+      "Check that links, scripts and stylesheets of other sites answer (never crawled, no credit); false reports them as not checked. The site's own images, scripts and stylesheets are always checked.",
+    ),
   userAgent: z.string().min(1).max(256).optional(),
   headers: z
     .record(HeaderName, z.string().max(4096))

@@ -102,7 +102,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/pages/{pageId}/outlinks',
     summary: 'List the links of a page',
     description:
-      "Every link, image, canonical and hreflang the page names, once per target and kind: anchor text or alt, element, rel flags (nofollow, sponsored, ugc), and the target's status, final URL and failure reason in words. Free.",
+      "Every link, image, script, stylesheet, canonical and hreflang the page names, once per target and kind: anchor text or alt, element, rel flags (nofollow, sponsored, ugc), and the target's status, final URL and failure reason in words. Free.",
     tag: 'Reports',
     scopes: ['reports:read'],
     params: PageParams,

@@ -115,12 +115,15 @@ export const Report = z
     }),
     linkChecks: z
       .object({
-        checked: z.number().int().describe('Images and links to other sites asked whether they answer.'),
+        checked: z.number().int().describe('Images, scripts, stylesheets and links to other sites asked whether they answer.'),
         notChecked: z
           .object({
             overCap: z.number().int().describe("Beyond the crawl's cap on link checks."),
             timeBudget: z.number().int().describe('Still waiting when the time for checks after the last page ran out.'),
-            turnedOff: z.number().int().describe('Links to other sites of a crawl with checkExternalLinks false.'),
+            turnedOff: z
+              .number()
+              .int()
+              .describe('Links, scripts and stylesheets of other sites, in a crawl with checkExternalLinks false.'),
           })
           .describe('Links kept but never asked: nothing is known of them, and they count as no broken link.'),
       })
@@ -211,15 +214,18 @@ export const ReportPageDetail = ReportPage.extend({
 }).meta({ id: 'ReportPageDetail' });
 export type ReportPageDetail = z.infer<typeof ReportPageDetail>;
 
+/** What a link is: an `<a>`, an `<img>`, a canonical or hreflang `<link>`, or a script or stylesheet the page loads. */
+export const LinkKind = z.enum(['link', 'image', 'canonical', 'hreflang', 'resource']);
+
 export const PageLink = z
   .object({
     sourceId: Id.describe('The linking page, as in getReportPage.'),
     sourceUrl: z.string(),
     targetId: Id.nullable().describe('The target in the report (a page, asset or external URL); null when the crawl did not queue it.'),
     targetUrl: z.string(),
-    kind: z.enum(['link', 'image', 'canonical', 'hreflang']),
+    kind: LinkKind.describe('resource: a `<script src>` or a `<link rel="stylesheet">`.'),
     element: z
-      .enum(['a', 'img', 'link'])
+      .enum(['a', 'img', 'link', 'script'])
       .nullable()
       .describe('The element that names the target; null for links stored before it was kept.'),
     anchor: z
@@ -261,7 +267,7 @@ export const linkFailureReasons = [
 export type LinkFailureReason = (typeof linkFailureReasons)[number];
 
 export const ListReportLinksQuery = z.strictObject({
-  kind: z.enum(['link', 'image', 'canonical', 'hreflang']).optional().describe('Only links of this kind.'),
+  kind: LinkKind.optional().describe('Only links of this kind.'),
   target: z
     .enum(['internal', 'external'])
     .optional()

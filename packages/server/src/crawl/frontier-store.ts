@@ -25,10 +25,11 @@ export function urlKey(url: string): string {
 /** A link from a crawled page to another URL of the crawl, by the target's url_key. */
 export interface PageLink {
   targetKey: string;
-  kind: 'link' | 'image' | 'canonical' | 'hreflang';
+  /** resource: a script or stylesheet the page loads. */
+  kind: 'link' | 'image' | 'canonical' | 'hreflang' | 'resource';
   /** The anchor text or an image's alt, at most ANCHOR_CHARS code points; null when there is none. */
   anchor: string | null;
-  element: 'a' | 'img' | 'link';
+  element: 'a' | 'img' | 'link' | 'script';
   /** REL_BITS of the link's rel attribute. */
   rel: number;
   /** Set when the page did not queue the target (not followed, out of scope): the crawl may keep no row for it. */

@@ -12,7 +12,7 @@ export interface LinkCheckPoolOptions {
   fetcher: GuardedFetcher;
   log: Logger;
   crawlId: string;
-  /** What is checked: images always, links to other sites unless the crawl turned them off. */
+  /** What is checked: assets (images, the site's scripts and stylesheets) always; other sites' links, scripts and stylesheets unless turned off. */
   kinds: readonly LinkKind[];
   check: { timeoutMs: number; maxRedirects: number; userAgent: string };
   /** Checks in flight at once, across hosts. */
@@ -22,7 +22,7 @@ export interface LinkCheckPoolOptions {
   /** Checks this crawl may make in all, those of an earlier run (before a resume) included. */
   cap: number;
   alreadySettled: number;
-  /** The crawled site's host and the pause its pages are asked with: its images wait as long. */
+  /** The crawled site's host and the pause its pages are asked with: its assets wait as long. */
   site: { host: string; gapMs: number };
   /** The crawl's stop (cancel, shutdown): checks cut short wait for the resume. */
   signal: AbortSignal;
@@ -52,7 +52,7 @@ interface HostQueue {
 }
 
 /**
- * Checks a crawl's images and links to other sites while its pages are crawled (DESIGN.md §10):
+ * Checks a crawl's images, scripts, stylesheets and links to other sites while its pages are crawled (DESIGN.md §10):
  * a pool fed from the frontier, where no check waits for another's slowest, each host gets
  * at most `perHost` at once and the pool `concurrency`. A host that does not resolve,
  * refuses connections or never answered and timed out three times in a row settles all of

@@ -128,6 +128,18 @@ function linksAndDiscoveries(
     const url = image.url ? frontierUrl(image.url) : null;
     if (url) targets.discover(targets.link(url, 'image', { anchor: clipped(image.alt), element: 'img', rel: 0 }), 'asset', 'image');
   }
+  // Scripts and stylesheets are checked as images are: the site's own always, another
+  // site's with its links (checkExternalLinks).
+  const resources = [
+    ...facts.scripts.filter((script) => script.kind !== 'data').map((script) => ({ url: script.url, element: 'script' as const })),
+    ...facts.stylesheets.map((sheet) => ({ url: sheet.url, element: 'link' as const })),
+  ];
+  for (const resource of resources) {
+    const url = resource.url ? frontierUrl(resource.url) : null;
+    if (!url || url === row.url) continue;
+    const target = targets.link(url, 'resource', { anchor: null, element: resource.element, rel: 0 });
+    targets.discover(target, targets.verdict(target) === 'external' ? 'external' : 'asset', 'resource');
+  }
   // Canonical and hreflang targets are crawled too (when in scope), so their checks can
   // tell whether they answer and are indexable.
   const canonical = effectiveCanonical(facts);
@@ -155,7 +167,7 @@ function relBits(rel: readonly string[]): number {
   return bits;
 }
 
-const KIND_BITS: Record<PageLink['kind'], number> = { link: 1, image: 2, canonical: 4, hreflang: 8 };
+const KIND_BITS: Record<PageLink['kind'], number> = { link: 1, image: 2, canonical: 4, hreflang: 8, resource: 16 };
 
 interface Target {
   url: string;

@@ -14,8 +14,8 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
 // in the report's link list (by reason), in its page's outlinks and its target's inlinks, and
 // in both exports, with the page it is on, its anchor, the status and the reason in words.
 
-/** Images and links to other sites checked before the cap: every one on the home page. */
-const CHECKS = 10;
+/** Images, scripts, stylesheets and links to other sites checked before the cap: every one on the home page. */
+const CHECKS = 13;
 /** Small, so a target that never answers costs the crawl little. */
 const TIMEOUT_MS = 2_000;
 /** One more hop than the crawl follows (its limit is 10). */
@@ -53,8 +53,10 @@ interface Case {
   /** The path of the page that links to it. */
   from: '/' | '/deep';
   url: string;
-  anchor: string;
+  /** Null for a script or stylesheet, which has no text. */
+  anchor: string | null;
   kind: PageLink['kind'];
+  element: PageLink['element'];
   status: number | null;
   reason: string | null;
   /** The reason= filter that finds it, when it has no answer. */
@@ -102,6 +104,7 @@ for (const dialect of testDialects()) {
         url: path,
         anchor: name,
         kind: 'link',
+        element: 'a',
         status: null,
         reason: null,
         target: 'internal',
@@ -114,7 +117,21 @@ for (const dialect of testDialects()) {
         internal('An internal page that fails', '/error', { status: 500 }),
         internal('An internal page that never answers', '/hang', { reason: 'timed out', slug: 'timed-out' }),
         internal('An internal page robots.txt disallows', '/private/page', { reason: 'blocked by robots.txt', slug: 'blocked-by-robots' }),
-        internal('An internal image not found', '/gone.png', { kind: 'image', status: 404 }),
+        internal('An internal image not found', '/gone.png', { kind: 'image', element: 'img', status: 404 }),
+        internal('An internal script not found', '/missing.js', { kind: 'resource', element: 'script', anchor: null, status: 404 }),
+        external('Another site’s stylesheet not found', otherUrl('/missing.css'), {
+          kind: 'resource',
+          element: 'link',
+          anchor: null,
+          status: 404,
+        }),
+        external('A script on a host that does not exist', 'http://gone.invalid/app.js', {
+          kind: 'resource',
+          element: 'script',
+          anchor: null,
+          reason: 'no such host',
+          slug: 'no-such-host',
+        }),
         external('Another site’s missing page', otherUrl('/missing'), { status: 404 }),
         external('Another site’s failing page', otherUrl('/error'), { status: 500 }),
         external('A host that does not exist', 'http://gone.invalid/away', { reason: 'no such host', slug: 'no-such-host' }),
@@ -142,9 +159,12 @@ for (const dialect of testDialects()) {
       );
       const onHome = cases.filter((c) => c.from === '/');
       // Every check but the one past the cap is on the home page: checked first, they fill the cap.
-      assert.equal(onHome.filter((c) => c.target === 'external' || c.kind === 'image').length, CHECKS);
+      assert.equal(onHome.filter((c) => c.target === 'external' || c.kind !== 'link').length, CHECKS);
       const linksOf = (from: Case['from']) =>
-        cases.filter((c) => c.from === from && c.kind === 'link').map((c) => ({ href: c.url, text: c.anchor }));
+        cases.filter((c) => c.from === from && c.kind === 'link').map((c) => ({ href: c.url, text: c.anchor ?? '' }));
+      const resources = onHome
+        .filter((c) => c.kind === 'resource')
+        .map((c) => (c.element === 'script' ? `<script src="${c.url}"></script>` : `<link rel="stylesheet" href="${c.url}">`));
       site = await startTestSite({
         robotsTxt: 'User-agent: *\nDisallow: /private/\n',
         pages: {
@@ -153,6 +173,7 @@ for (const dialect of testDialects()) {
             title: 'A home page linking to targets that fail',
             links: [...linksOf('/'), { href: '/deep', text: 'One click down' }],
             images: onHome.filter((c) => c.kind === 'image').map((c) => ({ src: c.url, alt: c.anchor })),
+            extraHead: resources.join(''),
           }),
           '/error': { status: 500, body: 'It broke', contentType: 'text/plain' },
           '/hang': { hang: 'before-headers' },
@@ -190,8 +211,9 @@ for (const dialect of testDialects()) {
     };
     const reportLinks = (query: string) => get(`/api/v1/reports/${reportId}/links?limit=100&${query}`);
     /** What a test compares of a link: where it is, what it says, and what its target did. */
-    const seen = (link: PageLink | undefined) => link && [link.sourceUrl, link.targetUrl, link.kind, link.anchor, link.status, link.reason];
-    const expected = (c: Case) => [site.url(c.from), c.url, c.kind, c.anchor, c.status, c.reason];
+    const seen = (link: PageLink | undefined) =>
+      link && [link.sourceUrl, link.targetUrl, link.kind, link.element, link.anchor, link.status, link.reason];
+    const expected = (c: Case) => [site.url(c.from), c.url, c.kind, c.element, c.anchor, c.status, c.reason];
 
     it("shows each failing target in its page's outlinks and in the target's inlinks", async () => {
       for (const from of ['/', '/deep'] as const) {
@@ -245,6 +267,32 @@ for (const dialect of testDialects()) {
       assert.deepEqual(notChecked.map(seen), cases.filter((c) => !c.broken).map(expected));
     });
 
+    it('lists the scripts and stylesheets a page loads as resources, broken ones with the broken links', async () => {
+      const resources = await reportLinks('kind=resource');
+      assert.deepEqual(
+        resources.map(seen).sort(),
+        cases
+          .filter((c) => c.kind === 'resource')
+          .map(expected)
+          .sort(),
+      );
+      const broken = await reportLinks('kind=resource&statusClass=broken&target=internal');
+      assert.deepEqual(broken.map(seen), cases.filter((c) => c.kind === 'resource' && c.target === 'internal').map(expected));
+    });
+
+    it("checks another site's scripts and stylesheets only with checkExternalLinks, and the site's own always", async () => {
+      const unchecked = await crawlToReport(t, { url: site.url('/'), sitemaps: false, checkExternalLinks: false });
+      const found = await get(`/api/v1/reports/${unchecked.id}/links?limit=100&kind=resource`);
+      assert.deepEqual(
+        found.map(seen).sort(),
+        cases
+          .filter((c) => c.kind === 'resource')
+          .map((c) => ({ ...c, ...(c.target === 'external' && { status: null, reason: 'not checked: turned off' }) }))
+          .map(expected)
+          .sort(),
+      );
+    });
+
     it('exports every broken link as CSV and JSON with its page, anchor, status and reason, and none never asked', async () => {
       const broken = await reportLinks('statusClass=broken');
       assert.deepEqual(
@@ -287,7 +335,7 @@ for (const dialect of testDialects()) {
       );
       for (const c of cases)
         assert.equal(
-          rows.some((row) => row.startsWith(`${site.url(c.from)},${c.url},${c.anchor},`)),
+          rows.some((row) => row.startsWith(`${site.url(c.from)},${c.url},${c.anchor ?? ''},`)),
           c.broken,
           c.name,
         );

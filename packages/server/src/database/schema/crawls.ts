@@ -80,11 +80,11 @@ export interface CrawlLinkTable {
   crawl_id: string;
   source_id: string;
   target_key: string;
-  /** link | image | canonical | hreflang */
+  /** link | image | canonical | hreflang | resource (a script or stylesheet) */
   kind: string;
   /** The anchor text, or an image's alt; null when the element has none (canonical, hreflang, no alt). */
   anchor: string | null;
-  /** a | img | link; null for links stored before it was kept. */
+  /** a | img | link | script; null for links stored before it was kept. */
   element: string | null;
   /** REL_BITS (crawl/frontier-store.ts): nofollow, sponsored, ugc. */
   rel: Generated<number>;
