@@ -4,7 +4,9 @@ import { defineOperation } from '../operation.ts';
 import {
   AuditRule,
   ExportQuery,
+  IssueInstance,
   LinksExportQuery,
+  ListIssueInstancesQuery,
   ListReportLinksQuery,
   ListReportPagesQuery,
   ListReportsQuery,
@@ -14,11 +16,13 @@ import {
   ReportPageDetail,
   ReportShare,
   ReportSummary,
+  RuleId,
   SharedReport,
 } from './report.ts';
 
 const ReportParams = z.strictObject({ reportId: Id });
 const PageParams = z.strictObject({ reportId: Id, pageId: Id });
+const IssueParams = z.strictObject({ reportId: Id, ruleId: RuleId.describe("The issue's rule, e.g. images/alt-missing.") });
 const ShareParams = z.strictObject({
   token: z
     .string()
@@ -94,6 +98,21 @@ export const reportOperations = [
     scopes: ['reports:read'],
     params: PageParams,
     output: ReportPageDetail,
+  }),
+  defineOperation({
+    id: 'listIssueInstances',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/reports/{reportId}/issues/{ruleId}/instances',
+    summary: 'List every instance of an issue',
+    description:
+      "Every instance of one issue across the report, URL by URL: which image, link, element or value was found, with the finding's measured value, where getReport's issues show only a few examples. Give pageId for one page's. Free. Next: getReportPage for the other findings of a page.",
+    tag: 'Reports',
+    scopes: ['reports:read'],
+    params: IssueParams,
+    query: ListIssueInstancesQuery,
+    paged: true,
+    output: IssueInstance,
   }),
   defineOperation({
     id: 'listPageOutlinks',

@@ -197,8 +197,42 @@ export const PageFinding = z.object({
   title: z.string(),
   fix: z.string(),
   count: z.number().int(),
-  samples: z.array(z.string()),
+  samples: z.array(z.string()).describe('The first three instances.'),
+  kept: z
+    .number()
+    .int()
+    .describe(
+      'Instances listed one by one (listIssueInstances with this pageId gives them all); fewer than count when the rule counted more than it lists, e.g. over 1,000 on one URL.',
+    ),
   detail: z.string().nullable(),
+});
+
+/** One instance of a finding: which image, which link, which value, on which URL. */
+export const IssueInstance = z
+  .object({
+    ruleId: z.string(),
+    pageId: Id.nullable().describe('The page it was found on, as in getReportPage; null for a finding about the whole site.'),
+    url: z.string().describe('The URL it was found on; for a finding about the whole site, its robots.txt, sitemap or start URL.'),
+    severity: Severity,
+    instance: z
+      .string()
+      .nullable()
+      .describe(
+        'What was found: the image, the link target, the element or the value, at most 160 characters; null when the rule counts without listing (too many links, a deep page).',
+      ),
+    detail: z.string().nullable().describe('The measured value of the finding on this URL: "74 characters", "40 of 52 images".'),
+    position: z.number().int().describe('Its place among the instances on this URL, from 1.'),
+    count: z.number().int().describe('Instances the rule counted on this URL.'),
+    kept: z
+      .number()
+      .int()
+      .describe('Of those, how many are listed; fewer than count when the rule counted more than it lists, e.g. over 1,000 on one URL.'),
+  })
+  .meta({ id: 'IssueInstance' });
+export type IssueInstance = z.infer<typeof IssueInstance>;
+
+export const ListIssueInstancesQuery = z.strictObject({
+  pageId: Id.optional().describe('Only the instances on this page.'),
 });
 
 export const ReportPageDetail = ReportPage.extend({

@@ -10,6 +10,7 @@ type ReportHandlers = Pick<
   | 'getReport'
   | 'listReportPages'
   | 'getReportPage'
+  | 'listIssueInstances'
   | 'listPageOutlinks'
   | 'listPageInlinks'
   | 'listReportLinks'
@@ -29,6 +30,7 @@ export function reportHandlers(reports: ReportService): ReportHandlers {
     getReport: ({ params }, { principal }) => reports.get(principal, params.reportId),
     listReportPages: ({ params, query }, { principal }) => reports.pages(principal, params.reportId, query),
     getReportPage: ({ params }, { principal }) => reports.page(principal, params.reportId, params.pageId),
+    listIssueInstances: ({ params, query }, { principal }) => reports.instances(principal, params.reportId, params.ruleId, query),
     listPageOutlinks: ({ params, query }, { principal }) => reports.outlinks(principal, params.reportId, params.pageId, query),
     listPageInlinks: ({ params, query }, { principal }) => reports.inlinks(principal, params.reportId, params.pageId, query),
     listReportLinks: ({ params, query }, { principal }) => reports.links(principal, params.reportId, query),

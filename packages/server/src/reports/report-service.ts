@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Download,
+  type IssueInstance,
   LoupeError,
   type Page,
   type PageLink,
@@ -13,20 +14,23 @@ import {
 import { now } from '../clock.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
+import { IssueInstances } from './issue-instances.ts';
 import { exportBrokenLinks } from './links-export.ts';
 import { PageLinks, type ReportLinksQuery } from './page-links.ts';
 import { exportReport } from './report-export.ts';
 import { type PageListQuery, ReportStore } from './report-store.ts';
-import { reportRules, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
+import { reportRules, toIssueInstance, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
 
 /** Reading, sharing, exporting and deleting reports, always within the caller's workspace. */
 export class ReportService {
   readonly #store: ReportStore;
   readonly #links: PageLinks;
+  readonly #instances: IssueInstances;
 
   constructor(database: Database) {
     this.#store = new ReportStore(database);
     this.#links = new PageLinks(database);
+    this.#instances = new IssueInstances(database);
   }
 
   list(principal: Principal, filter: { projectId?: string }, page: { limit: number; cursor?: string }): Promise<Page<ReportSummary>> {
@@ -48,6 +52,24 @@ export class ReportService {
     const row = await this.#store.page(report.crawl_id, pageId);
     if (!row) throw new LoupeError('not_found', { message: 'No such page in this report.' });
     return toReportPageDetail(row, await this.#store.findingsOf(report.crawl_id, [row.id]), reportRules(report));
+  }
+
+  /** Every instance of one of the report's issues; a rule that did not fire is no issue of it (404). */
+  async instances(
+    principal: Principal,
+    reportId: string,
+    ruleId: string,
+    query: { pageId?: string; limit: number; cursor?: string },
+  ): Promise<Page<IssueInstance>> {
+    const report = await this.#store.get(principal.workspaceId, reportId);
+    const issue = toReport(report).issues.find((candidate) => candidate.ruleId === ruleId);
+    if (!issue) throw new LoupeError('not_found', { message: 'No such issue in this report: the rule found nothing on its pages.' });
+    if (query.pageId !== undefined && !(await this.#store.page(report.crawl_id, query.pageId))) {
+      throw new LoupeError('not_found', { message: 'No such page in this report.' });
+    }
+    const siteUrl = issue.examples.find((example) => example.pageId === null)?.url ?? report.url;
+    const page = await this.#instances.list(report.crawl_id, ruleId, query);
+    return { items: page.items.map((row) => toIssueInstance(row, siteUrl)), nextCursor: page.nextCursor };
   }
 
   async outlinks(

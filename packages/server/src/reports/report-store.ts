@@ -185,7 +185,7 @@ export class ReportStore {
     if (urlIds.length === 0) return Promise.resolve([]);
     return this.#database.db
       .selectFrom('crawl_findings')
-      .select(['url_id', 'rule_id', 'severity', 'count', 'samples', 'detail'])
+      .select(['url_id', 'rule_id', 'severity', 'count', 'samples', 'more_instances', 'detail'])
       .where('crawl_id', '=', crawlId)
       .where('url_id', 'in', urlIds)
       .orderBy('rule_id')
@@ -195,7 +195,7 @@ export class ReportStore {
   siteFindings(crawlId: string) {
     return this.#database.db
       .selectFrom('crawl_findings')
-      .select(['url_id', 'rule_id', 'severity', 'count', 'samples', 'detail'])
+      .select(['url_id', 'rule_id', 'severity', 'count', 'samples', 'more_instances', 'detail'])
       .where('crawl_id', '=', crawlId)
       .where('url_id', 'is', null)
       .orderBy('rule_id')

@@ -1,10 +1,19 @@
-import type { Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
+import type { IssueInstance, Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
+import { storedInstances } from '../audit/finding-instances.ts';
 import type { Severity } from '../audit/health-score.ts';
 import type { PageSummary } from '../audit/page-summary.ts';
 import { findRule } from '../audit/rule-catalog.ts';
+import type { InstanceRow } from './issue-instances.ts';
 import type { PageRow, ReportRow } from './report-store.ts';
 
-type StoredFinding = { rule_id: string; severity: string; count: number; samples: string; detail: string | null };
+type StoredFinding = {
+  rule_id: string;
+  severity: string;
+  count: number;
+  samples: string;
+  more_instances: string | null;
+  detail: string | null;
+};
 
 /** Stored rows as the API shows them. */
 export function toReport(row: ReportRow): Report {
@@ -92,8 +101,14 @@ export function toPageFinding(finding: StoredFinding, describe: RuleDescriber): 
     fix: rule?.fix ?? '',
     count: finding.count,
     samples: JSON.parse(finding.samples) as string[],
+    kept: storedInstances(finding).length,
     detail: finding.detail,
   };
+}
+
+/** An instance row as the API shows it; a finding about the whole site takes the URL its issue names. */
+export function toIssueInstance(row: InstanceRow, siteUrl: string): IssueInstance {
+  return { ...row, url: row.url ?? siteUrl, severity: row.severity as Severity };
 }
 
 function pageSummary(row: PageRow): PageSummary | null {

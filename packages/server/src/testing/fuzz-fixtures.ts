@@ -72,6 +72,8 @@ export async function createFuzzFixtures(
     known.set(registry.find((operation) => operation.id === 'startCrawl')!.body!, { url: siteUrl, projectId: auditProjectId, maxPages: 3 });
     ids.reportId = report.id;
     ids.crawlId = report.crawlId;
+    // An issue of the report, for listIssueInstances.
+    ids.ruleId = (report.issues as { ruleId: string }[])[0]!.ruleId;
     ids.pageId = (await t.request('GET', `/api/v1/reports/${report.id}/pages`, { key, team: workspaceId })).body[0].id;
     ids.shareToken = (await call('shareReport', { reportId: report.id })).token;
     const pack = {
