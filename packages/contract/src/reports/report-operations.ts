@@ -216,7 +216,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/export',
     summary: 'Export a report',
     description:
-      'Downloads the report: `format=csv`, one row per finding (URL, rule, severity, count, detail, samples); `format=json`, the report with its pages and their findings. Streamed, so any size works. Free.',
+      'Downloads the report: `format=csv`, one row per instance of each finding (URL, status, rule, severity, count, detail, position, instance); `format=json`, the report with its pages and their findings, each with every instance it kept. Streamed, so any size works. Free.',
     tag: 'Reports',
     scopes: ['reports:read'],
     params: ReportParams,

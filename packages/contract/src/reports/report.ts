@@ -329,7 +329,10 @@ export const ListReportsQuery = z.strictObject({
 });
 
 export const ExportQuery = z.strictObject({
-  format: z.enum(['csv', 'json']).default('json').describe('csv: one row per finding; json: the report, its pages and findings.'),
+  format: z
+    .enum(['csv', 'json'])
+    .default('json')
+    .describe('csv: one row per instance of each finding; json: the report, its pages and findings, each with its instances.'),
 });
 
 export const AuditRule = z

@@ -177,6 +177,38 @@ for (const dialect of testDialects()) {
       assert.equal(unknownField.status, 400);
     });
 
+    it('exports every instance: a CSV row each, and JSON findings carrying them', async () => {
+      const download = (format: string) =>
+        fetch(`${t.url}/api/v1/reports/${reportId}/export?format=${format}`, {
+          headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+        });
+      const lines = (await (await download('csv')).text()).trimEnd().split('\r\n');
+      assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance');
+      const gallery = lines.filter((line) => line.startsWith(`${site.url('/gallery')},200,images/alt-missing,`));
+      assert.deepEqual(
+        gallery,
+        Array.from(
+          { length: GALLERY },
+          (_, n) =>
+            `${site.url('/gallery')},200,images/alt-missing,images,warning,Images have no alt attribute,${GALLERY},${GALLERY} of ${GALLERY} images,${n + 1},${gallerySrc(n)}`,
+        ),
+      );
+      assert.equal(lines.filter((line) => line.startsWith(`${site.url('/huge')},200,images/alt-missing,`)).length, 1000);
+
+      const json = (await (await download('json')).json()) as {
+        pages: { url: string; findings: { ruleId: string; count: number; kept: number; samples: string[]; instances: string[] }[] }[];
+      };
+      const findingOf = (path: string) =>
+        json.pages.find((page) => page.url === site.url(path))?.findings.find((finding) => finding.ruleId === 'images/alt-missing');
+      assert.deepEqual(
+        findingOf('/gallery')?.instances,
+        Array.from({ length: GALLERY }, (_, n) => gallerySrc(n)),
+      );
+      assert.deepEqual(findingOf('/gallery')?.samples, [0, 1, 2].map(gallerySrc));
+      const huge = findingOf('/huge');
+      assert.deepEqual([huge?.count, huge?.kept, huge?.instances.length], [HUGE, 1000, 1000]);
+    });
+
     it('gives all forty to an agent through the MCP tool, a page at a time, described without REST words', async () => {
       const client = new Client({ name: 'instances-test', version: '1.0.0' });
       await client.connect(

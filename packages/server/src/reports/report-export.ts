@@ -1,10 +1,16 @@
-import type { Download } from '@loupe/contract';
+import type { Download, ReportPageDetail } from '@loupe/contract';
+import { storedInstances } from '../audit/finding-instances.ts';
 import type { ReportRow, ReportStore } from './report-store.ts';
-import { type RuleDescriber, reportRules, toPageFinding, toReport, toReportPage } from './report-views.ts';
+import { type RuleDescriber, reportRules, type StoredFinding, toPageFinding, toReport, toReportPage } from './report-views.ts';
 
 const BATCH = 500;
+/** Pages whose findings are read together. */
+const FINDING_PAGES = 25;
 
-/** The report as a file: CSV with one row per finding, or JSON with every page and its findings. Streamed in batches. */
+/**
+ * The report as a file: CSV with one row per instance of each finding, or JSON with every page
+ * and its findings, each with its instances. Streamed in batches.
+ */
 export function exportReport(store: ReportStore, row: ReportRow, format: 'csv' | 'json'): Download {
   const name = `loupe-report-${row.id}`;
   return format === 'csv'
@@ -12,44 +18,27 @@ export function exportReport(store: ReportStore, row: ReportRow, format: 'csv' |
     : { contentType: 'application/json', filename: `${name}.json`, body: jsonChunks(store, row) };
 }
 
-const CSV_COLUMNS = ['url', 'status', 'rule_id', 'category', 'severity', 'title', 'count', 'detail', 'samples'];
+const CSV_COLUMNS = ['url', 'status', 'rule_id', 'category', 'severity', 'title', 'count', 'detail', 'position', 'instance'];
 
 async function* csvLines(store: ReportStore, row: ReportRow): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   const describe = reportRules(row);
-  for (const finding of (await store.siteFindings(row.crawl_id)).map((stored) => toPageFinding(stored, describe))) {
-    yield csvRow([
-      '',
-      '',
-      finding.ruleId,
-      finding.category,
-      finding.severity,
-      finding.title,
-      finding.count,
-      finding.detail,
-      finding.samples.join(' | '),
-    ]);
-  }
+  for (const stored of await store.siteFindings(row.crawl_id)) yield* findingRows(['', ''], exportedFinding(stored, describe));
   for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
-    for (const finding of findings) {
-      yield csvRow([
-        page.url,
-        page.status ?? page.fetchError,
-        finding.ruleId,
-        finding.category,
-        finding.severity,
-        finding.title,
-        finding.count,
-        finding.detail,
-        finding.samples.join(' | '),
-      ]);
-    }
+    for (const finding of findings) yield* findingRows([page.url, page.status ?? page.fetchError], finding);
   }
+}
+
+/** One row per instance the finding kept, with the finding's columns; one row without instance when it kept none. */
+function* findingRows(where: [string, string | number | null], finding: ExportedFinding): Generator<string> {
+  const columns = [...where, finding.ruleId, finding.category, finding.severity, finding.title, finding.count, finding.detail];
+  if (finding.instances.length === 0) yield csvRow([...columns, null, null]);
+  for (const [index, instance] of finding.instances.entries()) yield csvRow([...columns, index + 1, instance]);
 }
 
 async function* jsonChunks(store: ReportStore, row: ReportRow): AsyncGenerator<string> {
   const describe = reportRules(row);
-  const siteFindings = (await store.siteFindings(row.crawl_id)).map((stored) => toPageFinding(stored, describe));
+  const siteFindings = (await store.siteFindings(row.crawl_id)).map((stored) => exportedFinding(stored, describe));
   yield `{"report":${JSON.stringify(toReport(row))},"siteFindings":${JSON.stringify(siteFindings)},"pages":[`;
   let first = true;
   for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
@@ -59,16 +48,27 @@ async function* jsonChunks(store: ReportStore, row: ReportRow): AsyncGenerator<s
   yield ']}';
 }
 
+type ExportedFinding = ReportPageDetail['findings'][number] & { instances: string[] };
+
+/** A finding as exported: as the page detail shows it, with every instance it kept. */
+function exportedFinding(stored: StoredFinding, describe: RuleDescriber): ExportedFinding {
+  return { ...toPageFinding(stored, describe), instances: storedInstances(stored) };
+}
+
 async function* pagesWithFindings(store: ReportStore, row: ReportRow, describe: RuleDescriber) {
   for (let cursor: string | undefined; ; ) {
     const batch = await store.pages(row.crawl_id, { sort: 'url', order: 'asc', limit: BATCH, cursor });
-    const findings = await store.findingsOf(
-      row.crawl_id,
-      batch.items.map((page) => page.id),
-    );
-    const byPage = Map.groupBy(findings, (finding) => finding.url_id);
-    for (const page of batch.items)
-      yield { page: toReportPage(page), findings: (byPage.get(page.id) ?? []).map((stored) => toPageFinding(stored, describe)) };
+    // Findings carry up to 1,000 instances each: read for a few pages at a time, memory stays bounded.
+    for (let start = 0; start < batch.items.length; start += FINDING_PAGES) {
+      const pages = batch.items.slice(start, start + FINDING_PAGES);
+      const findings = await store.findingsOf(
+        row.crawl_id,
+        pages.map((page) => page.id),
+      );
+      const byPage = Map.groupBy(findings, (finding) => finding.url_id);
+      for (const page of pages)
+        yield { page: toReportPage(page), findings: (byPage.get(page.id) ?? []).map((stored) => exportedFinding(stored, describe)) };
+    }
     if (!batch.nextCursor) return;
     cursor = batch.nextCursor;
   }

@@ -6,7 +6,7 @@ import { findRule } from '../audit/rule-catalog.ts';
 import type { InstanceRow } from './issue-instances.ts';
 import type { PageRow, ReportRow } from './report-store.ts';
 
-type StoredFinding = {
+export type StoredFinding = {
   rule_id: string;
   severity: string;
   count: number;

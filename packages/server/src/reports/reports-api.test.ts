@@ -254,13 +254,22 @@ for (const dialect of testDialects()) {
         assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
         assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="loupe-report-.*\.csv"/);
         const lines = (await csv.text()).trimEnd().split('\r\n');
-        assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,samples');
+        assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance');
         const report = (await t.request('GET', `/api/v1/reports/${reportId}`)).body;
-        assert.equal(lines.length - 1, report.counts.errors + report.counts.warnings + report.counts.notices);
-        assert.ok(lines.some((line) => line.startsWith(`${s.url('/')},200,links/broken-internal,links,error,`)));
-
         const json = await t.request('GET', `/api/v1/reports/${reportId}/export?format=json`);
         assert.equal(json.status, 200);
+        // One CSV row per instance a finding kept, one for a finding that kept none.
+        const findings: { instances: string[] }[] = [
+          ...json.body.siteFindings,
+          ...json.body.pages.flatMap((p: { findings: [] }) => p.findings),
+        ];
+        assert.equal(findings.length, report.counts.errors + report.counts.warnings + report.counts.notices);
+        assert.equal(
+          lines.length - 1,
+          findings.reduce((rows, finding) => rows + Math.max(finding.instances.length, 1), 0),
+        );
+        assert.ok(lines.some((line) => line.startsWith(`${s.url('/')},200,links/broken-internal,links,error,`)));
+
         assert.equal(json.body.report.id, reportId);
         assert.equal(json.body.pages.length, report.pages.crawled);
         assert.ok(json.body.pages.find((p: { url: string }) => p.url === s.url('/')).findings.length > 0);
