@@ -236,6 +236,8 @@ export class Crawler {
     }
     await Promise.all(inFlight);
     for (const row of ready) await frontier.requeue(row.id);
+    // Each hop was fetched on its own: only now is it known where a chain leads.
+    if (!signal.aborted && options.mode === 'site') await frontier.markBrokenRedirectChains(crawlId, this.#d.limits.maxRedirects);
     if (!signal.aborted) {
       await progress('links');
       const ticker = setInterval(() => void progress('links').catch(() => undefined), PROGRESS_EVERY_MS);

@@ -5,6 +5,7 @@ import { insertRows } from '../database/bulk-insert.ts';
 import { type Database, inTransaction } from '../database/database.ts';
 import type { CrawlFindingTable, CrawlUrlTable } from '../database/schema.ts';
 import { newId } from '../ids.ts';
+import { brokenChains } from './redirect-chains.ts';
 
 export type CrawlUrlRow = Selectable<CrawlUrlTable>;
 
@@ -264,6 +265,41 @@ export class FrontierStore {
           .where('id', '=', id)
           .execute();
     });
+  }
+
+  /**
+   * Marks the internal redirects whose chain loops or runs past `maxRedirects` hops with the
+   * page fetcher's error ('loop', 'too-many-redirects'), beside their status: a link to one
+   * then reads as what it is. Idempotent: rows marked already are left out.
+   */
+  async markBrokenRedirectChains(crawlId: string, maxRedirects: number): Promise<number> {
+    const rows = await this.#database.db
+      .selectFrom('crawl_urls')
+      .select(['url_key', 'final_url'])
+      .where('crawl_id', '=', crawlId)
+      .where('kind', '=', 'page')
+      .where('state', '=', 'done')
+      .where('status_code', '>=', 300)
+      .where('status_code', '<', 400)
+      .where('fetch_error', 'is', null)
+      .where('final_url', 'is not', null)
+      .execute();
+    const failures = brokenChains(
+      rows.map((row) => ({ key: row.url_key, nextKey: urlKey(row.final_url as string) })),
+      maxRedirects,
+    );
+    for (const error of ['loop', 'too-many-redirects'] as const) {
+      const keys = [...failures].filter(([, failure]) => failure === error).map(([key]) => key);
+      for (let start = 0; start < keys.length; start += 500) {
+        await this.#database.db
+          .updateTable('crawl_urls')
+          .set({ fetch_error: error })
+          .where('crawl_id', '=', crawlId)
+          .where('url_key', 'in', keys.slice(start, start + 500))
+          .execute();
+      }
+    }
+    return failures.size;
   }
 
   /** URLs of the crawl's 2xx HTML pages, shallowest first (a sample of the site's pages). */
