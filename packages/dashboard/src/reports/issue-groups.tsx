@@ -2,6 +2,7 @@ import type { Report } from '@loupe/contract';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { FindingSamples } from './finding-samples.tsx';
+import { IssueInstances } from './issue-instances.tsx';
 import { categoryLabel, counted, points, severities, severityLabels } from './report-labels.ts';
 
 type Issue = Report['issues'][number];
@@ -57,7 +58,7 @@ export function IssueGroups({ report, pageHref, onShowPages }: IssueGroupsProps)
                   </h4>
                   <ul className="issue-list">
                     {ofSeverity.map((issue) => (
-                      <IssueItem key={issue.ruleId} issue={issue} pageHref={pageHref} onShowPages={onShowPages} />
+                      <IssueItem key={issue.ruleId} reportId={report.id} issue={issue} pageHref={pageHref} onShowPages={onShowPages} />
                     ))}
                   </ul>
                 </div>
@@ -71,10 +72,12 @@ export function IssueGroups({ report, pageHref, onShowPages }: IssueGroupsProps)
 }
 
 function IssueItem({
+  reportId,
   issue,
   pageHref,
   onShowPages,
 }: {
+  reportId: string;
   issue: Issue;
   pageHref: (pageId: string) => string;
   onShowPages: (ruleId: string) => void;
@@ -116,6 +119,7 @@ function IssueItem({
               </ul>
             </>
           )}
+          <IssueInstances reportId={reportId} ruleId={issue.ruleId} instances={issue.instances} pageHref={pageHref} />{' '}
           {issue.pages > 0 && (
             <button type="button" className="button" onClick={() => onShowPages(issue.ruleId)}>
               Show its {issue.pages.toLocaleString('en')} {issue.pages === 1 ? 'page' : 'pages'} in the page index

@@ -7,6 +7,7 @@ import { LoadingState } from '../components/loading-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { FindingSamples } from './finding-samples.tsx';
+import { IssueInstances } from './issue-instances.tsx';
 import { PageLinkLists } from './page-link-lists.tsx';
 import { categoryLabel, counted, severities, severityLabels } from './report-labels.ts';
 import './reports.css';
@@ -29,7 +30,7 @@ export function PageDetailPage() {
       {page.status === 'failed' && <ErrorMessage error={page.error} onRetry={page.reload} />}
       {page.status === 'done' && (
         <>
-          <PageDetail page={page.data} />
+          <PageDetail page={page.data} reportId={reportId} />
           <PageLinkLists reportId={reportId} pageId={pageId} />
         </>
       )}
@@ -40,7 +41,7 @@ export function PageDetailPage() {
 const value = (text: string | number | null | undefined) =>
   text === null || text === undefined || text === '' ? <span className="muted">none</span> : text;
 
-function PageDetail({ page }: { page: ReportPageDetail }) {
+function PageDetail({ page, reportId }: { page: ReportPageDetail; reportId: string }) {
   return (
     <>
       <div className="page-detail-grid">
@@ -135,6 +136,9 @@ function PageDetail({ page }: { page: ReportPageDetail }) {
                         <strong>Fix:</strong> {finding.fix}
                       </p>
                       <FindingSamples samples={finding.samples} />
+                      {finding.kept > finding.samples.length && (
+                        <IssueInstances reportId={reportId} ruleId={finding.ruleId} pageId={page.id} instances={finding.kept} />
+                      )}
                     </li>
                   ))}
                 </ul>
