@@ -15,7 +15,7 @@ import { startTestSite, type TestSite } from '../testing/test-site.ts';
 // in both exports, with the page it is on, its anchor, the status and the reason in words.
 
 /** Images, scripts, stylesheets and links to other sites checked before the cap: every one on the home page. */
-const CHECKS = 13;
+const CHECKS = 14;
 /** Small, so a target that never answers costs the crawl little. */
 const TIMEOUT_MS = 2_000;
 /** One more hop than the crawl follows (its limit is 10). */
@@ -120,6 +120,7 @@ for (const dialect of testDialects()) {
         internal('An internal redirect loop', '/loop-a', { status: 301, reason: 'redirect loop', slug: 'redirect-loop' }),
         internal('Too many internal redirects', '/hop/0', { status: 301, reason: 'too many redirects', slug: 'too-many-redirects' }),
         internal('An internal image not found', '/gone.png', { kind: 'image', element: 'img', status: 404 }),
+        external('Another site’s image not found', otherUrl('/missing.png'), { kind: 'image', element: 'img', status: 404 }),
         internal('An internal script not found', '/missing.js', { kind: 'resource', element: 'script', anchor: null, status: 404 }),
         external('Another site’s stylesheet not found', otherUrl('/missing.css'), {
           kind: 'resource',

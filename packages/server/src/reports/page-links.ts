@@ -1,4 +1,5 @@
 import { type LinkFailureReason, LoupeError, type Page, type PageLink } from '@loupe/contract';
+import { sql } from 'kysely';
 import { REL_BITS } from '../crawl/frontier-store.ts';
 import { causeOf, NOT_CHECKED } from '../crawl/link-outcome.ts';
 import type { Database } from '../database/database.ts';
@@ -118,6 +119,7 @@ export class PageLinks {
   async all(crawlId: string, query: ReportLinksQuery): Promise<Page<PageLink>> {
     const after = decodePositionCursor(query.cursor, 3);
     const { statusClass, target } = query;
+    const onSite = target === undefined ? null : await this.#siteAssets(crawlId);
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
@@ -125,7 +127,15 @@ export class PageLinks {
       .select([...LINK_AND_TARGET, 'l.source_id', 's.url as source_url'])
       .where('l.crawl_id', '=', crawlId)
       .$if(query.kind !== undefined, (q) => q.where('l.kind', '=', query.kind as string))
-      .$if(target !== undefined, (q) => q.where('t.kind', 'in', target === 'external' ? ['external'] : ['page', 'asset']))
+      .$if(onSite !== null, (q) =>
+        q.where((eb) => {
+          const asset = eb('t.kind', '=', 'asset');
+          const own = eb(sql<string>`substr(t.url, 1, ${onSite!.length})`, '=', onSite!);
+          return target === 'internal'
+            ? eb.or([eb('t.kind', '=', 'page'), eb.and([asset, own])])
+            : eb.or([eb('t.kind', '=', 'external'), eb.and([asset, eb.not(own)])]);
+        }),
+      )
       .$if(statusClass !== undefined, (q) =>
         q.where((eb) => {
           const notChecked = eb('t.fetch_error', 'like', 'not-checked:%');
@@ -164,6 +174,15 @@ export class PageLinks {
       (row) => [row.source_id, row.kind, row.key_a],
       (row) => toPageLink(row, { id: row.source_id, url: row.source_url }),
     );
+  }
+
+  /**
+   * The prefix of the crawled site's URLs (`origin/`): the crawl checks every image as an asset,
+   * another site's too, so an asset is the site's own only when its URL starts with it.
+   */
+  async #siteAssets(crawlId: string): Promise<string> {
+    const crawl = await this.#database.db.selectFrom('crawls').select('url').where('id', '=', crawlId).executeTakeFirstOrThrow();
+    return `${new URL(crawl.url).origin}/`;
   }
 }
 
