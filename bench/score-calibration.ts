@@ -11,6 +11,7 @@
  *                      ../shared/testdata/sites/postgres-docs.sh when missing)
  *   BENCH_CONCURRENCY  requests in flight to the site (default 8)
  *   BENCH_DELETED      linked pages deleted by the "pages deleted" defect (default 5)
+ *   BENCH_TOP          rules listed under "costs most" for each crawl (default 6)
  *
  * The sites are Debian's HTML documentation found on this machine, copied as they are into a
  * temp dir and served from there by sirv (static-site.ts's server) on loopback:
@@ -57,6 +58,7 @@ const RESOLVER_FLAGS = ['--import', pathToFileURL(join(ROOT, 'bench/bench-resolv
 const START_PATH = '/index.html';
 const TIMEOUT_MS = 30 * 60_000;
 const DELETED = wholeNumberSetting('BENCH_DELETED', 5, 1, 500);
+const TOP = wholeNumberSetting('BENCH_TOP', 6, 1, 500);
 
 interface SiteSource {
   name: string;
@@ -465,7 +467,7 @@ async function main(): Promise<void> {
       console.log(
         `  ${variant}: ${scoreText(result)}${delta}, error-free ${percent(result.health.errorFreeShare)}, ${result.health.scoredUrls} URLs scored`,
       );
-      console.log(`    costs most: ${topIssues(result, 6)}`);
+      console.log(`    costs most: ${topIssues(result, TOP)}`);
       if (reference) console.log(`    moved: ${moved(reference, result, 4)}`);
     };
     const asIs = await crawlVariant({ https: false, sitemap: false });
