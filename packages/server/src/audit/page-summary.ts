@@ -13,7 +13,13 @@ export interface PageSummary {
   descriptionLength: number;
   h1: string | null;
   h1Count: number;
+  /** Words of the main content (`content/thin`'s count; `PageFacts.mainText`). */
   wordCount: number;
+  /**
+   * Where the main content sits in the page's kept visible text, as [start, end) stretches
+   * (`mainTextOf` reads them); null when it is the whole text.
+   */
+  mainTextRanges: Array<[number, number]> | null;
   lang: string | null;
   /** The first canonical, resolved; null when the page has none. */
   canonical: string | null;
@@ -32,9 +38,9 @@ export interface SummarizedPage {
   summary: PageSummary;
   titleHash: string | null;
   descriptionHash: string | null;
-  /** Null for pages under 20 words, which `content/duplicate` ignores. */
+  /** Of the main content; null for pages under 20 words of it, which `content/duplicate` ignores. */
   textHash: string | null;
-  /** Null for pages under 100 words, too short for a SimHash to mean much (`content/near-duplicate`). */
+  /** Of the main content; null for pages under 100 words of it, too short for a SimHash to mean much (`content/near-duplicate`). */
   simhash: string | null;
   lang: string | null;
   indexable: boolean;
@@ -48,6 +54,7 @@ export function summarizePage(page: AuditedPage & { facts: PageFacts }): Summari
   const facts = page.facts;
   const indexable = isIndexable(page);
   const lang = facts.htmlLang ? facts.htmlLang.toLowerCase() : null;
+  const main = facts.mainText;
   return {
     summary: {
       title: facts.title?.text ?? null,
@@ -56,7 +63,8 @@ export function summarizePage(page: AuditedPage & { facts: PageFacts }): Summari
       descriptionLength: facts.description?.length ?? 0,
       h1: facts.h1Texts[0] ?? null,
       h1Count: facts.h1Count,
-      wordCount: facts.text.wordCount,
+      wordCount: main.wordCount,
+      mainTextRanges: main.wordCount === facts.text.wordCount ? null : main.ranges,
       lang,
       canonical: effectiveCanonical(facts),
       noindex: facts.robots.combined.noindex || facts.robots.combined.none,
@@ -68,8 +76,8 @@ export function summarizePage(page: AuditedPage & { facts: PageFacts }): Summari
     },
     titleHash: textKey(facts.title?.text),
     descriptionHash: textKey(facts.description?.text),
-    textHash: facts.text.wordCount >= MIN_WORDS_FOR_DUPLICATE ? facts.text.textHash : null,
-    simhash: facts.text.wordCount >= MIN_WORDS_FOR_NEAR_DUPLICATE ? facts.text.simhash : null,
+    textHash: main.wordCount >= MIN_WORDS_FOR_DUPLICATE ? main.textHash : null,
+    simhash: main.wordCount >= MIN_WORDS_FOR_NEAR_DUPLICATE ? main.simhash : null,
     lang,
     indexable,
   };

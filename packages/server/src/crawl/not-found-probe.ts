@@ -9,7 +9,7 @@ export interface NotFoundProbe {
   /** Null when no response arrived (`error` says why). */
   status: number | null;
   error: string | null;
-  /** The visible-text hash of a 2xx HTML answer, as pages have it (`facts.text.textHash`); null otherwise. */
+  /** The main content's hash of a 2xx HTML answer, as pages have it (`facts.mainText.textHash`); null otherwise. */
   textHash: string | null;
   wordCount: number;
 }
@@ -33,8 +33,8 @@ export async function probeNotFound(
 ): Promise<NotFoundProbe> {
   const answer = await fetchPage(fetcher, url, { ...limits, followRedirects: false }, signal);
   const html = answer.status !== null && answer.status >= 200 && answer.status < 300 ? answer.html : null;
-  const text = html === null ? null : extractPageFacts(html, answer.finalUrl, answer.headers).text;
-  return { url, status: answer.status, error: answer.error, textHash: text?.textHash ?? null, wordCount: text?.wordCount ?? 0 };
+  const main = html === null ? null : extractPageFacts(html, answer.finalUrl, answer.headers).mainText;
+  return { url, status: answer.status, error: answer.error, textHash: main?.textHash ?? null, wordCount: main?.wordCount ?? 0 };
 }
 
 /**

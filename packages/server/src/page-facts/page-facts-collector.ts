@@ -1,5 +1,6 @@
 import type { Handler, Parser } from 'htmlparser2';
 import { AccessibleControls, hasLabel } from './accessible-controls.ts';
+import { MainContent } from './main-content.ts';
 import { charsetOf, MetaTags } from './meta-tags.ts';
 import { PAGE_FACT_CAPS as CAPS } from './page-fact-caps.ts';
 import type { HeadingFact, PageFacts, TextFact } from './page-facts.ts';
@@ -108,6 +109,7 @@ export class PageFactsCollector implements Partial<Handler> {
   readonly #captures = new TextCaptures();
   readonly #raw = new RawTextBlocks();
   readonly #text = new VisibleText();
+  readonly #main = new MainContent(this.#text);
   readonly #meta = new MetaTags();
   readonly #controls = new AccessibleControls();
   readonly #resources = new PageResources();
@@ -224,6 +226,7 @@ export class PageFactsCollector implements Partial<Handler> {
       h1Count: this.#h1Count,
       h1Texts: this.#h1Texts,
       text: this.#text.finish(),
+      mainText: this.#main.finish(),
       ...resources.facts,
       ...this.#raw.finish(),
       microdata: this.#microdata,
@@ -291,6 +294,8 @@ export class PageFactsCollector implements Partial<Handler> {
     if (attribs.itemtype !== undefined) this.#noteItemtypes(attribs.itemtype);
     const role = attribs.role?.trim().toLowerCase();
     if (name === 'nav' || role === 'navigation') this.#enter(frame, NAV);
+    const leaveMain = INLINE.has(name) ? null : this.#main.open(name, role, attribs);
+    if (leaveMain !== null) this.#onClose(frame, leaveMain);
     if (role === 'button' && name !== 'button' && name !== 'input') this.#openButton(frame, name, attribs);
     const level = HEADING_LEVEL.get(name);
     if (level !== undefined) {

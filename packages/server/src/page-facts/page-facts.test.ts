@@ -240,17 +240,17 @@ describe('visible text', () => {
     const a = facts('<div><p>Hello   World</p><p>again</p></div>');
     const b = facts('<section>hello world\n<span>AGAIN</span></section>');
     const c = facts('<p>hello world again!</p>');
-    assert.equal(a.text.textHash, b.text.textHash);
-    assert.notEqual(a.text.textHash, c.text.textHash);
-    assert.match(a.text.textHash, /^[0-9a-f]{64}$/);
+    assert.equal(a.mainText.textHash, b.mainText.textHash);
+    assert.notEqual(a.mainText.textHash, c.mainText.textHash);
+    assert.match(a.mainText.textHash, /^[0-9a-f]{64}$/);
   });
   // With unweighted 3-word shingles, one edited word in a 100+ word page of the PostgreSQL
   // manual moves 0–8 bits (78 % within 3); unrelated pages of it are 10–43 bits apart.
   it('gives near-identical texts close SimHashes and different texts distant ones', () => {
     const words = (seed: number) => Array.from({ length: 300 }, (_, i) => `w${(i * seed) % 997}`).join(' ');
-    const base = facts(`<p>${words(7)}</p>`).text.simhash;
-    const edited = facts(`<p>${words(7).replace('w7 ', 'changed ')}</p>`).text.simhash;
-    const other = facts(`<p>${words(13)}</p>`).text.simhash;
+    const base = facts(`<p>${words(7)}</p>`).mainText.simhash;
+    const edited = facts(`<p>${words(7).replace('w7 ', 'changed ')}</p>`).mainText.simhash;
+    const other = facts(`<p>${words(13)}</p>`).mainText.simhash;
     assert.match(base, /^[0-9a-f]{16}$/);
     assert.ok(bitsApart(base, edited) <= 8, `edited page differs by ${bitsApart(base, edited)} bits`);
     assert.ok(bitsApart(base, other) >= 16, `other page differs by only ${bitsApart(base, other)} bits`);

@@ -21,17 +21,23 @@
  * - **URLs** are kept raw and resolved once the whole page is read, against the document's
  *   base URL (the first `<base href>` anywhere, as in a browser), with the fragment
  *   removed. Only http(s) targets get a `url`; see `ResolvedRef`.
+ * - **Main content.** Beside the whole visible text, the text of the page's main content is
+ *   kept apart in the same pass (main-content.ts): the first `<main>`, else the `<article>`s,
+ *   else the body without its navigation, banner, footer, sidebars, search, and elements whose
+ *   class or id names them chrome (DocBook's `navheader`). No second parse and no DOM: the words
+ *   are the whole text's, cut where the context changes.
  * - **Counts past the caps.** Totals (`linkCount`, `imageCount`, …) count every element;
  *   derived facts (mixed content, samples) only look at what was recorded.
  */
 import { Parser } from 'htmlparser2';
 import type { JsonLdBlock } from './json-ld.ts';
+import type { MainTextSummary } from './main-content.ts';
 import { PageFactsCollector } from './page-facts-collector.ts';
 import type { RobotsDirectives } from './robots-directives.ts';
 import type { VisibleTextSummary } from './visible-text.ts';
 
 export { PAGE_FACT_CAPS } from './page-fact-caps.ts';
-export type { JsonLdBlock, RobotsDirectives, VisibleTextSummary };
+export type { JsonLdBlock, MainTextSummary, RobotsDirectives, VisibleTextSummary };
 
 /** A text as §0 measures it: trimmed, whitespace collapsed, length in code points. */
 export interface TextFact {
@@ -226,8 +232,17 @@ export interface PageFacts {
   h1Count: number;
   h1Texts: string[];
 
-  /** Visible body text, excluding script, style, noscript, template (and title, iframe fallback). */
+  /**
+   * Visible body text, excluding script, style, noscript, template (and title, iframe fallback):
+   * what custom rules read as the page's visible text.
+   */
   text: VisibleTextSummary;
+  /**
+   * The page's main content, without the navigation, headers, footers and sidebars its site
+   * repeats (see main-content.ts): what `content/thin`, the duplicate checks, soft 404s and
+   * search read.
+   */
+  mainText: MainTextSummary;
 
   links: LinkFact[];
   /** Every `<a href>` (HTML, not in a template), including those inside noscript. */

@@ -19,17 +19,21 @@ import {
 
 const PROJECTS = '/api/v1/projects';
 
-/** A small shop: each page about one thing, linked from the home page by neutral link texts. */
+/**
+ * A small shop: each page about one thing, linked from the home page by neutral link texts,
+ * with the test site's menu and footer ("Loupe test site") around its main content.
+ */
 function shop() {
+  const SHIPPING = '<p>Shipped within days.</p>';
   const page = (path: string, title: string, body: string, h1?: string | null) =>
-    htmlPage({ path, title, h1, body: `<p>${body}</p>`, links: [{ href: '/', text: 'Home' }] });
+    htmlPage({ path, title, h1, body: `<p>${body}</p>${SHIPPING}`, links: [{ href: '/', text: 'Home' }] });
   const paths = ['/lanterns', '/kettles', '/zephyr-title', '/zephyr-body', '/phrase', '/words', '/safety', '/long', '/hyphens', '/gone'];
   const hyphenated = Array.from({ length: 400 }, (_, i) => `well-kept long-lived item-${i}`).join(' ');
   return {
     '/': htmlPage({
       path: '/',
       title: 'Harbour Supplies',
-      body: '<p>Welcome to the harbour shop.</p>',
+      body: `<p>Welcome to the harbour shop.</p>${SHIPPING}`,
       links: paths.map((href, i) => ({ href, text: `Page ${i + 1}` })),
     }),
     '/lanterns': page(
@@ -230,10 +234,18 @@ for (const dialect of testDialects()) {
       });
 
       it('marks each word on its own where the words of a query stand far apart', async () => {
-        // The heading "Hyphens" opens the page's text, "windmill" ends it some 1,600 words on.
+        // The heading "Hyphens" opens the page's main content, "windmill" comes some 1,600 words on.
         const [hit] = await search(t, projectId, 'hyphens windmill');
         assert.equal(new URL(hit.url).pathname, '/hyphens');
         assert.match(hit.snippet, /<mark>Hyphens<\/mark> well-kept/);
+      });
+
+      it("indexes each page's main content: a word only in the menu or footer of every page finds nothing there", async () => {
+        // "Loupe" is only in the footer of every page; "Home" is in every menu, and in one page's own text.
+        assert.deepEqual(await search(t, projectId, 'loupe'), []);
+        const home = await search(t, projectId, 'home');
+        assert.deepEqual(paths(home), ['/long']);
+        assert.match(home[0]?.snippet ?? '', /lighthouse keeper came <mark>home<\/mark>\. Nothing more happens/);
       });
 
       it('finds the words of a text that looked like markup', async () => {
@@ -245,9 +257,9 @@ for (const dialect of testDialects()) {
       });
 
       it('pages through the ranking with the Link header, each hit once', async () => {
-        const all = await search(t, projectId, 'loupe', 100);
+        const all = await search(t, projectId, 'shipped', 100);
         assert.equal(all.length, INDEXED);
-        const pages = await pagedHits(t, projectId, 'loupe', 3);
+        const pages = await pagedHits(t, projectId, 'shipped', 3);
         assert.equal(pages.length, Math.ceil(INDEXED / 3));
         for (const page of pages) assert.ok(page.length <= 3);
         assert.deepEqual(

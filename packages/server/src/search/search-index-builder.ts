@@ -3,6 +3,7 @@ import type { StoredPage } from '../audit/stored-page-store.ts';
 import { StoredPageStore } from '../audit/stored-page-store.ts';
 import { now } from '../clock.ts';
 import { type Database, inTransaction } from '../database/database.ts';
+import { mainTextOf } from '../page-facts/main-content.ts';
 import { type SearchBuildRow, SearchBuildStore } from './search-build-store.ts';
 import { type SealProgress, type SearchDocument, searchEngineFor } from './search-engine.ts';
 import { indexedText } from './snippets/snippet-html.ts';
@@ -24,11 +25,13 @@ export interface BuilderOptions {
 /** Documents removed per statement when a generation goes: FTS5 deletes slowly, and on SQLite queries wait meanwhile. */
 const REMOVE_BATCH = 50;
 
-/** A page the index holds: an HTML page that answered 2xx. */
+/** A page the index holds: an HTML page that answered 2xx, its main content as its body. */
 function toDocument(page: StoredPage): SearchDocument | null {
   if (page.text === null || page.status === null || page.status < 200 || page.status > 299) return null;
   const title = page.summary?.title ?? null;
-  return { pageId: page.id, url: page.url, title: title === null ? null : indexedText(title), body: indexedText(page.text) };
+  // The main content only: a site's menus and footers would match on every page and fill snippets.
+  const body = mainTextOf(page.text, page.summary?.mainTextRanges ?? null);
+  return { pageId: page.id, url: page.url, title: title === null ? null : indexedText(title), body: indexedText(body) };
 }
 
 /**

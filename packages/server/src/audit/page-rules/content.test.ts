@@ -16,6 +16,19 @@ describe('content/thin', () => {
   it('does not fire at 200 words', () => {
     assert.equal(check('content/thin', compliantPage({ body: bodyOfWords(200) })), null);
   });
+  it('counts the main content only: 20 words under a 500-word footer and menu are thin', () => {
+    const chrome = `<nav><a href="/">Home</a> ${words(40)}</nav>`;
+    const page = compliantPage({ body: `${chrome}<main><h1>Tea</h1><p>${words(19)}</p></main><footer>${words(500)}</footer>` });
+    assert.equal(page.facts?.text.wordCount, 20 + 41 + 500);
+    assert.equal(check('content/thin', page)?.detail, '20 words');
+    const docbook = compliantPage({
+      body: `<div class="navheader">${words(300)}</div><h1>Tea</h1><p>${words(19)}</p><div class="navfooter">${words(300)}</div>`,
+    });
+    assert.equal(check('content/thin', docbook)?.detail, '20 words');
+  });
+  it('does not fire on 200 words of main content beside little else', () => {
+    assert.equal(check('content/thin', compliantPage({ body: `<nav>Home</nav><article>${bodyOfWords(200)}</article>` })), null);
+  });
   it('does not fire on a page that is not indexable', () => {
     assert.equal(check('content/thin', compliantPage({ body: bodyOfWords(10), head: '<meta name="robots" content="noindex">' })), null);
     assert.equal(check('content/thin', compliantPage({ body: bodyOfWords(10), canonical: 'https://example.com/guides/' })), null);

@@ -3,7 +3,7 @@ import { htmlCheck } from './html-check.ts';
 import { isIndexable } from './indexable.ts';
 import { quantity, verdict } from './verdict.ts';
 
-/** audit-checks.md §1: SEOnaut and crawlie both draw the line at 200 visible words. */
+/** audit-checks.md §1: SEOnaut and crawlie both draw the line at 200 visible words (here, of the main content). */
 const MIN_WORDS = 200;
 /** The WHATWG Encoding Standard's labels for UTF-8. */
 const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']);
@@ -16,10 +16,10 @@ export const contentRules: readonly PageRule[] = [
     scope: 'page',
     title: 'Page has little text',
     explanation:
-      'With fewer than 200 words of visible text, a page gives search engines little to understand and rank, and may be judged low in value. Pages that are mostly images, forms or navigation are typical.',
+      'With fewer than 200 words of main content (its text without the navigation, headers, footers and sidebars the site repeats), a page gives search engines little to understand and rank, and may be judged low in value. Pages that are mostly images, forms or navigation are typical.',
     fix: 'Add useful text that answers what a visitor came for, merge the page with a related one, or mark it noindex if it is not meant for search.',
     check: htmlCheck((facts, page) => {
-      const words = facts.text.wordCount;
+      const words = facts.mainText.wordCount;
       if (words >= MIN_WORDS || !isIndexable(page)) return null;
       return verdict([page.url], { detail: quantity(words, 'word') });
     }),

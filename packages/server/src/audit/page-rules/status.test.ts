@@ -68,7 +68,7 @@ describe('status/soft-404 against the probe of a path that cannot exist', () => 
   const PROBE_URL = `${ORIGIN}/loupe-not-found-Zm9vYmFy`;
   const errorBody = `<h1>Oops</h1><p>We looked everywhere. ${words(30)}</p>`;
   /** The probe's answer, as the crawl keeps it: its text hash. */
-  const probe = { url: PROBE_URL, textHash: compliantPage({ body: errorBody }).facts!.text.textHash };
+  const probe = { url: PROBE_URL, textHash: compliantPage({ body: errorBody }).facts!.mainText.textHash };
   const context = { notFoundProbe: probe, robotsDisallowedFor: [] };
 
   it('fires on a 200 page whose visible text is the answer to the probe, naming the probe', () => {

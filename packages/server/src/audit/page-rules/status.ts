@@ -86,7 +86,7 @@ export const statusRules: readonly PageRule[] = [
       const probe = page.context?.notFoundProbe;
       // A site that answers its home page for unknown paths makes the probe equal the home
       // page, which is no soft 404: the root always exists.
-      if (probe && page.facts.text.textHash === probe.textHash && !isSiteRoot(page.finalUrl)) {
+      if (probe && page.facts.mainText.textHash === probe.textHash && !isSiteRoot(page.finalUrl)) {
         return verdict([probe.url], { detail: 'same text as the answer to an address that does not exist' });
       }
       return null;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { htmlPage } from '../page-rules/test-page.ts';
+import { summarizePage } from '../page-summary.ts';
 import { findNearDuplicates, type SimhashedPage } from './near-duplicates.ts';
 
 const page = (id: string, simhash: bigint, textHash: string | null = id): SimhashedPage => ({
@@ -31,5 +33,49 @@ describe('findNearDuplicates', () => {
   it('finds nothing among distinct pages', () => {
     const found = findNearDuplicates([page('a', base), page('b', ~base & 0xffffffffffffffffn), page('c', 0n)]);
     assert.equal(found.size, 0);
+  });
+});
+
+describe('near and exact duplicates of real pages', () => {
+  /** Words drawn from a seed, so two seeds give unrelated texts. */
+  const prose = (count: number, seed: number) => Array.from({ length: count }, (_, i) => `w${(i * seed) % 997}`).join(' ');
+  const summarized = (id: string, html: string) => {
+    const page = htmlPage(`<!doctype html><html lang="en"><head><title>${id}</title></head><body>${html}</body></html>`, {
+      url: `https://example.com/${id}`,
+    });
+    return summarizePage({ ...page, facts: page.facts! });
+  };
+  const simhashed = (id: string, html: string): SimhashedPage[] => {
+    const { simhash, textHash } = summarized(id, html);
+    return simhash === null ? [] : [{ id, url: `https://example.com/${id}`, simhash, textHash }];
+  };
+  const menu = `<nav>${prose(400, 3)}</nav><div id="sidebar">${prose(200, 5)}</div>`;
+
+  it('are not pages that share a long menu but not their content', () => {
+    const short = [summarized('a', `${menu}<main>${prose(30, 7)}</main>`), summarized('b', `${menu}<main>${prose(30, 11)}</main>`)];
+    assert.deepEqual(
+      short.map((page) => [page.summary.wordCount, page.simhash]),
+      [
+        [30, null],
+        [30, null],
+      ],
+    );
+    assert.notEqual(short[0]?.textHash, short[1]?.textHash);
+    const long = [...simhashed('a', `${menu}<main>${prose(150, 7)}</main>`), ...simhashed('b', `${menu}<main>${prose(150, 11)}</main>`)];
+    assert.equal(long.length, 2);
+    assert.equal(findNearDuplicates(long).size, 0);
+  });
+
+  // SimHash moves a few bits for one word more; this text is one it moves by 2.
+  it('are the same content under different menus, and a copy of it with a word more', () => {
+    const content = prose(300, 17);
+    const a = summarized('a', `<header>${prose(50, 3)}</header><main>${content}</main>`);
+    const b = summarized('b', `<header>${prose(80, 13)}</header><main>${content}</main>`);
+    assert.equal(a.textHash, b.textHash);
+    const pages = [
+      ...simhashed('a', `<header>${prose(50, 3)}</header><main>${content}</main>`),
+      ...simhashed('c', `<div class="navheader">${prose(80, 13)}</div>${content} Updated.`),
+    ];
+    assert.equal(findNearDuplicates(pages).get('a')?.count, 1);
   });
 });
