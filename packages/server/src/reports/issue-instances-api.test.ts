@@ -148,6 +148,12 @@ for (const dialect of testDialects()) {
         assert.equal(new Set(items.map((item) => item.url)).size, Math.max(issue.pages, 1), issue.ruleId);
         for (const item of items) if (item.kept === 0) assert.deepEqual([item.instance, item.position], [null, 1], issue.ruleId);
       }
+      // A finding about the whole site: the URL its issue names, no page.
+      const { items: robots } = await everyPage(instancesPath('robots/missing'));
+      assert.deepEqual(
+        robots.map((item) => [item.pageId, item.url, item.instance]),
+        [[null, site.url('/robots.txt'), site.url('/robots.txt')]],
+      );
     });
 
     it('pages at limit 1 and 100, and refuses limit 0, 101 and a bad cursor', async () => {

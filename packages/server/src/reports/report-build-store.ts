@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
+import { MAX_INSTANCES } from '../audit/finding-instances.ts';
 import type { SimhashedPage } from '../audit/site-rules/near-duplicates.ts';
 import { NOT_CHECKED } from '../crawl/link-outcome.ts';
 import type { Database } from '../database/database.ts';
@@ -293,7 +294,7 @@ export class ReportBuildStore {
     return rows.map((row) => ({ id: row.id, url: row.url, simhash: row.simhash as string, textHash: row.text_hash }));
   }
 
-  /** Counts for the sitemap checks, with up to three examples each. */
+  /** Counts for the sitemap checks, with their URLs (up to MAX_INSTANCES each). */
   async sitemapCoverage() {
     const listed = this.#db
       .selectFrom('crawl_urls')
@@ -314,7 +315,8 @@ export class ReportBuildStore {
     const unlisted = indexable.where('source', '<>', 'sitemap');
     const count = async (query: typeof listed) =>
       Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    const samples = async (query: typeof listed) => (await query.select('url').orderBy('id').limit(3).execute()).map((row) => row.url);
+    const samples = async (query: typeof listed) =>
+      (await query.select('url').orderBy('id').limit(MAX_INSTANCES).execute()).map((row) => row.url);
     return {
       listedFetched: await count(listed),
       listedNot200: await count(not200),

@@ -1,3 +1,4 @@
+import { keptInstances } from '../finding-instances.ts';
 import type { Finding } from '../rule.ts';
 
 /** One hreflang annotation naming a page: `from` calls it the `code` version. */
@@ -8,8 +9,6 @@ export interface HreflangReference {
   /** The page annotates itself. */
   self: boolean;
 }
-
-const MAX_SAMPLES = 3;
 
 /**
  * `hreflang/conflicting-codes` on one page (SEOnaut's "multiple language reference" and
@@ -49,7 +48,7 @@ export function conflictingCodesFinding(pageLang: string | null, references: rea
   return {
     ruleId: 'hreflang/conflicting-codes',
     count: instances.length,
-    samples: instances.slice(0, MAX_SAMPLES),
+    ...keptInstances(instances),
     detail: details.join('; '),
   };
 }

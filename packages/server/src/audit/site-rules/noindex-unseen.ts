@@ -1,4 +1,5 @@
 import { applyXRobotsTag, noRobotsDirectives } from '../../page-facts/robots-directives.ts';
+import { keptInstances } from '../finding-instances.ts';
 import { noindexReasons } from '../page-rules/indexable.ts';
 import type { AuditedPage, Finding } from '../rule.ts';
 
@@ -20,7 +21,7 @@ export function noindexUnseenFinding(page: AuditedPage): Finding | null {
   return {
     ruleId: 'indexability/noindex-unseen',
     count: 1,
-    samples: reasons.slice(0, 3),
+    ...keptInstances(reasons),
     detail: `robots.txt disallows it for ${agents.map((agent) => (agent === '*' ? 'all crawlers (*)' : agent)).join(' and ')}`,
   };
 }

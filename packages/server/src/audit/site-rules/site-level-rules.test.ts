@@ -79,7 +79,7 @@ describe('siteLevelFindings', () => {
     assert.deepEqual(siteLevelFindings(facts(), coverage()), []);
   });
 
-  it("leaves findings at their rule's default severity, with samples of at most three", () => {
+  it("leaves findings at their rule's default severity, with samples of at most three and the rest kept", () => {
     const findings = siteLevelFindings(
       facts({
         robots: { status: 'error', httpStatus: 500, blocksAll: true },
@@ -87,7 +87,7 @@ describe('siteLevelFindings', () => {
       }),
       coverage({
         listedNot200: 5,
-        listedNot200Samples: ['a', 'b', 'c'],
+        listedNot200Samples: ['a', 'b', 'c', 'g', 'h'],
         listedNonIndexable: 4,
         listedNonIndexableSamples: ['d', 'e', 'f'],
       }),
@@ -97,6 +97,9 @@ describe('siteLevelFindings', () => {
       assert.equal(finding.severity, undefined, finding.ruleId);
       assert.ok(finding.samples.length <= 3, finding.ruleId);
     }
+    const of = (ruleId: string) => findings.find((finding) => finding.ruleId === ruleId);
+    assert.deepEqual(of('sitemaps/non-200-url')?.more, ['g', 'h']);
+    assert.equal(of('sitemaps/invalid')?.more?.length, 1);
     assert.deepEqual(['robots/unreachable', 'sitemaps/invalid', 'sitemaps/non-200-url'].map(severityOf), ['error', 'error', 'warning']);
   });
 

@@ -1,4 +1,5 @@
 import type { SiteFacts } from '../../crawl/site-facts.ts';
+import { keptInstances, MAX_INSTANCES } from '../finding-instances.ts';
 import type { Severity } from '../health-score.ts';
 
 /** A finding that belongs to the site, not a page: it scales the whole score by its share. */
@@ -11,6 +12,8 @@ export interface SiteLevelFinding {
   share: number;
   count: number;
   samples: string[];
+  /** The instances past the samples (finding-instances.ts). */
+  more?: string[];
   detail: string;
 }
 
@@ -18,7 +21,7 @@ export interface SiteLevelFinding {
 export interface SitemapCoverage {
   /** Listed URLs of this origin that were fetched. */
   listedFetched: number;
-  /** Of those, answering other than 2xx (with up to three examples). */
+  /** Of those, answering other than 2xx (with their URLs, up to MAX_INSTANCES). */
   listedNot200: number;
   listedNot200Samples: string[];
   /** Listed 2xx HTML pages that are noindex or canonicalized elsewhere. */
@@ -87,7 +90,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
       url: sitemaps.tried[0] ?? robots.url,
       share: 1,
       count: 1,
-      samples: sitemaps.tried.slice(0, 3),
+      ...keptInstances(sitemaps.tried),
       detail: 'no sitemap at /sitemap.xml or in robots.txt',
     });
   } else {
@@ -110,7 +113,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
       if (reason) {
         bad += 1;
         firstBad ??= file.url;
-        if (problems.length < 3) problems.push(`${file.url}: ${reason}`);
+        if (problems.length < MAX_INSTANCES) problems.push(`${file.url}: ${reason}`);
       }
     }
     if (sitemaps.otherOriginUrls > 0) problems.push(`${sitemaps.otherOriginUrls} URLs on another host`);
@@ -124,7 +127,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
         url: firstBad ?? sitemaps.tried[0] ?? robots.url,
         share,
         count: bad + (sitemaps.otherOriginUrls > 0 ? 1 : 0),
-        samples: problems.slice(0, 3),
+        ...keptInstances(problems),
         detail: problems[0] ?? '',
       });
     }
@@ -135,7 +138,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
       url: sitemaps.tried[0] ?? robots.url,
       share: coverage.listedNot200 / Math.max(1, coverage.listedFetched),
       count: coverage.listedNot200,
-      samples: coverage.listedNot200Samples,
+      ...keptInstances(coverage.listedNot200Samples),
       detail: `${coverage.listedNot200} of ${coverage.listedFetched} listed URLs`,
     });
   }
@@ -145,7 +148,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
       url: sitemaps.tried[0] ?? robots.url,
       share: coverage.listedNonIndexable / Math.max(1, coverage.listedFetched),
       count: coverage.listedNonIndexable,
-      samples: coverage.listedNonIndexableSamples,
+      ...keptInstances(coverage.listedNonIndexableSamples),
       detail: `${coverage.listedNonIndexable} of ${coverage.listedFetched} listed URLs`,
     });
   }
@@ -156,7 +159,7 @@ export function siteLevelFindings(facts: SiteFacts, coverage: SitemapCoverage): 
       url: sitemaps.tried[0] ?? robots.url,
       share: gap / coverage.indexablePages,
       count: gap,
-      samples: coverage.indexableUnlistedSamples,
+      ...keptInstances(coverage.indexableUnlistedSamples),
       detail: `${gap} of ${coverage.indexablePages} indexable pages are not listed`,
     });
   }
