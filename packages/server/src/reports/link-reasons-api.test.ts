@@ -117,6 +117,11 @@ for (const dialect of testDialects()) {
         internal('An internal page that fails', '/error', { status: 500 }),
         internal('An internal page that never answers', '/hang', { reason: 'timed out', slug: 'timed-out' }),
         internal('An internal page robots.txt disallows', '/private/page', { reason: 'blocked by robots.txt', slug: 'blocked-by-robots' }),
+        // A page's fetch keeps undici's words for a dropped connection (page-fetcher.ts), as the diff shows them.
+        internal('An internal page that hangs up', '/hangs-up', {
+          reason: 'network error: other side closed',
+          slug: 'network-error',
+        }),
         internal('An internal redirect loop', '/loop-a', { status: 301, reason: 'redirect loop', slug: 'redirect-loop' }),
         internal('Too many internal redirects', '/hop/0', { status: 301, reason: 'too many redirects', slug: 'too-many-redirects' }),
         internal('An internal image not found', '/gone.png', { kind: 'image', element: 'img', status: 404 }),
@@ -180,6 +185,7 @@ for (const dialect of testDialects()) {
           }),
           '/error': { status: 500, body: 'It broke', contentType: 'text/plain' },
           '/hang': { hang: 'before-headers' },
+          '/hangs-up': { drop: true, times: 1_000, thenServe: 'never' },
           '/loop-a': { redirect: '/loop-b' },
           '/loop-b': { redirect: '/loop-a' },
           ...hops,
