@@ -94,7 +94,7 @@ export const siteRuleDefinitions = [
     scope: 'site',
     title: 'Same content as other pages',
     explanation:
-      'Indexable pages with identical visible text split links and ranking signals between copies, and search engines pick one copy on their own.',
+      'Indexable pages with identical main content (their text without the menus, headers, footers and sidebars the site repeats) split links and ranking signals between copies, and search engines pick one copy on their own.',
     fix: 'Keep one URL for the content: redirect or canonicalize the copies to it.',
   },
   {
@@ -104,7 +104,7 @@ export const siteRuleDefinitions = [
     scope: 'site',
     title: 'Nearly the same content as other pages',
     explanation:
-      'The visible text of this page differs from other indexable pages by only a few words (their SimHashes are within 3 of 64 bits), so search engines may treat them as duplicates and show only one.',
+      'The main content of this page (its text without the menus, headers, footers and sidebars the site repeats) differs from other indexable pages by only a few words (their SimHashes are within 3 of 64 bits), so search engines may treat them as duplicates and show only one.',
     fix: 'Make each page say something of its own, or merge the near-copies into one page and redirect or canonicalize the others to it.',
   },
   {
