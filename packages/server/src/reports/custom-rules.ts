@@ -1,4 +1,5 @@
 import { type RuleError, RulePack } from '@loupe/contract';
+import { keptInstances } from '../audit/finding-instances.ts';
 import type { Finding, RuleDefinition } from '../audit/rule.ts';
 import type { StoredPage } from '../audit/stored-page-store.ts';
 import type { RulePackSnapshot } from '../crawl/crawl-options.ts';
@@ -69,7 +70,7 @@ export class CustomRules {
         findings.get((pages[fired.page] as StoredPage).id)?.push({
           ruleId,
           count: Math.max(1, fired.evidence?.total ?? 1),
-          samples: fired.evidence?.samples ?? [],
+          ...keptInstances(fired.evidence?.samples ?? []),
           ...(fired.message === undefined ? {} : { detail: fired.message }),
         });
       }

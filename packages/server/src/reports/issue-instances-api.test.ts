@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callError, callOk } from '../mcp/test-tool-calls.ts';
 import { htmlPage } from '../testing/html-page.ts';
-import { crawlToReport } from '../testing/test-crawls.ts';
+import { crawlToReport, crawlWithRulePack } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { loopbackResolver } from '../testing/test-resolver.ts';
 import { type HttpAnswer, nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -26,7 +26,7 @@ for (const dialect of testDialects()) {
       `/api/v1/reports/${reportId}/issues/${encodeURIComponent(ruleId)}/instances${query ? `?${query}` : ''}`;
 
     /** Every page of a listing, following the Link header; the page sizes too. */
-    const everyPage = async (path: string, as: { key?: string } = {}) => {
+    const everyPage = async (path: string, as: { key?: string; team?: string } = {}) => {
       const items: IssueInstance[] = [];
       const sizes: number[] = [];
       for (let next: string | undefined = path; next !== undefined; ) {
@@ -213,6 +213,39 @@ for (const dialect of testDialects()) {
       assert.deepEqual(findingOf('/gallery')?.samples, [0, 1, 2].map(gallerySrc));
       const huge = findingOf('/huge');
       assert.deepEqual([huge?.count, huge?.kept, huge?.instances.length], [HUGE, 1000, 1000]);
+    });
+
+    it("gives all forty instances of a custom rule's finding", async () => {
+      const pro = await t.createWorkspace({ plan: 'pro' });
+      const as = { key: pro.key, team: pro.workspaceId };
+      const report = await crawlWithRulePack(t, as, {
+        siteUrl: site.url('/'),
+        pack: {
+          schema: 'loupe.rules/v1',
+          name: 'house rules',
+          rules: [
+            {
+              id: 'images/unlabelled',
+              title: 'Images nobody described',
+              category: 'images',
+              severity: 'warning',
+              when: { type: 'selector', selector: 'img:not([alt])', test: { op: 'exists' } },
+              message: '{{count}} images without alt on {{path}}',
+            },
+          ],
+        },
+      });
+      const pages = await t.request('GET', `/api/v1/reports/${report.id}/pages?limit=100`, as);
+      const gallery = (pages.body as { id: string; url: string }[]).find((page) => page.url === site.url('/gallery'))?.id;
+      const path = `/api/v1/reports/${report.id}/issues/${encodeURIComponent('images/unlabelled')}/instances?pageId=${gallery}&limit=15`;
+      const { items, sizes } = await everyPage(path, as);
+      assert.deepEqual(sizes, [15, 15, 10]);
+      assert.deepEqual(
+        items.map((item) => item.instance),
+        Array.from({ length: GALLERY }, (_, n) => `<img src="${gallerySrc(n)}" width="640" height="480">`),
+      );
+      assert.ok(items.every((item) => item.count === GALLERY && item.kept === GALLERY));
+      assert.equal(items[0]?.detail, `${GALLERY} images without alt on /gallery`);
     });
 
     it('gives all forty to an agent through the MCP tool, a page at a time, described without REST words', async () => {

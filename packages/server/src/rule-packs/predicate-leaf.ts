@@ -1,12 +1,14 @@
 import type { Predicate, SelectorTest } from '@loupe/contract';
 import type { Element } from 'domhandler';
+import { MAX_INSTANCES } from '../audit/finding-instances.ts';
 import { clip } from './clip.ts';
 import type { ConditionLeaf, ElementQuery, LeafFacts, Truth } from './compiled-rule.ts';
 import { passesNumberTest } from './number-test.ts';
 import type { StringMatcher } from './string-matcher.ts';
 import type { SubjectView } from './subject-view.ts';
 
-const SAMPLES = 3;
+/** Elements and matches described for a finding's instances (the report keeps them all, up to its bound). */
+const SAMPLES = MAX_INSTANCES;
 const TEXT_SAMPLE_CHARS = 120;
 
 function describe(element: Element): string {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RulePackInput } from '@loupe/contract';
+import { MAX_INSTANCES } from '../audit/finding-instances.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { exampleRules } from './example-rules.ts';
 import { evaluateRule } from './rule-evaluator.ts';
@@ -272,10 +273,19 @@ describe('rule evaluator', () => {
   });
 
   describe('evidence', () => {
-    it('keeps three samples and the total', () => {
-      const images = Array.from({ length: 10 }, (_, i) => `<img src="/${i}.png">`).join('');
+    it('keeps every instance and the total', () => {
+      const images = Array.from({ length: 40 }, (_, i) => `<img src="/${i}.png">`).join('');
       const result = evaluate({ type: 'selector', selector: 'img', test: { op: 'exists' } }, page(images));
-      assert.deepEqual(result.evidence, { samples: ['<img src="/0.png">', '<img src="/1.png">', '<img src="/2.png">'], total: 10 });
+      assert.deepEqual(result.evidence, {
+        samples: Array.from({ length: 40 }, (_, i) => `<img src="/${i}.png">`),
+        total: 40,
+      });
+    });
+
+    it('keeps at most MAX_INSTANCES, with the true total', () => {
+      const images = Array.from({ length: MAX_INSTANCES + 1 }, (_, i) => `<img src="/${i}.png">`).join('');
+      const result = evaluate({ type: 'selector', selector: 'img', test: { op: 'exists' } }, page(images));
+      assert.deepEqual([result.evidence?.samples.length, result.evidence?.total], [MAX_INSTANCES, MAX_INSTANCES + 1]);
     });
 
     it('samples the substrings a text expression matched', () => {
@@ -283,7 +293,7 @@ describe('rule evaluator', () => {
         { type: 'text', str: { matches: 'todo:?\\s\\w+' } },
         subject({ visibleText: 'TODO fix. todo: write. Todo: ship. todo more. TODO last' }),
       );
-      assert.deepEqual(result.evidence, { samples: ['TODO fix', 'todo: write', 'Todo: ship'], total: 5 });
+      assert.deepEqual(result.evidence, { samples: ['TODO fix', 'todo: write', 'Todo: ship', 'todo more', 'TODO last'], total: 5 });
     });
 
     it('shows what a negated condition saw, and puts status and metric gates after what was found', () => {

@@ -1,8 +1,7 @@
+import { MAX_INSTANCES } from '../audit/finding-instances.ts';
 import type { CompiledRule, ConditionNode, LeafFacts, Truth } from './compiled-rule.ts';
 import type { RuleSubject } from './rule-subject.ts';
 import { SubjectView } from './subject-view.ts';
-
-const EVIDENCE_SAMPLES = 3;
 
 export interface RuleEvaluation {
   /**
@@ -12,7 +11,7 @@ export interface RuleEvaluation {
   outcome: 'fired' | 'passed' | 'not-applicable' | 'out-of-scope';
   /** Set when fired and explained. */
   message?: string;
-  /** Set when fired and explained: at most three samples and how many there were. */
+  /** Set when fired and explained: what was found (up to MAX_INSTANCES, a finding's instances) and how much there was. */
   evidence?: { samples: string[]; total: number };
 }
 
@@ -124,5 +123,5 @@ export function evaluateRule(rule: CompiledRule, subject: RuleSubject, options: 
     labels: [...new Set(found.labels)],
     metrics: subject.metrics,
   });
-  return { outcome: 'fired', message, evidence: { samples: samples.slice(0, EVIDENCE_SAMPLES), total } };
+  return { outcome: 'fired', message, evidence: { samples: samples.slice(0, MAX_INSTANCES), total } };
 }
