@@ -149,7 +149,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/links',
     summary: 'List the links of a report',
     description:
-      "Every link the crawl found, by source page: anchor text or alt, element, rel flags, and the target's status, final URL and failure reason in words; filterable by kind, internal or external target and status class (statusClass=4xx for broken links). Free.",
+      "Every link the crawl found, grouped by target (every link to one URL together, in crawl order of their source pages): anchor text or alt, element, rel flags, and the target's status, final URL and failure reason in words; filterable by kind, internal or external target and status class (statusClass=4xx for broken links). Free.",
     tag: 'Reports',
     scopes: ['reports:read'],
     params: ReportParams,

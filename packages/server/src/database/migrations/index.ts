@@ -25,6 +25,7 @@ import * as passwordResets from './0024-password-resets.ts';
 import * as crawlProgress from './0025-crawl-progress.ts';
 import * as linkDetails from './0026-link-details.ts';
 import * as findingInstances from './0027-finding-instances.ts';
+import * as linkTargets from './0030-link-targets.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0025-crawl-progress': crawlProgress,
   '0026-link-details': linkDetails,
   '0027-finding-instances': findingInstances,
+  '0030-link-targets': linkTargets,
 };
