@@ -136,6 +136,13 @@ for (const dialect of testDialects()) {
           ['/ok.png?second', 2, 2, 2],
         ],
       );
+      // A page ending exactly at the end of a URL's instances (the gallery's 40): the next starts at the next URL's first.
+      const exact = await everyPage(instancesPath('images/alt-missing', 'limit=40'));
+      assert.deepEqual(
+        exact.items.map((item) => [item.url, item.position]),
+        items.map((item) => [item.url, item.position]),
+      );
+      assert.equal(exact.sizes[1], 40);
       const hugeDetail = (await t.request('GET', `/api/v1/reports/${reportId}/pages/${ids.get('/huge')}`)).body as ReportPageDetail;
       const finding = hugeDetail.findings.find((candidate) => candidate.ruleId === 'images/alt-missing');
       assert.deepEqual([finding?.count, finding?.kept, finding?.samples.length], [HUGE, 1000, 3]);

@@ -17,16 +17,6 @@ export interface InstanceRow {
   kept: number;
 }
 
-/** Where a read starts: past the finding (url, id), or within it past `skip` of its instances. */
-interface Start {
-  url: string;
-  id: string;
-  skip?: number;
-}
-
-/** Findings read per step while filling a page: each gives at least one row, and may carry up to 1,000. */
-const FINDINGS_PER_READ = 20;
-
 /**
  * Every instance of one rule's findings in a crawl, in URL order, each finding's in the order
  * found. A finding that lists none still gives one row, so every URL it fired on is reachable.
@@ -41,33 +31,32 @@ export class IssueInstances {
 
   async list(crawlId: string, ruleId: string, query: { pageId?: string; limit: number; cursor?: string }): Promise<Page<InstanceRow>> {
     const after = decodeInstanceCursor(query.cursor);
+    // Every finding gives a row at least, but the cursor's own may have none left: limit + 2
+    // findings fill a page and tell whether another follows, in one read.
+    const findings = await this.#findings(crawlId, ruleId, query.pageId, after, query.limit + 2);
     const rows: (InstanceRow & { place: [string, string] })[] = [];
-    let from: Start | undefined = after ? { url: after.url, id: after.findingId, skip: after.position } : undefined;
-    while (rows.length <= query.limit) {
-      const findings = await this.#findings(crawlId, ruleId, query.pageId, from, FINDINGS_PER_READ);
-      for (const finding of findings) {
-        const instances = storedInstances(finding);
-        const skip = from?.skip !== undefined && finding.id === from.id ? from.skip : 0;
-        const listed: (string | null)[] = instances.length === 0 ? [null] : instances;
-        for (let index = skip; index < listed.length && rows.length <= query.limit; index += 1) {
-          rows.push({
-            ruleId: finding.rule_id,
-            pageId: finding.url_id,
-            url: finding.url,
-            severity: finding.severity,
-            instance: listed[index] ?? null,
-            detail: finding.detail,
-            position: index + 1,
-            count: finding.count,
-            kept: instances.length,
-            place: [finding.sort_url, finding.id],
-          });
-        }
+    for (const finding of findings) {
+      if (rows.length > query.limit) break;
+      // The rest past the samples (up to 1,000 instances) is read only for a finding the page reaches.
+      const instances = finding.has_more
+        ? storedInstances({ samples: finding.samples, more_instances: await this.#moreInstances(finding.id) })
+        : (JSON.parse(finding.samples) as string[]);
+      const listed: (string | null)[] = instances.length === 0 ? [null] : instances;
+      const skip = after && finding.id === after.findingId ? after.position : 0;
+      for (let index = skip; index < listed.length && rows.length <= query.limit; index += 1) {
+        rows.push({
+          ruleId: finding.rule_id,
+          pageId: finding.url_id,
+          url: finding.url,
+          severity: finding.severity,
+          instance: listed[index] ?? null,
+          detail: finding.detail,
+          position: index + 1,
+          count: finding.count,
+          kept: instances.length,
+          place: [finding.sort_url, finding.id],
+        });
       }
-      const last = findings.at(-1);
-      if (!last || findings.length < FINDINGS_PER_READ) break;
-      // The next read starts past the last finding read: its rows are all in.
-      from = { url: last.sort_url, id: last.id };
     }
     const more = rows.length > query.limit;
     const items = more ? rows.slice(0, query.limit) : rows;
@@ -78,25 +67,40 @@ export class IssueInstances {
     };
   }
 
-  /** Findings of the rule from `from` on (the cursor's own finding included: some of its rows may be left). */
-  #findings(crawlId: string, ruleId: string, pageId: string | undefined, from: Start | undefined, limit: number) {
+  /** The rule's findings from the cursor's on (its own included: some of its rows may be left), without their rest. */
+  #findings(
+    crawlId: string,
+    ruleId: string,
+    pageId: string | undefined,
+    after: { url: string; findingId: string } | undefined,
+    limit: number,
+  ) {
     const sortUrl = sql<string>`coalesce(u.url, '')`;
     return this.#database.db
       .selectFrom('crawl_findings as f')
       .leftJoin('crawl_urls as u', (join) => join.onRef('u.id', '=', 'f.url_id').on('u.crawl_id', '=', crawlId))
-      .select(['f.id', 'f.url_id', 'f.rule_id', 'f.severity', 'f.count', 'f.samples', 'f.more_instances', 'f.detail', 'u.url'])
-      .select(sortUrl.as('sort_url'))
+      .select(['f.id', 'f.url_id', 'f.rule_id', 'f.severity', 'f.count', 'f.samples', 'f.detail', 'u.url'])
+      .select([sortUrl.as('sort_url'), sql<boolean>`f.more_instances is not null`.as('has_more')])
       .where('f.crawl_id', '=', crawlId)
       .where('f.rule_id', '=', ruleId)
       .$if(pageId !== undefined, (q) => q.where('f.url_id', '=', pageId as string))
-      .$if(from !== undefined, (q) => {
-        const { url, id, skip } = from as Start;
-        return q.where(sql<boolean>`(${sortUrl}, f.id) ${sql.raw(skip === undefined ? '>' : '>=')} (${url}, ${id})`);
+      .$if(after !== undefined, (q) => {
+        const { url, findingId } = after as { url: string; findingId: string };
+        return q.where(sql<boolean>`(${sortUrl}, f.id) >= (${url}, ${findingId})`);
       })
       .orderBy(sortUrl)
       .orderBy('f.id')
       .limit(limit)
       .execute();
+  }
+
+  async #moreInstances(findingId: string): Promise<string | null> {
+    const row = await this.#database.db
+      .selectFrom('crawl_findings')
+      .select('more_instances')
+      .where('id', '=', findingId)
+      .executeTakeFirst();
+    return row?.more_instances ?? null;
   }
 }
 
