@@ -2,6 +2,9 @@
  * What keeping every instance of a finding costs (issue #24, point 2): one crawl of the
  * PostgreSQL 15 manual, then the bytes of its findings. `node_modules/.bin/node bench/finding-storage.ts` (Node 24).
  *
+ *   BENCH_SITE        pgdocs (default) or generated: the test harness's generated site, whose
+ *                     pages all share some findings, to time listing an issue of many URLs
+ *   BENCH_PAGES       pages of the generated site (default 20000)
  *   BENCH_PGDOCS_DIR  the manual, unpacked (default /tmp/pgdocs; made with
  *                     ../shared/testdata/sites/postgres-docs.sh)
  *
@@ -17,28 +20,35 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
+import { generatedSite } from '../packages/server/src/testing/fixture-sites.ts';
+import { startTestSite } from '../packages/server/src/testing/test-site.ts';
 import { runBench } from './bench-kit.ts';
 import { loupeApi, startLoupe } from './loupe-server.ts';
 import { startStaticSite } from './static-site.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const PGDOCS = process.env.BENCH_PGDOCS_DIR || '/tmp/pgdocs';
+const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 
 async function main(): Promise<void> {
-  if (!existsSync(join(PGDOCS, 'index.html'))) {
+  const generated = process.env.BENCH_SITE === 'generated';
+  if (!generated && !existsSync(join(PGDOCS, 'index.html'))) {
     throw new Error(`${PGDOCS}/index.html is missing: bash ../shared/testdata/sites/postgres-docs.sh ${PGDOCS}`);
   }
-  const site = await startStaticSite(PGDOCS);
+  const site = generated ? await startTestSite(generatedSite(PAGES), { record: false }) : await startStaticSite(PGDOCS);
+  const start = generated ? site.url('/') : site.url('/index.html');
   const loupe = await startLoupe({
     label: 'finding-storage',
     env: { LOUPE_CRAWL_ALLOW_PRIVATE: '1' },
     nodeFlags: ['--import', pathToFileURL(join(ROOT, 'bench/bench-resolver.ts')).href],
     setUp: (workspaceId) => [
       ['admin', 'set-plan', '--workspace', workspaceId, '--plan', 'business', '--json'],
-      ['admin', 'grant-credits', '--workspace', workspaceId, '--amount', '5000', '--note', 'bench:finding-storage', '--json'],
+      ['admin', 'grant-credits', '--workspace', workspaceId, '--amount', String(PAGES + 5000), '--note', 'bench:finding-storage', '--json'],
     ],
   });
-  const started = (await loupeApi(loupe, 'POST', '/api/v1/crawls', { url: site.url('/index.html'), maxPages: 2000 })) as { id: string };
+  const started = (await loupeApi(loupe, 'POST', '/api/v1/crawls', { url: start, maxPages: (generated ? PAGES : 2000) + 10 })) as {
+    id: string;
+  };
   let crawl: { status: string; pagesCrawled: number; reportId: string | null; error: string | null };
   for (;;) {
     crawl = await loupeApi(loupe, 'GET', `/api/v1/crawls/${started.id}`);
