@@ -182,7 +182,13 @@ export const ReportPage = z
     ...SeverityCounts.shape,
     depth: z.number().int(),
     inlinks: z.number().int(),
-    words: z.number().int().nullable(),
+    words: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Words of the page's main content (without the menus, headers, footers and sidebars the site repeats): what content/thin counts; null for URLs that are not HTML pages.",
+      ),
     responseMs: z.number().int().nullable(),
     bytes: z.number().int().nullable(),
     indexable: z.boolean().nullable(),
