@@ -104,6 +104,14 @@ describe('main content', () => {
     assert.equal(page.mainText.text, 'Title Body By me');
   });
 
+  it('is the body without its chrome when the <main> is empty', () => {
+    const page = facts(
+      '<header>Site</header><main id="content"></main><div class="menu">Menu</div><p>Content here</p><footer>Legal</footer>',
+    );
+    assert.equal(page.mainText.from, 'body');
+    assert.equal(page.mainText.text, 'Content here');
+  });
+
   it('is a <main> even inside an element named like chrome, and whatever comes before it', () => {
     const page = facts('<p>Intro</p><div class="sidebar"><main><p>Content</p><div class="menu">Inner menu</div></main></div>');
     assert.equal(page.mainText.text, 'Content Inner menu');

@@ -73,6 +73,10 @@ class Candidate {
     return this.#start !== -1;
   }
 
+  get words(): number {
+    return this.#words;
+  }
+
   start(at: number): void {
     this.#start = at;
   }
@@ -88,8 +92,8 @@ class Candidate {
  * collector tells it of each block element as it opens (and runs what it returns when the
  * element closes); the words come from the whole text's batches, cut wherever the context
  * changes, so each batch belongs to one candidate or none and the text is scanned once. At
- * most one candidate takes words at a time: the body without its chrome until a `<main>` or
- * `<article>` shows up, then that element; which one wins is known once the page is read.
+ * most one candidate takes words at a time: the body without its chrome outside any `<main>`
+ * or `<article>`, or that element; which one wins is known once the page is read.
  */
 export class MainContent {
   readonly #whole: VisibleText;
@@ -134,15 +138,18 @@ export class MainContent {
   /** After the whole text's `finish()`, which hands on its last batch. */
   finish(): MainTextSummary {
     const at = this.#whole.length;
-    const chosen = this.#main ?? this.#articles ?? this.#body;
+    // An empty <main> (a placeholder, a skip-link target) holds none of the page's words:
+    // the body's text without its chrome is the content then.
+    const main = this.#main !== null && this.#main.words > 0 ? this.#main : null;
+    const chosen = main ?? this.#articles ?? this.#body;
     if (chosen.collecting) chosen.stop(at);
-    const from = chosen === this.#main ? 'main' : chosen === this.#articles ? 'article' : 'body';
+    const from = chosen === main ? 'main' : chosen === this.#articles ? 'article' : 'body';
     return { ...chosen.finish(), from, ranges: chosen.ranges };
   }
 
   #excludes(name: string, role: string | undefined, attribs: Record<string, string>): boolean {
     if (OFF_MAIN_ELEMENTS.has(name) || (role !== undefined && OFF_MAIN_ROLES.has(role))) return true;
-    if (this.#mainState !== 0 || this.#articleDepth > 0) return false;
+    if (this.#mainState === 1 || this.#articleDepth > 0) return false;
     // Outside main content, a header or footer not inside a section is the page's banner or contentinfo.
     if ((name === 'header' || name === 'footer') && this.#sectionDepth === 0) return true;
     return isChrome(attribs.id) || isChrome(attribs.class);
@@ -193,7 +200,6 @@ export class MainContent {
 
   #candidateHere(): Candidate | null {
     if (this.#mainState === 1) return this.#main;
-    if (this.#mainState === 2) return null;
     if (this.#articleDepth > 0) return this.#articles;
     return this.#articles === null ? this.#body : null;
   }
