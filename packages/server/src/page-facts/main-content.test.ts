@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { mainTextOf } from './main-content.ts';
-import { extractPageFacts, type PageFacts } from './page-facts.ts';
+import { extractPageFacts, PAGE_FACT_CAPS, type PageFacts } from './page-facts.ts';
 
 function facts(html: string): PageFacts {
   const page = extractPageFacts(html, 'https://example.com/docs/page.html', {});
-  // Whatever the markup, the ranges give back the main text out of the whole text.
-  assert.equal(mainTextOf(page.text.text, page.mainText.ranges), page.mainText.text);
+  // Whatever the markup, the ranges give back the main text out of the whole text (under their cap).
+  if (page.mainText.ranges.length < PAGE_FACT_CAPS.mainTextRanges) {
+    assert.equal(mainTextOf(page.text.text, page.mainText.ranges), page.mainText.text);
+  }
   return page;
 }
 
@@ -124,6 +126,17 @@ describe('main content', () => {
     );
     assert.equal(page.mainText.from, 'article');
     assert.equal(page.mainText.text, 'One First post. Second post.');
+  });
+
+  it('keeps at most PAGE_FACT_CAPS.mainTextRanges stretches, the last taking in the rest', () => {
+    const count = PAGE_FACT_CAPS.mainTextRanges + 5;
+    const page = facts(Array.from({ length: count }, (_, i) => `<p>w${i}</p><nav>n${i}</nav>`).join(''));
+    assert.equal(page.mainText.wordCount, count);
+    assert.equal(page.mainText.ranges.length, PAGE_FACT_CAPS.mainTextRanges);
+    const searched = mainTextOf(page.text.text, page.mainText.ranges);
+    assert.ok(searched.startsWith('w0 w1 w2 '));
+    assert.ok(searched.includes(`w${PAGE_FACT_CAPS.mainTextRanges - 2} w${PAGE_FACT_CAPS.mainTextRanges - 1} n`));
+    assert.ok(searched.endsWith(`n${count - 2} w${count - 1}`));
   });
 
   it('does not split a word at an inline element, whatever its class', () => {

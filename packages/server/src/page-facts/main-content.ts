@@ -1,3 +1,4 @@
+import { PAGE_FACT_CAPS as CAPS } from './page-fact-caps.ts';
 import { TextDigest, type TextDigests } from './text-digest.ts';
 import { KEPT_TEXT_CHARS, type VisibleText, type VisibleTextSummary } from './visible-text.ts';
 
@@ -11,6 +12,7 @@ export interface MainTextSummary extends VisibleTextSummary, TextDigests {
   /**
    * The stretches of the whole visible text (`PageFacts.text.text`, before its cap) that make
    * it up, as [start, end) offsets in order: the main text is their words joined by spaces.
+   * At most PAGE_FACT_CAPS.mainTextRanges.
    */
   ranges: Array<[number, number]>;
 }
@@ -82,7 +84,14 @@ class Candidate {
   }
 
   stop(at: number): void {
-    if (at > this.#start) this.ranges.push([this.#start, at]);
+    const ranges = this.ranges;
+    const last = ranges[ranges.length - 1];
+    // Past the cap a stretch joins the one before, gap and all: the text for search takes in
+    // some chrome on such a page, while its words, hash and SimHash stay exact.
+    if (at > this.#start) {
+      if (last !== undefined && ranges.length >= CAPS.mainTextRanges) last[1] = at;
+      else ranges.push([this.#start, at]);
+    }
     this.#start = -1;
   }
 }
@@ -117,8 +126,8 @@ export class MainContent {
   }
 
   /**
-   * A block element opens (`role` trimmed and lower-cased); returns what to run when it closes, or null when it changes
-   * nothing (most elements: nothing is allocated for them).
+   * A block element opens (`role` trimmed and lower-cased); returns what to run when it
+   * closes, or null when it changes nothing (most elements: nothing is allocated for them).
    */
   open(name: string, role: string | undefined, attribs: Record<string, string>): (() => void) | null {
     if ((name === 'main' || role === 'main') && this.#mainState === 0) return this.#enterMain();

@@ -47,6 +47,8 @@ export const PAGE_FACT_CAPS = {
   jsonLdChars: 262_144,
   jsonLdTypes: 200,
   microdataTypes: 100,
+  /** Stretches of the visible text that make up the main content (kept with the page's summary). */
+  mainTextRanges: 200,
   /** Element descriptions kept for unnamed buttons, unlabeled controls and duplicate ids. */
   samples: 20,
   /** Distinct `id` and `label[for]` values remembered; past this, duplicates go unnoticed. */
