@@ -81,6 +81,11 @@ describe('main content', () => {
     assert.equal(page.text.wordCount, 24);
   });
 
+  it('reads the names of chrome on elements in the page, never on the page itself', () => {
+    const page = facts('<html class="menu"><body id="header" class="nav"><div id="Sidebar">Links</div><p>Kept</p></body></html>');
+    assert.equal(page.mainText.text, 'Kept');
+  });
+
   it('is the whole visible text of a page with no landmarks and no chrome', () => {
     const page = facts(
       '<html><body><h1>Plain</h1><div class="page-header">A page</div><p>with words, <b>all</b> of them content.</p></body></html>',

@@ -161,6 +161,8 @@ export class MainContent {
     if (this.#mainState === 1 || this.#articleDepth > 0) return false;
     // Outside main content, a header or footer not inside a section is the page's banner or contentinfo.
     if ((name === 'header' || name === 'footer') && this.#sectionDepth === 0) return true;
+    // The page itself is never chrome, whatever its classes say (`<body class="nav">`).
+    if (name === 'body' || name === 'html') return false;
     return isChrome(attribs.id) || isChrome(attribs.class);
   }
 
