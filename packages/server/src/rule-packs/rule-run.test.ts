@@ -155,9 +155,9 @@ describe('a run of custom rules on the rule threads', () => {
 
   it('stops every rule not done by the run\u2019s deadline, each keeping what it decided before', async () => {
     // Each costly one takes at least its page budget before it is stopped and its thread ended:
-    // 20 of them, 4 s at least, outlast the deadline on any machine, and the deadline leaves a
+    // 30 of them, 6 s at least, outlast the deadline on any machine, and the deadline leaves a
     // thread started under load time to reach the first.
-    const costly = Array.from({ length: 20 }, (_, index) => selectorRule(`content/costly-${index + 1}`, 'section div div div div'));
+    const costly = Array.from({ length: 30 }, (_, index) => selectorRule(`content/costly-${index + 1}`, 'section div div div div'));
     // A thread started before the deadline's clock does: on a loaded machine, starting one took most of it.
     await new RuleRun(compiled(selectorRule('content/heading', 'h1')), { purpose: 'preview', pageBudgetMs: 10_000 }).evaluate([
       page('/warm'),
@@ -165,15 +165,15 @@ describe('a run of custom rules on the rule threads', () => {
     const run = new RuleRun(compiled(...costly, selectorRule('content/heading', 'h1')), {
       purpose: 'preview',
       pageBudgetMs: 200,
-      deadlineMs: 3000,
+      deadlineMs: 4000,
     });
     const outcomes = await run.evaluate([page('/a'), page('/b'), nested('/nested', 200), page('/c')]);
     const errors = run.errors();
     assert.equal(errors[0]?.budget, 'page', 'the first costly rule is stopped at its page budget, well before the deadline');
     const heading = errors.at(-1);
-    assert.deepEqual([heading?.code, heading?.budget, heading?.budgetMs], ['rule_timeout', 'deadline', 3000]);
+    assert.deepEqual([heading?.code, heading?.budget, heading?.budgetMs], ['rule_timeout', 'deadline', 4000]);
     assert.equal(outcomes.at(-1)?.decided, heading?.pagesEvaluated, 'its counts cover the pages it was run on before');
-    assert.match(heading?.message ?? '', /the preview reached its deadline of 3000 ms before this rule was run on every page/);
+    assert.match(heading?.message ?? '', /the preview reached its deadline of 4000 ms before this rule was run on every page/);
     assert.ok(errors.every((error) => error !== null));
   });
 
