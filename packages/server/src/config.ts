@@ -24,7 +24,9 @@ const Env = z
     HOST: z.string().default('127.0.0.1'),
     LOUPE_DATA_DIR: z.string().default('./data'),
     DATABASE_URL: z.string().optional(),
-    LOUPE_PUBLIC_URL: z.url().default('http://localhost:8080'),
+    LOUPE_PUBLIC_URL: z.url().optional(),
+    LOUPE_DEFAULT_PLAN: z.string().optional(),
+    LOUPE_BOOTSTRAP_KEY_FILE: z.string().optional(),
     LOUPE_BOOTSTRAP_KEY: z
       .string()
       .regex(/^loupe_[A-Za-z0-9_-]{24,}$/, 'must be loupe_ followed by at least 24 letters, digits, - or _')
@@ -39,6 +41,8 @@ const Env = z
       .default(DEFAULT_LINK_CHECKS.budgetMs / 1000),
     LOUPE_SERVE_JOBS: flagWithDefault('true'),
     LOUPE_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    // Well under systemd's 90 s before it sends SIGKILL.
+    LOUPE_SHUTDOWN_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
     LOUPE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(1073741824),
     LOUPE_PLANS_FILE: z.string().optional(),
     LOUPE_MAX_UPLOAD_BYTES: z.coerce
@@ -131,8 +135,13 @@ export interface Config {
   databaseUrl?: string;
   /** PostgreSQL schema to use instead of `public` (tests run each server in its own). */
   databaseSchema?: string;
+  /** Where clients reach this instance; every URL it answers starts with it. */
   publicUrl: string;
   bootstrapKey?: string;
+  /** Where the first start writes the generated API key (mode 0600) instead of the terminal. */
+  bootstrapKeyFile?: string;
+  /** The plan of the first workspace and of `loupe admin create-workspace` (plans/plans.ts checks it). */
+  defaultPlan?: string;
   crawlAllowPrivate: boolean;
   /** Crawls one process (serve with the embedded queue, or each worker) runs at once. */
   crawlConcurrency: number;
@@ -151,6 +160,8 @@ export interface Config {
   serveJobs: boolean;
   /** How long a job stays with a worker that stopped renewing it (a crashed one) before another takes it. */
   jobLeaseSeconds: number;
+  /** SIGTERM to exit: streams end, jobs go back to the queue, requests in flight finish; past it the process exits anyway. */
+  shutdownSeconds: number;
   cacheMaxBytes: number;
   plansFile?: string;
   /** Set: originals go to this bucket instead of files under the data dir. */
@@ -200,6 +211,15 @@ export interface Config {
   validateResponses: boolean;
 }
 
+/**
+ * The URL of the address the server listens on, the public URL's default: a wildcard address
+ * (all interfaces) is reached as localhost, an IPv6 one in brackets.
+ */
+function listenUrl(host: string, port: number): string {
+  const reachable = ['0.0.0.0', '::', ''].includes(host) ? 'localhost' : host;
+  return `http://${reachable.includes(':') && !reachable.startsWith('[') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`FOO=` in a shell or .env) means unset.
   const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
@@ -214,13 +234,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: resolve(e.LOUPE_DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
-    publicUrl: e.LOUPE_PUBLIC_URL.replace(/\/$/, ''),
+    publicUrl: (e.LOUPE_PUBLIC_URL ?? listenUrl(e.HOST, e.PORT)).replace(/\/$/, ''),
     bootstrapKey: e.LOUPE_BOOTSTRAP_KEY,
+    bootstrapKeyFile: e.LOUPE_BOOTSTRAP_KEY_FILE ? resolve(e.LOUPE_BOOTSTRAP_KEY_FILE) : undefined,
+    defaultPlan: e.LOUPE_DEFAULT_PLAN,
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     crawlConcurrency: e.LOUPE_CRAWL_CONCURRENCY,
     linkChecks: { cap: e.LOUPE_LINK_CHECK_CAP, budgetSeconds: e.LOUPE_LINK_CHECK_BUDGET_SECONDS },
     serveJobs: e.LOUPE_SERVE_JOBS,
     jobLeaseSeconds: e.LOUPE_JOB_LEASE_SECONDS,
+    shutdownSeconds: e.LOUPE_SHUTDOWN_SECONDS,
     cacheMaxBytes: e.LOUPE_CACHE_MAX_BYTES,
     plansFile: e.LOUPE_PLANS_FILE,
     s3: e.S3_BUCKET
