@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { ClientConfigFlags } from './client-config.ts';
 import { ClientSession } from './client-session.ts';
 import { type ExitCode, exitCodeFor, exitCodes } from './exit-codes.ts';
+import { withFixHint } from './fix-hints.ts';
 import { Output } from './output.ts';
 
 /** The flags every user command takes. */
@@ -45,7 +46,7 @@ export function userAction<O extends object>(
       });
       process.exitCode = (await work({ session, output }, params.slice(0, -2), options)) ?? exitCodes.ok;
     } catch (error) {
-      output.error(error);
+      output.error(withFixHint(error));
       process.exitCode = exitCodeFor(error);
     }
   };

@@ -111,6 +111,41 @@ describe('loupe crawl', () => {
     assert.match(shown.stdout, /^progress +pages \d+\/\d+( · links \d+\/\d+)? · done( · \d+ errors? \(4xx \d+\))?$/m);
   });
 
+  it('lists past crawls with running ones in the API order, at most --limit, and only active ones with --active', async () => {
+    const run = await runLoupe(['crawls', 'list', '--json'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const all = json<{ id: string; status: string }[]>(run);
+    assert.ok(all.some((crawl) => crawl.status === 'completed'));
+    assert.ok(all.some((crawl) => crawl.status === 'canceled'));
+    assert.deepEqual(
+      all.map((crawl) => crawl.id),
+      all.map((crawl) => crawl.id).sort(),
+    );
+    const limited = json(await runLoupe(['crawls', 'list', '--limit', '2', '--json'], env));
+    assert.deepEqual(limited, all.slice(0, 2));
+    assert.deepEqual(json(await runLoupe(['crawls', 'list', '--active', '--json'], env)), []);
+    const table = await runLoupe(['crawls', 'list'], env);
+    assert.match(table.stdout, /^ID +STATUS +URL +PAGES +MAX +REPORT +CREATED$/m);
+    assert.equal(table.stdout.trim().split('\n').length, all.length + 1);
+    const both = await runLoupe(['crawls', 'list', '--active', '--status', 'failed'], env);
+    assert.equal(both.code, 2);
+  });
+
+  it('names an audit project by name to crawl it and list its crawls', async () => {
+    const created = await t.request('POST', '/api/v1/projects', { body: { name: 'Generated site', siteUrl: site.url('/') } });
+    assert.equal(created.status, 201);
+    const run = await runLoupe(['crawl', site.url('/'), '--project', 'Generated site', '--max-pages', '2', '--json'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const listed = json(await runLoupe(['crawls', 'list', '--project', 'Generated site', '--json'], env));
+    assert.deepEqual(
+      listed.map((crawl: { id: string }) => crawl.id),
+      [json(run).crawl.id],
+    );
+    const unknown = await runLoupe(['crawls', 'list', '--project', 'No such project'], env);
+    assert.equal(unknown.code, 4);
+    assert.match(unknown.stderr, /No audit project with the id or name "No such project": loupe audit-projects list shows them/);
+  });
+
   it('shows the errors so far by kind in its progress lines and in the crawl it shows', async () => {
     const links = ['/', '/moved-away', '/never-was', '/gone/for-good'];
     const broken = await startTestSite({

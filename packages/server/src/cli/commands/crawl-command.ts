@@ -1,8 +1,10 @@
-import { CrawlStatus, type StartCrawl } from '@loupe/contract';
+import { type Crawl, CrawlStatus, type StartCrawl } from '@loupe/contract';
+import type { LoupeClient } from '@loupe/sdk';
 import { type Command, Option } from 'commander';
 import { crawlProgressBar } from '../crawl-progress-bar.ts';
 import { followCrawl } from '../follow-crawl.ts';
 import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
+import { auditProjectId } from '../project-references.ts';
 import { formatFields, formatTable } from '../table.ts';
 import { keyValues, repeatable, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
@@ -41,12 +43,35 @@ function crawlRequest(url: string, options: CrawlFlags): StartCrawl {
   };
 }
 
+interface CrawlListFlags extends ListFlags {
+  status?: CrawlStatus;
+  active?: boolean;
+  project?: string;
+}
+
+/**
+ * The crawls a list asks for. The workspace listing answers one state at a time (queued and
+ * running ones by default), so every crawl is each state's pages merged in the API's order;
+ * the first --limit of each state hold the first --limit of all.
+ */
+async function listCrawls(client: LoupeClient, options: CrawlListFlags): Promise<Crawl[]> {
+  if (options.project !== undefined) {
+    const projectId = await auditProjectId(client, options.project);
+    return listAll(options, (page) => client.all.listProjectCrawls({ projectId, status: options.status, ...page }));
+  }
+  const statuses = options.status ? [options.status] : options.active ? (['queued', 'running'] as const) : CrawlStatus.options;
+  const crawls: Crawl[] = [];
+  for (const status of statuses) crawls.push(...(await listAll(options, (page) => client.all.listCrawls({ status, ...page }))));
+  crawls.sort((a, b) => a.id.toLowerCase().localeCompare(b.id.toLowerCase()));
+  return crawls.slice(0, options.limit);
+}
+
 /** `loupe crawl <url>`: start a crawl, follow it with a progress bar, print the report's summary. */
 export function registerCrawlCommand(program: Command): void {
   withClientFlags(program.command('crawl').description('Crawl and audit a site (or one page), with progress, then the report summary.'))
     .argument('<url>', 'the site or page to audit, http(s)')
     .option('--page', 'audit this one URL only (a one-page crawl)')
-    .option('--project <projectId>', 'file the report under this audit project')
+    .option('--project <project>', 'file the report under this audit project (id or name)')
     .option('--max-pages <n>', "pages to crawl at most (default and cap: the plan's)", wholeNumber(1, 100_000))
     .option('--max-depth <n>', 'clicks from the start URL (default: unlimited)', wholeNumber(0, 100))
     .option('--include <glob>', 'only URLs whose path matches, e.g. /docs/** (repeatable)', repeatable)
@@ -65,7 +90,8 @@ export function registerCrawlCommand(program: Command): void {
     .action(
       userAction<CrawlFlags>(async ({ session, output }, [url], options) => {
         const client = await session.workspaceClient();
-        const crawl = await client.startCrawl({ body: crawlRequest(url as string, options) });
+        const projectId = options.project === undefined ? undefined : await auditProjectId(client, options.project);
+        const crawl = await client.startCrawl({ body: crawlRequest(url as string, { ...options, project: projectId }) });
         if (crawl.capped) output.note(`maxPages lowered to the plan's cap: ${crawl.maxPages}.`);
         if (!options.wait) {
           output.result(
@@ -81,12 +107,13 @@ export function registerCrawlCommand(program: Command): void {
 
   const crawls = program.command('crawls').description('Crawls of the workspace: list, show, follow, cancel.');
 
-  withListFlags(withClientFlags(crawls.command('list').description('List crawls: queued and running ones unless --status.')))
+  withListFlags(withClientFlags(crawls.command('list').description('List crawls, past and running, oldest first.')))
     .addOption(new Option('--status <status>', 'only crawls in this state').choices(CrawlStatus.options))
+    .addOption(new Option('--active', 'only queued and running crawls').conflicts('status'))
+    .option('--project <project>', 'only crawls of this audit project (id or name), newest first')
     .action(
-      userAction<ListFlags & { status?: CrawlStatus }>(async ({ session, output }, _args, options) => {
-        const client = await session.workspaceClient();
-        const list = await listAll(options, (page) => client.all.listCrawls({ status: options.status, ...page }));
+      userAction<CrawlListFlags>(async ({ session, output }, _args, options) => {
+        const list = await listCrawls(await session.workspaceClient(), options);
         output.result(list, (rows) =>
           rows.length === 0
             ? 'No crawls.'

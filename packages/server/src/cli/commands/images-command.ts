@@ -7,6 +7,7 @@ import { exitCodeFor, exitCodes } from '../exit-codes.ts';
 import { collectImageFiles, type ImageFile } from '../image-files.ts';
 import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { errorBody, type Output } from '../output.ts';
+import { imageProjectId } from '../project-references.ts';
 import { formatBytes, formatTable } from '../table.ts';
 import { userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
@@ -64,7 +65,7 @@ export function registerImagesCommand(program: Command): void {
       .description('Upload image files, and the image files of folders at every depth; an existing path is replaced.'),
   )
     .argument('<paths...>', 'files and folders')
-    .requiredOption('--project <projectId>', 'the image project')
+    .requiredOption('--project <project>', 'the image project: id or slug')
     .option('--prefix <path>', 'put the images under this path in the project, e.g. blog/2026')
     .option('--concurrency <n>', 'uploads at once (default 4)', wholeNumber(1, 32), 4)
     .addHelpText(
@@ -74,7 +75,8 @@ export function registerImagesCommand(program: Command): void {
     .action(
       userAction<{ project: string; prefix?: string; concurrency: number }>(async ({ session, output }, [paths], options) => {
         const files = await collectImageFiles(paths as string[], options.prefix);
-        const { results, stopped, firstError } = await uploadAll(session.client(), options.project, files, options.concurrency, output);
+        const projectId = await imageProjectId(session.client(), options.project);
+        const { results, stopped, firstError } = await uploadAll(session.client(), projectId, files, options.concurrency, output);
         const uploaded = results.filter((result) => 'image' in result);
         const summary: UploadSummary = {
           uploaded: uploaded.length,
@@ -96,14 +98,15 @@ export function registerImagesCommand(program: Command): void {
     );
 
   withListFlags(withClientFlags(images.command('list').description("List a project's images.")))
-    .requiredOption('--project <projectId>', 'the image project')
+    .requiredOption('--project <project>', 'the image project: id or slug')
     .option('--prefix <path>', 'only images whose path starts with this')
     .option('--tag <tag>', 'only images with this tag')
     .action(
       userAction<ListFlags & { project: string; prefix?: string; tag?: string }>(async ({ session, output }, _args, options) => {
         const client = session.client();
+        const projectId = await imageProjectId(client, options.project);
         const list = await listAll(options, (page) =>
-          client.all.listImages({ projectId: options.project, prefix: options.prefix, tag: options.tag, ...page }),
+          client.all.listImages({ projectId, prefix: options.prefix, tag: options.tag, ...page }),
         );
         output.result(list, (rows) =>
           rows.length === 0

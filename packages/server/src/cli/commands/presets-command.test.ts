@@ -76,6 +76,6 @@ describe('loupe presets', () => {
   it('exits 2 without --project', async () => {
     const run = await runLoupe(['presets', 'list'], env);
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /required option '--project <projectId>' not specified/);
+    assert.match(run.stderr, /required option '--project <project>' not specified/);
   });
 });

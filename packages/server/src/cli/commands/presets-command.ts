@@ -2,6 +2,7 @@ import { Id, LoupeError, type Transforms } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
 import type { Command } from 'commander';
 import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
+import { imageProjectId } from '../project-references.ts';
 import { formatTable } from '../table.ts';
 import { parseTransforms, transformHelp } from '../transform-flags.ts';
 import { repeatable, userAction, withClientFlags } from '../user-command.ts';
@@ -22,20 +23,23 @@ async function presetId(client: LoupeClient, projectId: string, reference: strin
   for await (const preset of client.all.listPresets({ projectId, limit: 100 })) {
     if (preset.name === reference) return preset.id;
   }
-  throw new LoupeError('not_found', { message: `No preset named "${reference}" in project ${projectId}.` });
+  throw new LoupeError('not_found', {
+    message: `No preset named "${reference}" in project ${projectId}: loupe presets list --project ${projectId} shows them.`,
+  });
 }
 
 /** `loupe presets`: named transform configurations of an image project. */
 export function registerPresetsCommand(program: Command): void {
   const presets = program.command('presets').description('Presets (named transforms, ?t=<name>): list, create, show, delete.');
-  const projectOption = ['--project <projectId>', 'the image project'] as const;
+  const projectOption = ['--project <project>', 'the image project: id or slug'] as const;
 
   withListFlags(withClientFlags(presets.command('list').description("List a project's presets.")))
     .requiredOption(...projectOption)
     .action(
       userAction<ProjectFlag & ListFlags>(async ({ session, output }, _args, options) => {
         const client = session.client();
-        const list = await listAll(options, (page) => client.all.listPresets({ projectId: options.project, ...page }));
+        const projectId = await imageProjectId(client, options.project);
+        const list = await listAll(options, (page) => client.all.listPresets({ projectId, ...page }));
         output.result(list, (rows) =>
           rows.length === 0
             ? 'No presets yet: loupe presets create <name> --project <id> -t width=300'
@@ -53,8 +57,9 @@ export function registerPresetsCommand(program: Command): void {
     .requiredOption('-t, --transform <name=value>', transformHelp, repeatable)
     .action(
       userAction<ProjectFlag & { transform: string[] }>(async ({ session, output }, [name], options) => {
-        const preset = await session.client().createPreset({
-          projectId: options.project,
+        const client = session.client();
+        const preset = await client.createPreset({
+          projectId: await imageProjectId(client, options.project),
           body: { name: name as string, transforms: parseTransforms(options.transform) as Transforms },
         });
         output.result(preset, (p) => `Created preset ${p.name} (${p.id}): ${describeTransforms(p.transforms)}`);
@@ -67,8 +72,9 @@ export function registerPresetsCommand(program: Command): void {
     .action(
       userAction<ProjectFlag>(async ({ session, output }, [reference], options) => {
         const client = session.client();
-        const id = await presetId(client, options.project, reference as string);
-        const preset = await client.getPreset({ projectId: options.project, presetId: id });
+        const projectId = await imageProjectId(client, options.project);
+        const id = await presetId(client, projectId, reference as string);
+        const preset = await client.getPreset({ projectId, presetId: id });
         output.result(preset, (p) => `${p.name} (${p.id}): ${describeTransforms(p.transforms)}`);
       }),
     );
@@ -79,8 +85,9 @@ export function registerPresetsCommand(program: Command): void {
     .action(
       userAction<ProjectFlag>(async ({ session, output }, [reference], options) => {
         const client = session.client();
-        const id = await presetId(client, options.project, reference as string);
-        const answer = await client.deletePreset({ projectId: options.project, presetId: id });
+        const projectId = await imageProjectId(client, options.project);
+        const id = await presetId(client, projectId, reference as string);
+        const answer = await client.deletePreset({ projectId, presetId: id });
         output.result(answer, () => `Deleted preset ${String(reference)}.`);
       }),
     );

@@ -51,6 +51,18 @@ describe('loupe projects', () => {
     assert.match(run.stdout, /^images +0$/m);
   });
 
+  it('names a project by its slug as well as its id', async () => {
+    const created = json(await runLoupe(['projects', 'create', 'By Slug', '--json'], env));
+    const shown = json(await runLoupe(['projects', 'get', created.slug, '--json'], env));
+    assert.equal(shown.id, created.id);
+    const renamed = json(await runLoupe(['projects', 'update', created.slug, '--name', 'Renamed', '--json'], env));
+    assert.equal(renamed.name, 'Renamed');
+    assert.deepEqual(json(await runLoupe(['projects', 'delete', created.slug, '--json'], env)), { deleted: true });
+    const gone = await runLoupe(['projects', 'get', created.slug], env);
+    assert.equal(gone.code, 4);
+    assert.match(gone.stderr, /loupe projects list shows them/);
+  });
+
   it('deletes a project', async () => {
     const created = json(await runLoupe(['projects', 'create', 'Doomed', '--json'], env));
     const run = await runLoupe(['projects', 'delete', created.id, '--json'], env);
@@ -77,7 +89,7 @@ describe('loupe projects', () => {
   it('exits 2 on a usage error, as the error body with --json', async () => {
     const missing = await runLoupe(['projects', 'get'], env);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /missing required argument 'projectId'/);
+    assert.match(missing.stderr, /missing required argument 'project'/);
     const unknown = await runLoupe(['projects', 'get', '--colour', 'red', '--json'], env);
     assert.equal(unknown.code, 2);
     assert.equal(JSON.parse(unknown.stderr).code, 'validation_failed');

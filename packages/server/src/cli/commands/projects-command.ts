@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
+import { imageProjectId } from '../project-references.ts';
 import { formatBytes, formatFields, formatTable } from '../table.ts';
 import { userAction, withClientFlags } from '../user-command.ts';
 
@@ -39,10 +40,11 @@ export function registerProjectsCommand(program: Command): void {
     );
 
   withClientFlags(projects.command('get').description('Show an image project with its image count and size.'))
-    .argument('<projectId>', 'project id')
+    .argument('<project>', 'project id or slug')
     .action(
-      userAction(async ({ session, output }, [projectId]) => {
-        const project = await session.client().getImageProject({ projectId: projectId as string });
+      userAction(async ({ session, output }, [reference]) => {
+        const client = session.client();
+        const project = await client.getImageProject({ projectId: await imageProjectId(client, reference as string) });
         output.result(project, (p) =>
           formatFields([
             ['id', p.id],
@@ -60,26 +62,28 @@ export function registerProjectsCommand(program: Command): void {
     );
 
   withClientFlags(projects.command('update').description('Rename an image project, or set or clear its custom domain.'))
-    .argument('<projectId>', 'project id')
+    .argument('<project>', 'project id or slug')
     .option('--name <name>', 'the new name')
     .option('--custom-domain <host>', 'a hostname serving the project\'s images; "none" clears it')
     .action(
-      userAction<{ name?: string; customDomain?: string }>(async ({ session, output }, [projectId], options) => {
+      userAction<{ name?: string; customDomain?: string }>(async ({ session, output }, [reference], options) => {
         const body = {
           ...(options.name !== undefined ? { name: options.name } : {}),
           ...(options.customDomain !== undefined ? { customDomain: options.customDomain === 'none' ? null : options.customDomain } : {}),
         };
-        const project = await session.client().updateImageProject({ projectId: projectId as string, body });
+        const client = session.client();
+        const project = await client.updateImageProject({ projectId: await imageProjectId(client, reference as string), body });
         output.result(project, (p) => `Updated project ${p.name} (${p.id}).`);
       }),
     );
 
   withClientFlags(projects.command('delete').description('Delete an image project with all its presets and images.'))
-    .argument('<projectId>', 'project id')
+    .argument('<project>', 'project id or slug')
     .action(
-      userAction(async ({ session, output }, [projectId]) => {
-        const answer = await session.client().deleteImageProject({ projectId: projectId as string });
-        output.result(answer, () => `Deleted project ${String(projectId)}.`);
+      userAction(async ({ session, output }, [reference]) => {
+        const client = session.client();
+        const answer = await client.deleteImageProject({ projectId: await imageProjectId(client, reference as string) });
+        output.result(answer, () => `Deleted project ${String(reference)}.`);
       }),
     );
 }

@@ -94,9 +94,9 @@ describe('loupe reports, diff and search', () => {
   });
 
   it('exits 6 for a search before the index is built, then builds it with --build and finds pages', async () => {
-    const early = await runLoupe(['search', projectId, 'generated'], env);
+    const early = await runLoupe(['search', 'Generated', 'generated'], env);
     assert.equal(early.code, 6);
-    assert.match(early.stderr, /\(search_index_not_built\)/);
+    assert.match(early.stderr, /Fix: loupe search <project> <query> --build \(search_index_not_built\)/);
     const run = await runLoupe(['search', projectId, 'generated page', '--build', '--limit', '3'], env);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^1\. .+\n {3}http:\/\/127\.0\.0\.1:\d+\/.*\n {3}.+/);

@@ -3,6 +3,7 @@ import { ExportQuery, ListReportPagesQuery } from '@loupe/contract';
 import { type Command, Option } from 'commander';
 import type { z } from 'zod';
 import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
+import { auditProjectId } from '../project-references.ts';
 import { formatReportSummary } from '../report-summary.ts';
 import { formatTable } from '../table.ts';
 import { userAction, withClientFlags } from '../user-command.ts';
@@ -21,11 +22,12 @@ export function registerReportsCommand(program: Command): void {
   const reports = program.command('reports').description('Audit reports: list, read, page index, export.');
 
   withListFlags(withClientFlags(reports.command('list').description('List reports, newest first.')))
-    .option('--project <projectId>', 'only reports of this audit project')
+    .option('--project <project>', 'only reports of this audit project (id or name)')
     .action(
       userAction<ListFlags & { project?: string }>(async ({ session, output }, _args, options) => {
         const client = await session.workspaceClient();
-        const list = await listAll(options, (page) => client.all.listReports({ projectId: options.project, ...page }));
+        const projectId = options.project === undefined ? undefined : await auditProjectId(client, options.project);
+        const list = await listAll(options, (page) => client.all.listReports({ projectId, ...page }));
         output.result(list, (rows) =>
           rows.length === 0
             ? 'No reports yet: loupe crawl <url>'

@@ -4,6 +4,7 @@ import type { LoupeClient } from '@loupe/sdk';
 import type { Command } from 'commander';
 import { listAll } from '../list-all.ts';
 import type { Output } from '../output.ts';
+import { auditProjectId } from '../project-references.ts';
 import { userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
 /** How often `--build` asks whether the build is done: the API has no event for it. */
@@ -36,17 +37,16 @@ async function buildIndex(client: LoupeClient, projectId: string, output: Output
 /** `loupe search`: full-text search over the pages of an audit project's newest report. */
 export function registerSearchCommand(program: Command): void {
   withClientFlags(program.command('search').description('Search the pages of an audit project: words, "a phrase", -exclude, a OR b.'))
-    .argument('<projectId>', 'audit project id')
+    .argument('<project>', 'audit project id or name')
     .argument('<query>', 'the search, quoted when it has spaces')
     .option('--limit <n>', 'most hits to show (default 10, at most 1000)', wholeNumber(1, 1000), 10)
     .option('--build', 'build the index from the newest report first, and wait for it')
     .action(
-      userAction<{ limit: number; build?: boolean }>(async ({ session, output }, [projectId, q], options) => {
+      userAction<{ limit: number; build?: boolean }>(async ({ session, output }, [project, q], options) => {
         const client = await session.workspaceClient();
-        if (options.build) await buildIndex(client, projectId as string, output);
-        const hits = await listAll(options, (page) =>
-          client.all.searchProject({ projectId: projectId as string, q: q as string, ...page }),
-        );
+        const projectId = await auditProjectId(client, project as string);
+        if (options.build) await buildIndex(client, projectId, output);
+        const hits = await listAll(options, (page) => client.all.searchProject({ projectId, q: q as string, ...page }));
         output.result(hits, (rows) => {
           if (rows.length === 0) return 'No pages match.';
           return rows

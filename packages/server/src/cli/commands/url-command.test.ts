@@ -10,12 +10,14 @@ describe('loupe url', () => {
   let t: TestServer;
   let env: Record<string, string>;
   let slug: string;
+  let projectId: string;
   let secret: string;
   before(async () => {
     t = await startTestServer('sqlite');
     env = serverEnv(t);
     const project = json(await runLoupe(['projects', 'create', 'Signed', '--json'], env));
     slug = project.slug;
+    projectId = project.id;
     const upload = [
       'images',
       'upload',
@@ -65,6 +67,17 @@ describe('loupe url', () => {
     assert.equal((await fetch(`${t.url}${served.pathname}${served.search}`)).status, 200);
   });
 
+  it("takes the project's id as well as its slug, looking the slug up with the key", async () => {
+    const run = await runLoupe(['url', projectId, 'launch day/rocket.jpg', '--preset', 'thumb'], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), `${t.url}/cdn/${slug}/launch%20day/rocket.jpg?t=thumb`);
+    const signed = await runLoupe(['url', projectId, 'rocket.jpg', '--sign', '--json'], env);
+    assert.equal(signed.code, 0, signed.stderr);
+    assert.match(json(signed).url, new RegExp(`/cdn/${slug}/rocket\\.jpg\\?`));
+    const unknown = await runLoupe(['url', '01890000-0000-7000-8000-000000000000', 'rocket.jpg'], env);
+    assert.equal(unknown.code, 4);
+  });
+
   it('exits 2 for a transform out of range, naming it', async () => {
     const run = await runLoupe(['url', slug, 'rocket.jpg', '-t', 'w=99999', '--json'], env);
     assert.equal(run.code, 2);
@@ -80,5 +93,6 @@ describe('loupe url', () => {
   it('exits 4 for --sign with a slug no project has', async () => {
     const run = await runLoupe(['url', 'no-such-project', 'rocket.jpg', '--sign'], env);
     assert.equal(run.code, 4);
+    assert.match(run.stderr, /No image project with the id or slug "no-such-project": loupe projects list shows them/);
   });
 });

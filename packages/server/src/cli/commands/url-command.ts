@@ -1,7 +1,7 @@
-import { LoupeError, type TransformName, type Transforms, transformShortNames } from '@loupe/contract';
+import { type TransformName, type Transforms, transformShortNames } from '@loupe/contract';
 import { cdnUrl } from '@loupe/sdk';
 import type { Command } from 'commander';
-import type { ClientSession } from '../client-session.ts';
+import { imageProjectId, imageProjectSlug } from '../project-references.ts';
 import { parseTransforms, transformHelp } from '../transform-flags.ts';
 import { repeatable, usageError, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
@@ -18,14 +18,6 @@ interface BuiltUrl {
   url: string;
   /** When a signed URL stops working; null when it never does or is not signed. */
   expiresAt: string | null;
-}
-
-/** The image project of a slug: the server signs by project id. */
-async function projectIdOf(session: ClientSession, slug: string): Promise<string> {
-  for await (const project of session.client().all.listImageProjects({ limit: 100 })) {
-    if (project.slug === slug) return project.id;
-  }
-  throw new LoupeError('not_found', { message: `No image project with the slug "${slug}".` });
 }
 
 /** The same query cdnUrl writes: preset as `t`, short names where the CDN has them. */
@@ -46,7 +38,7 @@ export function registerUrlCommand(program: Command): void {
         "\nSigned with the project's secret (--secret: built here, no key needed) or by the server (--sign: needs a key).",
       ),
   )
-    .argument('<project>', "the project's slug (as in CDN URLs)")
+    .argument('<project>', "the project's slug (as in CDN URLs) or id (looked up with the key)")
     .argument('<path>', "the image's path in the project, e.g. blog/cover.jpg")
     .option('--preset <name>', 'apply a preset (t=<name>)')
     .option('-t, --transform <name=value>', transformHelp, repeatable)
@@ -59,7 +51,7 @@ export function registerUrlCommand(program: Command): void {
       '\nExamples:\n  loupe url blog covers/spring.jpg --preset thumb\n  loupe url blog covers/spring.jpg -t w=300 -t f=webp --secret "$SECRET" --expires-in 3600',
     )
     .action(
-      userAction<UrlFlags>(async ({ session, output }, [slug, path], options) => {
+      userAction<UrlFlags>(async ({ session, output }, [project, path], options) => {
         const secret = options.secret ?? (process.env.LOUPE_SIGNING_SECRET || undefined);
         if (options.sign && secret) throw usageError('sign', 'Use --sign (the server signs) or --secret (signed here), not both.');
         if (options.expiresIn !== undefined && !options.sign && !secret) {
@@ -68,7 +60,7 @@ export function registerUrlCommand(program: Command): void {
         const transforms = parseTransforms(options.transform);
         let built: BuiltUrl;
         if (options.sign) {
-          const projectId = await projectIdOf(session, slug as string);
+          const projectId = await imageProjectId(session.client(), project as string);
           const signed = await session.client().signUrl({
             projectId,
             body: { path: path as string, params: cdnParams(options.preset, transforms), expiresIn: options.expiresIn },
@@ -78,7 +70,7 @@ export function registerUrlCommand(program: Command): void {
           const now = Date.now();
           const url = await cdnUrl({
             baseUrl: options.cdn ?? session.baseUrl,
-            project: slug as string,
+            project: await imageProjectSlug(() => session.client(), project as string),
             path: path as string,
             preset: options.preset,
             transforms: transforms as Partial<Transforms>,
