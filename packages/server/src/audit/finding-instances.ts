@@ -1,24 +1,15 @@
+import { MAX_INSTANCES, shortenInstance } from '../page-facts/counted-instances.ts';
 import type { Finding } from './rule.ts';
 
 /** A finding shows three examples in summaries (audit-checks.md §0). */
 export const MAX_SAMPLES = 3;
-/**
- * Instances kept per finding and URL, samples included: every one a page is likely to have,
- * while a page of fifty thousand broken images still cannot blow up the report's storage.
- */
-export const MAX_INSTANCES = 1000;
-/** Long hrefs and texts are cut so a report row stays readable. */
-const INSTANCE_CHARS = 160;
+/** Findings keep instances per URL up to the bound the page facts they come from keep (counted-instances.ts). */
+export { MAX_INSTANCES, shortenInstance };
 
 /** A finding's instances, shortened and split into the three samples and the rest (kept up to MAX_INSTANCES). */
 export function keptInstances(instances: readonly string[]): Pick<Finding, 'samples' | 'more'> {
   const kept = instances.slice(0, MAX_INSTANCES).map(shortenInstance);
   return kept.length > MAX_SAMPLES ? { samples: kept.slice(0, MAX_SAMPLES), more: kept.slice(MAX_SAMPLES) } : { samples: kept };
-}
-
-export function shortenInstance(instance: string): string {
-  const points = [...instance];
-  return points.length <= INSTANCE_CHARS ? instance : `${points.slice(0, INSTANCE_CHARS - 1).join('')}…`;
 }
 
 /** How a finding's instances are stored: samples always, the rest only when there is a rest. */

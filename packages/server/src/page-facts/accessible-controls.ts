@@ -1,5 +1,6 @@
+import { type CountedInstances, countInstance, MAX_INSTANCES, noInstances, shortenInstance } from './counted-instances.ts';
 import { PAGE_FACT_CAPS } from './page-fact-caps.ts';
-import type { ControlSamples, PageFacts } from './page-facts.ts';
+import type { ControlFacts, PageFacts } from './page-facts.ts';
 
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
 /** Inputs `accessibility-basic/input-no-label` leaves out: hidden, or buttons of a kind. */
@@ -11,8 +12,8 @@ const UNLABELED_INPUTS = new Set(['hidden', 'submit', 'button', 'image', 'reset'
  * an id and no other label wait until the page is read.
  */
 export class AccessibleControls {
-  readonly #buttons: ControlSamples = { count: 0, failingCount: 0, samples: [] };
-  readonly #controls: ControlSamples = { count: 0, failingCount: 0, samples: [] };
+  readonly #buttons: ControlFacts = { count: 0, failing: noInstances() };
+  readonly #controls: ControlFacts = { count: 0, failing: noInstances() };
   readonly #ids = new Set<string>();
   readonly #duplicates = new Set<string>();
   readonly #labelFor = new Set<string>();
@@ -31,7 +32,7 @@ export class AccessibleControls {
   /** A button or `[role=button]`, once its content is read; `named` covers content and alt. */
   button(name: string, attribs: Record<string, string>, named: boolean): void {
     this.#buttons.count++;
-    if (!named && !hasLabel(attribs)) fail(this.#buttons, describeElement(name, attribs));
+    if (!named && !hasLabel(attribs)) countInstance(this.#buttons.failing, () => describeElement(name, attribs));
   }
 
   /** An `<input>`: a button of a kind, a form control, or neither (hidden, image). */
@@ -49,25 +50,29 @@ export class AccessibleControls {
     this.#controls.count++;
     if (inLabel || hasLabel(attribs)) return;
     const id = attribs.id?.trim() ?? '';
-    if (id === '') fail(this.#controls, describeElement(name, attribs));
+    if (id === '') countInstance(this.#controls.failing, () => describeElement(name, attribs));
     else if (this.#pending.length < PAGE_FACT_CAPS.pendingControls) this.#pending.push({ id, description: describeElement(name, attribs) });
   }
 
   finish(): PageFacts['accessibility'] {
     for (const { id, description } of this.#pending) {
-      if (!this.#labelFor.has(id)) fail(this.#controls, description);
+      if (!this.#labelFor.has(id)) countInstance(this.#controls.failing, () => description);
     }
     return {
       buttons: this.#buttons,
       controls: this.#controls,
-      duplicateIds: { count: this.#duplicates.size, ids: [...this.#duplicates].slice(0, PAGE_FACT_CAPS.samples) },
+      duplicateIds: duplicateIds(this.#duplicates),
     };
   }
 }
 
-function fail(samples: ControlSamples, description: string): void {
-  samples.failingCount++;
-  if (samples.samples.length < PAGE_FACT_CAPS.samples) samples.samples.push(description);
+function duplicateIds(duplicates: ReadonlySet<string>): CountedInstances {
+  const instances: string[] = [];
+  for (const id of duplicates) {
+    if (instances.length === MAX_INSTANCES) break;
+    instances.push(shortenInstance(`#${id}`));
+  }
+  return { count: duplicates.size, instances };
 }
 
 /** A name given by attributes: aria-label, aria-labelledby (not resolved) or title. */

@@ -1,13 +1,15 @@
 import { CollapsedText } from './collapsed-text.ts';
+import { countInstance, MAX_INSTANCES, noInstances, shortenInstance } from './counted-instances.ts';
 import { PAGE_FACT_CAPS } from './page-fact-caps.ts';
 import type { PageFacts, TextFact } from './page-facts.ts';
 import { applyRobotsContent, noRobotsDirectives, type RobotsDirectives } from './robots-directives.ts';
 
 type MetaFacts = Pick<
   PageFacts,
+  | 'description'
   | 'descriptions'
   | 'descriptionCount'
-  | 'metaRefreshCount'
+  | 'metaRefreshes'
   | 'viewport'
   | 'viewportCount'
   | 'cspMetas'
@@ -27,13 +29,14 @@ export class MetaTags {
   charset: string | null = null;
   charsetInFirst1024Bytes = false;
   readonly #facts: MetaFacts = {
+    description: null,
     descriptions: [],
     descriptionCount: 0,
-    metaRefreshCount: 0,
+    metaRefreshes: noInstances(),
     viewport: null,
     viewportCount: 0,
     cspMetas: [],
-    metaInBody: { count: 0, samples: [] },
+    metaInBody: noInstances(),
     openGraph: { title: null, description: null, image: null, url: null, type: null },
     twitter: { card: null, title: null, description: null, image: null },
   };
@@ -45,10 +48,7 @@ export class MetaTags {
     const property = attribs.property?.trim().toLowerCase() ?? '';
     const httpEquiv = attribs['http-equiv']?.trim().toLowerCase() ?? '';
     const content = attribs.content ?? '';
-    if (!inHead) {
-      facts.metaInBody.count++;
-      if (facts.metaInBody.samples.length < PAGE_FACT_CAPS.metaInBodySamples) facts.metaInBody.samples.push(describeMeta(attribs));
-    }
+    if (!inHead) countInstance(facts.metaInBody, () => describeMeta(attribs));
     if (this.charset === null) {
       const declared = attribs.charset ?? (httpEquiv === 'content-type' ? charsetOf(content) : null);
       if (declared !== null && declared !== undefined && declared.trim() !== '') {
@@ -56,18 +56,15 @@ export class MetaTags {
         this.charsetInFirst1024Bytes = inFirst1024Bytes();
       }
     }
-    if (name === 'description') {
-      facts.descriptionCount++;
-      if (facts.descriptions.length < PAGE_FACT_CAPS.descriptions)
-        facts.descriptions.push(textFact(content, PAGE_FACT_CAPS.titleText, inHead));
-    } else if (name === 'robots' || name === 'googlebot') {
+    if (name === 'description') this.#description(content, inHead);
+    else if (name === 'robots' || name === 'googlebot') {
       applyRobotsContent(content, this.robots);
     } else if (name === 'viewport') {
       facts.viewportCount++;
       facts.viewport ??= { content: collapse(content), inHead };
     }
     if (httpEquiv === 'refresh') {
-      facts.metaRefreshCount++;
+      countInstance(facts.metaRefreshes, () => collapse(content));
       this.refresh ??= parseRefresh(collapse(content));
     } else if (httpEquiv === 'content-security-policy' && inHead && facts.cspMetas.length < PAGE_FACT_CAPS.cspMetas) {
       // Browsers apply a CSP meta only in the head.
@@ -80,6 +77,16 @@ export class MetaTags {
 
   finish(): MetaFacts {
     return this.#facts;
+  }
+
+  /** The first in full; every one, shortened, for `descriptions/multiple` to list. */
+  #description(content: string, inHead: boolean): void {
+    const facts = this.#facts;
+    facts.descriptionCount++;
+    if (facts.descriptions.length === MAX_INSTANCES) return;
+    const text = textFact(content, PAGE_FACT_CAPS.titleText, inHead);
+    facts.description ??= text;
+    facts.descriptions.push({ ...text, text: shortenInstance(text.text) });
   }
 }
 

@@ -3,7 +3,8 @@
  * page costs a bounded amount of memory and storage however many elements it has. Every
  * capped list has a matching total that keeps counting past the cap (`linkCount` beside
  * `links`, …), and every capped text has its full length beside it, so a check can still
- * tell "more than the cap" from "exactly the cap".
+ * tell "more than the cap" from "exactly the cap". The instances a check lists are bounded
+ * apart, by MAX_INSTANCES (counted-instances.ts), as the finding that lists them is.
  *
  * Texts are cut in code points (§0 of audit-checks.md measures lengths in code points);
  * raw attribute values (hrefs, srcs) are cut in UTF-16 units, as they are mostly ASCII.
@@ -24,12 +25,9 @@ export const PAGE_FACT_CAPS = {
   /** Hrefs longer than this are recorded but not resolved (their `url` is null). */
   resolvableHrefChars: 8_192,
 
-  titles: 20,
-  descriptions: 20,
   canonicals: 20,
   hreflangs: 500,
   headings: 1_000,
-  h1Texts: 20,
   links: 5_000,
   images: 2_000,
   srcsetCandidates: 20,
@@ -39,9 +37,7 @@ export const PAGE_FACT_CAPS = {
   forms: 200,
   /** Media, embeds and fetched `<link>`s kept only to look for mixed content. */
   otherSubresources: 500,
-  mixedContent: 200,
   cspMetas: 10,
-  metaInBodySamples: 20,
   jsonLdBlocks: 50,
   /** Characters kept (and parsed) of one JSON-LD block; a longer block is reported unparsed. */
   jsonLdChars: 262_144,
@@ -49,8 +45,6 @@ export const PAGE_FACT_CAPS = {
   microdataTypes: 100,
   /** Stretches of the visible text that make up the main content (kept with the page's summary). */
   mainTextRanges: 200,
-  /** Element descriptions kept for unnamed buttons, unlabeled controls and duplicate ids. */
-  samples: 20,
   /** Distinct `id` and `label[for]` values remembered; past this, duplicates go unnoticed. */
   ids: 20_000,
   /** Controls whose label can only be a later `label[for]`; past this they count as labeled. */

@@ -1,5 +1,6 @@
 import type { Handler, Parser } from 'htmlparser2';
 import { AccessibleControls, hasLabel } from './accessible-controls.ts';
+import { MAX_INSTANCES, shortenInstance } from './counted-instances.ts';
 import { MainContent } from './main-content.ts';
 import { charsetOf, MetaTags } from './meta-tags.ts';
 import { PAGE_FACT_CAPS as CAPS } from './page-fact-caps.ts';
@@ -105,6 +106,7 @@ export class PageFactsCollector implements Partial<Handler> {
   #rootChildren = 0;
   #truncated: PageFacts['truncated'] = null;
   #title: Capture | null = null;
+  #firstTitle: TextFact | null = null;
 
   readonly #captures = new TextCaptures();
   readonly #raw = new RawTextBlocks();
@@ -214,10 +216,9 @@ export class PageFactsCollector implements Partial<Handler> {
         meta: this.#meta.charset,
         metaInFirst1024Bytes: this.#meta.charsetInFirst1024Bytes,
       },
-      title: this.#titles[0] ?? null,
+      title: this.#firstTitle,
       titles: this.#titles,
       titleCount: this.#titleCount,
-      description: meta.descriptions[0] ?? null,
       ...meta,
       robots: robotsFacts(this.#meta.robots, headerValue(headers, 'x-robots-tag')),
       metaRefresh,
@@ -358,7 +359,10 @@ export class PageFactsCollector implements Partial<Handler> {
     this.#title = capture;
     this.#onClose(frame, () => {
       this.#title = null;
-      if (this.#titles.length < CAPS.titles) this.#titles.push({ text: capture.text.text, length: capture.text.length, inHead });
+      if (this.#titles.length === MAX_INSTANCES) return;
+      const title = { text: capture.text.text, length: capture.text.length, inHead };
+      this.#firstTitle ??= title;
+      this.#titles.push({ ...title, text: shortenInstance(title.text) });
     });
   }
 
@@ -372,7 +376,7 @@ export class PageFactsCollector implements Partial<Handler> {
     this.#onClose(frame, () => {
       fact.text = capture.text.text;
       fact.length = capture.text.length;
-      if (level === 1 && this.#h1Texts.length < CAPS.h1Texts) this.#h1Texts.push(fact.text);
+      if (level === 1 && this.#h1Texts.length < MAX_INSTANCES) this.#h1Texts.push(fact.text);
     });
   }
 

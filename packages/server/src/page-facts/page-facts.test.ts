@@ -522,7 +522,7 @@ describe('meta refresh', () => {
   it('reads the delay and resolves the target', () => {
     const page = facts('<meta http-equiv="Refresh" content="5; URL=\'/moved.html\'">');
     assert.deepEqual(page.metaRefresh, { content: "5; URL='/moved.html'", delaySeconds: 5, url: 'https://example.com/moved.html' });
-    assert.equal(page.metaRefreshCount, 1);
+    assert.deepEqual(page.metaRefreshes, { count: 1, instances: ["5; URL='/moved.html'"] });
   });
   it('reads a bare delay as a reload of the page itself', () => {
     assert.deepEqual(facts('<meta http-equiv="refresh" content="0">').metaRefresh, { content: '0', delaySeconds: 0, url: null });
@@ -532,7 +532,7 @@ describe('meta refresh', () => {
 describe('head and body', () => {
   it('counts meta tags that come after the head ended', () => {
     const page = facts('<head><meta name="a" content="1"></head><body><p>x</p><meta name="robots" content="noindex"></body>');
-    assert.deepEqual(page.metaInBody, { count: 1, samples: ['meta[name=robots]'] });
+    assert.deepEqual(page.metaInBody, { count: 1, instances: ['meta[name=robots]'] });
     assert.equal(page.robots.meta.noindex, true, 'a noindex in the body still counts');
   });
   it('ends the head at text, but not at a noscript fallback in the head', () => {
@@ -582,18 +582,18 @@ describe('accessibility basics', () => {
       '<button>Save</button><button><img src="x.png" alt="Delete"></button><button aria-label="Close"></button><button id="b1"></button><div role="button"></div><input type="submit"><input type="button">',
     );
     assert.equal(page.accessibility.buttons.count, 7);
-    assert.deepEqual(page.accessibility.buttons.samples, ['button#b1', 'div', 'input[type=button]']);
+    assert.deepEqual(page.accessibility.buttons.failing, { count: 3, instances: ['button#b1', 'div', 'input[type=button]'] });
   });
   it('finds controls without a label, accepting label[for] written after the control', () => {
     const page = facts(
       '<input id="q" name="q"><label for="q">Search</label><label>Mail <input type="email"></label><input aria-label="Phone"><input type="hidden"><select name="s"></select><textarea id="t" placeholder="Not a label"></textarea>',
     );
     assert.equal(page.accessibility.controls.count, 5);
-    assert.deepEqual(page.accessibility.controls.samples, ['select[name=s]', 'textarea#t']);
+    assert.deepEqual(page.accessibility.controls.failing, { count: 2, instances: ['select[name=s]', 'textarea#t'] });
   });
   it('lists duplicate ids once each', () => {
     const page = facts('<div id="a"></div><p id="a"></p><span id="a"></span><i id="b"></i><svg><g id="b"></g></svg>');
-    assert.deepEqual(page.accessibility.duplicateIds, { count: 2, ids: ['a', 'b'] });
+    assert.deepEqual(page.accessibility.duplicateIds, { count: 2, instances: ['#a', '#b'] });
   });
 });
 

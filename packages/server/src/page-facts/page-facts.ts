@@ -27,9 +27,12 @@
  *   class or id names them chrome (DocBook's `navheader`). No second parse and no DOM: the words
  *   are the whole text's, cut where the context changes.
  * - **Counts past the caps.** Totals (`linkCount`, `imageCount`, …) count every element;
- *   derived facts (mixed content, samples) only look at what was recorded.
+ *   derived facts (mixed content) only look at what was recorded. The instances a check lists
+ *   (unlabeled controls, metas in the body, the values of several descriptions) are kept up to
+ *   MAX_INSTANCES, as its finding keeps them (counted-instances.ts), beside their full count.
  */
 import { Parser } from 'htmlparser2';
+import type { CountedInstances } from './counted-instances.ts';
 import type { JsonLdBlock } from './json-ld.ts';
 import type { MainTextSummary } from './main-content.ts';
 import { PageFactsCollector } from './page-facts-collector.ts';
@@ -37,7 +40,7 @@ import type { RobotsDirectives } from './robots-directives.ts';
 import type { VisibleTextSummary } from './visible-text.ts';
 
 export { PAGE_FACT_CAPS } from './page-fact-caps.ts';
-export type { JsonLdBlock, MainTextSummary, RobotsDirectives, VisibleTextSummary };
+export type { CountedInstances, JsonLdBlock, MainTextSummary, RobotsDirectives, VisibleTextSummary };
 
 /** A text as §0 measures it: trimmed, whitespace collapsed, length in code points. */
 export interface TextFact {
@@ -170,12 +173,10 @@ export interface SubresourceFact {
   url: string;
 }
 
-export interface ControlSamples {
+export interface ControlFacts {
   count: number;
-  /** Elements without an accessible name / label. */
-  failingCount: number;
-  /** Short descriptions such as `input[type=email][name=mail]#m`, at most PAGE_FACT_CAPS.samples. */
-  samples: string[];
+  /** Those without an accessible name / label, as `input[type=email][name=mail]#m`. */
+  failing: CountedInstances;
 }
 
 export interface PageFacts {
@@ -200,24 +201,27 @@ export interface PageFacts {
 
   /** The first HTML `<title>` (what a browser shows), or null. */
   title: TextFact | null;
+  /** Every `<title>` up to MAX_INSTANCES, texts shortened as a finding's instances (lengths are whole). */
   titles: TextFact[];
   titleCount: number;
-  /** `<meta name="description">` (content "" when the attribute is absent). */
+  /** The first `<meta name="description">` (content "" when the attribute is absent). */
   description: TextFact | null;
+  /** Every description up to MAX_INSTANCES, head or body, texts shortened as a finding's instances. */
   descriptions: TextFact[];
   descriptionCount: number;
 
   robots: RobotsFacts;
   /** The first `<meta http-equiv="refresh">`: delay in seconds and target (resolved), when given. */
   metaRefresh: { content: string; delaySeconds: number | null; url: string | null } | null;
-  metaRefreshCount: number;
+  /** Every refresh's content, collapsed. */
+  metaRefreshes: CountedInstances;
   /** `<meta name="viewport">`: the first one's content, collapsed. */
   viewport: { content: string; inHead: boolean } | null;
   viewportCount: number;
   /** Contents of `<meta http-equiv="Content-Security-Policy">` in the head (browsers ignore it elsewhere). */
   cspMetas: string[];
   /** `<meta>` elements after the head ended (`indexability/meta-in-body`), e.g. `meta[name=robots]`. */
-  metaInBody: { count: number; samples: string[] };
+  metaInBody: CountedInstances;
 
   /** Canonicals from `<link rel=canonical>` (head or body) and from the Link header. */
   canonicals: LinkRefFact[];
@@ -230,6 +234,7 @@ export interface PageFacts {
   headings: HeadingFact[];
   headingCount: number;
   h1Count: number;
+  /** The text of each `<h1>` up to MAX_INSTANCES, as its heading keeps it. */
   h1Texts: string[];
 
   /**
@@ -260,7 +265,7 @@ export interface PageFacts {
   iframeCount: number;
   forms: FormFact[];
   formCount: number;
-  /** On an https page: subresources that resolve to http: (`security/mixed-content`). */
+  /** On an https page: subresources that resolve to http: (`security/mixed-content`), up to MAX_INSTANCES. */
   mixedContent: { count: number; items: SubresourceFact[] };
 
   openGraph: { title: string | null; description: string | null; image: string | null; url: string | null; type: string | null };
@@ -275,10 +280,11 @@ export interface PageFacts {
 
   /** `accessibility-basic/*` facts that need the whole page to decide. */
   accessibility: {
-    buttons: ControlSamples;
+    buttons: ControlFacts;
     /** Form controls other than hidden, submit, button, image and reset inputs. */
-    controls: ControlSamples;
-    duplicateIds: { count: number; ids: string[] };
+    controls: ControlFacts;
+    /** Ids used more than once, as `#menu`, each counted once. */
+    duplicateIds: CountedInstances;
   };
 }
 

@@ -1,4 +1,5 @@
 import { CollapsedText } from './collapsed-text.ts';
+import { MAX_INSTANCES } from './counted-instances.ts';
 import { parseLinkHeader } from './link-header.ts';
 import { PAGE_FACT_CAPS as CAPS } from './page-fact-caps.ts';
 import type {
@@ -313,7 +314,7 @@ export class PageResources {
     if (!this.#pageIsHttps || url === null || !url.startsWith('http:')) return;
     const mixed = this.#facts.mixedContent;
     mixed.count++;
-    if (mixed.items.length < CAPS.mixedContent) mixed.items.push({ source, url });
+    if (mixed.items.length < MAX_INSTANCES) mixed.items.push({ source, url });
   }
 
   #ref(raw: string, apply: (ref: ResolvedRef) => void, againstPage = false): void {

@@ -1,4 +1,4 @@
-import type { ControlSamples } from '../../page-facts/page-facts.ts';
+import type { ControlFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { quantity, verdict } from './verdict.ts';
@@ -20,10 +20,10 @@ const BCP47 = new RegExp(
   'i',
 );
 
-function failingControls(controls: ControlSamples, noun: string) {
-  return verdict(controls.samples, {
-    count: controls.failingCount,
-    detail: `${controls.failingCount} of ${quantity(controls.count, noun)}`,
+function failingControls(controls: ControlFacts, noun: string) {
+  return verdict(controls.failing.instances, {
+    count: controls.failing.count,
+    detail: `${controls.failing.count} of ${quantity(controls.count, noun)}`,
   });
 }
 
@@ -118,10 +118,7 @@ export const accessibilityRules: readonly PageRule[] = [
     fix: 'Give each element its own id; look for components or templates that are repeated on the page with a hard-coded id.',
     check: htmlCheck((facts) => {
       const duplicates = facts.accessibility.duplicateIds;
-      return verdict(
-        duplicates.ids.map((id) => `#${id}`),
-        { count: duplicates.count, detail: `${quantity(duplicates.count, 'id')} used more than once` },
-      );
+      return verdict(duplicates.instances, { count: duplicates.count, detail: `${quantity(duplicates.count, 'id')} used more than once` });
     }),
   },
 ];

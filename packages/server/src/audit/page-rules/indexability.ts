@@ -45,7 +45,7 @@ export const indexabilityRules: readonly PageRule[] = [
       'Search engines stop reading head tags where the head ends, so a robots, description or other meta tag placed in the body may be ignored. Often an element that is not allowed in the head (an image, a div, stray text) ended the head early.',
     fix: 'Move every <meta> tag into the <head>, and make sure nothing but head elements comes before them.',
     check: htmlCheck((facts) =>
-      verdict(facts.metaInBody.samples, { count: facts.metaInBody.count, detail: `${facts.metaInBody.count} in the body` }),
+      verdict(facts.metaInBody.instances, { count: facts.metaInBody.count, detail: `${facts.metaInBody.count} in the body` }),
     ),
   },
 ];

@@ -29,10 +29,10 @@ export const redirectRules: readonly PageRule[] = [
     fix: 'Replace it with a server-side 301 redirect if the page has moved; if it only reloads the page, remove it and update the content another way.',
     check: htmlCheck((facts) => {
       const refresh = facts.metaRefresh;
-      if (refresh === null || facts.metaRefreshCount === 0) return null;
+      if (refresh === null) return null;
       const delay = refresh.delaySeconds === null ? 'no delay given' : `after ${refresh.delaySeconds} s`;
       const target = refresh.url === null ? '' : ` to ${refresh.url}`;
-      return verdict([refresh.content], { detail: `refreshes ${delay}${target}`, count: facts.metaRefreshCount });
+      return verdict(facts.metaRefreshes.instances, { detail: `refreshes ${delay}${target}`, count: facts.metaRefreshes.count });
     }),
   },
 ];
