@@ -121,7 +121,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/pages/{pageId}/outlinks',
     summary: 'List the links of a page',
     description:
-      "Every link, image, script, stylesheet, canonical and hreflang the page names, once per target and kind: anchor text or alt, element, rel flags (nofollow, sponsored, ugc), and the target's status, final URL and failure reason in words. Free.",
+      "Every link, image, script, stylesheet, canonical and hreflang the page names, once per target and kind: how many times it names it, its distinct anchor texts or alts, element, rel flags (nofollow, sponsored, ugc; set when every occurrence has them), and the target's status, final URL and failure reason in words. Free.",
     tag: 'Reports',
     scopes: ['reports:read'],
     params: PageParams,
@@ -135,7 +135,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/pages/{pageId}/inlinks',
     summary: 'List the links to a page',
     description:
-      "Every crawled page linking to this URL (links, images, canonicals, hreflangs), with the anchor text or alt, element and rel flags, and the URL's own status and failure reason. Free.",
+      "Every crawled page linking to this URL (links, images, canonicals, hreflangs), once per page and kind, with how many times it does, the anchor texts or alts, element and rel flags, and the URL's own status and failure reason. Free.",
     tag: 'Reports',
     scopes: ['reports:read'],
     params: PageParams,
@@ -149,7 +149,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/links',
     summary: 'List the links of a report',
     description:
-      "Every link the crawl found, grouped by target (every link to one URL together, in crawl order of their source pages): anchor text or alt, element, rel flags, and the target's status, final URL and failure reason in words; filterable by kind, internal or external target and status class (statusClass=4xx for broken links). Free.",
+      "Every link the crawl found, grouped by target (every link to one URL together, in crawl order of their source pages), once per source page and kind: occurrences, anchor texts or alts, element, rel flags, and the target's status, final URL and failure reason in words; filterable by kind, internal or external target and status class (statusClass=4xx for broken links). Free.",
     tag: 'Reports',
     scopes: ['reports:read'],
     params: ReportParams,
@@ -164,7 +164,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/links/export',
     summary: 'Export the broken links of a report',
     description:
-      'Downloads every broken link (target answering 4xx or 5xx, or failing: no such host, timed out, redirect loop…): `format=csv` with source, target, anchor, kind, element, rel flags, status and reason; `format=json`, the same links as listReportLinks gives them. Streamed, so any size works. Free.',
+      'Downloads every broken link (target answering 4xx or 5xx, or failing: no such host, timed out, redirect loop…): `format=csv` with source, target, anchor, the other anchors (joined with ` | `), occurrences, kind, element, rel flags, status and reason; `format=json`, the same links as listReportLinks gives them. Streamed, so any size works. Free.',
     tag: 'Reports',
     scopes: ['reports:read'],
     params: ReportParams,

@@ -271,10 +271,31 @@ export const PageLink = z
     anchor: z
       .string()
       .nullable()
-      .describe("The anchor text (an image's alt), collapsed, at most 200 characters; null when the element has none."),
-    nofollow: z.boolean(),
-    sponsored: z.boolean(),
-    ugc: z.boolean(),
+      .describe(
+        "The first anchor text (an image's alt) the page gives the target, collapsed, at most 200 characters; null when no occurrence has one.",
+      ),
+    anchors: z
+      .array(z.string())
+      .describe(
+        'Every distinct anchor text (or alt) of the occurrences, in page order, `anchor` first: at most 10, each at most 200 characters; empty when none has one.',
+      ),
+    occurrences: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        'How many times the source page names the target as this kind (a menu, the body and a footer count 3); 1 for links stored before it was counted.',
+      ),
+    nofollow: z
+      .boolean()
+      .describe(
+        'Every occurrence has rel=nofollow. One followed occurrence is enough for search engines to follow the target and pass it link equity, so a link named both ways is not nofollow (see partlyNofollow).',
+      ),
+    partlyNofollow: z
+      .boolean()
+      .describe('Some occurrences have rel=nofollow and others do not: the link is followed, but the page disagrees with itself.'),
+    sponsored: z.boolean().describe('Every occurrence has rel=sponsored.'),
+    ugc: z.boolean().describe('Every occurrence has rel=ugc.'),
     status: z.number().int().nullable().describe("The target's HTTP status; null when it gave none or was not checked."),
     finalUrl: z.string().nullable().describe('Where the target led after redirects, when that differs from it.'),
     reason: z

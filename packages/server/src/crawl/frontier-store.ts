@@ -28,20 +28,27 @@ export interface PageLink {
   targetKey: string;
   /** resource: a script or stylesheet the page loads. */
   kind: 'link' | 'image' | 'canonical' | 'hreflang' | 'resource';
-  /** The anchor text or an image's alt, at most ANCHOR_CHARS code points; null when there is none. */
+  /** The first anchor text or image alt the page gives the target, at most ANCHOR_CHARS code points; null when there is none. */
   anchor: string | null;
+  /** The other distinct anchors, in page order, at most MORE_ANCHORS. */
+  moreAnchors: string[];
+  /** How many times the page names the target as this kind. */
+  occurrences: number;
   element: 'a' | 'img' | 'link' | 'script';
-  /** REL_BITS of the link's rel attribute. */
+  /** REL_BITS: a flag is set when every occurrence has it; partlyNofollow when some, not all, are nofollow. */
   rel: number;
   /** Set when the page did not queue the target (not followed, out of scope): the crawl may keep no row for it. */
   targetUrl: string | null;
 }
 
-/** The rel tokens kept with a link, as bits of `crawl_links.rel`. */
-export const REL_BITS = { nofollow: 1, sponsored: 2, ugc: 4 } as const;
+/** The rel tokens kept with a link, as bits of `crawl_links.rel`, and whether its occurrences disagree on nofollow. */
+export const REL_BITS = { nofollow: 1, sponsored: 2, ugc: 4, partlyNofollow: 8 } as const;
 
 /** Code points of anchor text (or alt) kept per link. */
 export const ANCHOR_CHARS = 200;
+
+/** Distinct anchors kept per link beside the first: a menu, a body and a footer fit; a tag cloud does not flood the row. */
+export const MORE_ANCHORS = 9;
 
 /** One hreflang annotation of a crawled page: it calls the URL with `targetKey` the `code` version (itself included). */
 export interface HreflangAnnotation {
@@ -230,6 +237,8 @@ export class FrontierStore {
           link.element,
           link.rel,
           link.targetUrl,
+          link.occurrences,
+          link.moreAnchors.length === 0 ? null : JSON.stringify(link.moreAnchors),
         ]),
       );
       const hreflangs = pages.flatMap(({ id, page }) => page.hreflangs.map((h) => [crawlId, id, h.targetKey, h.code]));
@@ -242,7 +251,7 @@ export class FrontierStore {
       await insertRows(
         transaction,
         'crawl_links',
-        ['crawl_id', 'source_id', 'target_key', 'kind', 'anchor', 'element', 'rel', 'target_url'],
+        ['crawl_id', 'source_id', 'target_key', 'kind', 'anchor', 'element', 'rel', 'target_url', 'occurrences', 'more_anchors'],
         links,
       );
       await insertRows(transaction, 'crawl_hreflangs', ['crawl_id', 'source_id', 'target_key', 'code'], hreflangs);

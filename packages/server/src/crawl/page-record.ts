@@ -8,6 +8,7 @@ import {
   type CrawlUrlRow,
   type DiscoveredUrl,
   type HreflangAnnotation,
+  MORE_ANCHORS,
   type PageLink,
   REL_BITS,
   type RecordedPage,
@@ -161,27 +162,43 @@ function clipped(text: string | null): string | null {
   return Array.from(text).slice(0, ANCHOR_CHARS).join('');
 }
 
-function relBits(rel: readonly string[]): number {
-  let bits = 0;
-  for (const token of rel) if (Object.hasOwn(REL_BITS, token)) bits |= REL_BITS[token as keyof typeof REL_BITS];
-  return bits;
+/**
+ * Counts one more occurrence of a link into its kept row: a new distinct anchor is kept (the
+ * first non-empty one is `anchor`), and a rel flag stays set only when every occurrence has
+ * it, since one followed occurrence passes link equity; partlyNofollow records a mix.
+ */
+function addOccurrence(link: PageLink, anchor: string | null, rel: number): void {
+  link.occurrences++;
+  if (anchor) {
+    if (!link.anchor) link.anchor = anchor;
+    else if (anchor !== link.anchor && link.moreAnchors.length < MORE_ANCHORS && !link.moreAnchors.includes(anchor))
+      link.moreAnchors.push(anchor);
+  }
+  const mixed = (link.rel | rel) & REL_BITS.partlyNofollow || (link.rel ^ rel) & REL_BITS.nofollow;
+  link.rel = (link.rel & rel & ~REL_BITS.partlyNofollow) | (mixed ? REL_BITS.partlyNofollow : 0);
 }
 
-const KIND_BITS: Record<PageLink['kind'], number> = { link: 1, image: 2, canonical: 4, hreflang: 8, resource: 16 };
+const REL_TOKENS = ['nofollow', 'sponsored', 'ugc'] as const;
+
+function relBits(rel: readonly string[]): number {
+  let bits = 0;
+  for (const token of REL_TOKENS) if (rel.includes(token)) bits |= REL_BITS[token];
+  return bits;
+}
 
 interface Target {
   url: string;
   key: string;
-  /** KIND_BITS of the links already kept to it. */
-  kinds: number;
+  /** The links kept to it, one per kind (at most five). */
+  links: PageLink[];
   verdict: ScopeVerdict | null;
   discovered: boolean;
 }
 
 /**
  * The URLs one page points at, each hashed and scoped once however often the page names it
- * (an index page, a menu repeated). Each distinct link and discovery is kept once, at its
- * first mention, as the store would keep it anyway.
+ * (an index page, a menu repeated). Each distinct link (target and kind) is kept once, at its
+ * first mention, counting its occurrences and their distinct anchors; each discovery once.
  */
 class PageTargets {
   readonly #links: { link: PageLink; target: Target }[] = [];
@@ -199,13 +216,15 @@ class PageTargets {
   link(url: string, kind: PageLink['kind'], details: Pick<PageLink, 'anchor' | 'element' | 'rel'>): Target {
     let target = this.#targets.get(url);
     if (target === undefined) {
-      target = { url, key: urlKey(url), kinds: 0, verdict: null, discovered: false };
+      target = { url, key: urlKey(url), links: [], verdict: null, discovered: false };
       this.#targets.set(url, target);
     }
-    const bit = KIND_BITS[kind];
-    if ((target.kinds & bit) === 0) {
-      target.kinds |= bit;
-      this.#links.push({ link: { targetKey: target.key, kind, ...details, targetUrl: null }, target });
+    const known = target.links.find((link) => link.kind === kind);
+    if (known) addOccurrence(known, details.anchor, details.rel);
+    else {
+      const link: PageLink = { targetKey: target.key, kind, ...details, moreAnchors: [], occurrences: 1, targetUrl: null };
+      target.links.push(link);
+      this.#links.push({ link, target });
     }
     return target;
   }

@@ -325,7 +325,10 @@ for (const dialect of testDialects()) {
       const csv = await download('csv');
       assert.equal(csv.status, 200);
       const [header, ...rows] = (await csv.text()).trimEnd().split('\r\n');
-      assert.equal(header, 'source,target,anchor,kind,element,nofollow,sponsored,ugc,status,final_url,reason');
+      assert.equal(
+        header,
+        'source,target,anchor,other_anchors,occurrences,kind,element,nofollow,partly_nofollow,sponsored,ugc,status,final_url,reason',
+      );
       assert.deepEqual(
         rows.sort(),
         broken
@@ -334,8 +337,11 @@ for (const dialect of testDialects()) {
               link.sourceUrl,
               link.targetUrl,
               link.anchor,
+              '',
+              1,
               link.kind,
               link.element,
+              '',
               '',
               '',
               '',

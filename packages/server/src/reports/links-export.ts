@@ -4,7 +4,22 @@ import { csvRow } from './report-export.ts';
 
 const BATCH = 500;
 
-const CSV_COLUMNS = ['source', 'target', 'anchor', 'kind', 'element', 'nofollow', 'sponsored', 'ugc', 'status', 'final_url', 'reason'];
+const CSV_COLUMNS = [
+  'source',
+  'target',
+  'anchor',
+  'other_anchors',
+  'occurrences',
+  'kind',
+  'element',
+  'nofollow',
+  'partly_nofollow',
+  'sponsored',
+  'ugc',
+  'status',
+  'final_url',
+  'reason',
+];
 
 /** A report's broken links as a file, streamed in batches of the link list's order. */
 export function exportBrokenLinks(links: PageLinks, crawlId: string, reportId: string, format: 'csv' | 'json'): Download {
@@ -31,9 +46,12 @@ async function* csvLines(links: PageLinks, crawlId: string): AsyncGenerator<stri
       link.sourceUrl,
       link.targetUrl,
       link.anchor,
+      link.anchors.slice(1).join(' | '),
+      link.occurrences,
       link.kind,
       link.element,
       flag(link.nofollow),
+      flag(link.partlyNofollow),
       flag(link.sponsored),
       flag(link.ugc),
       link.status,

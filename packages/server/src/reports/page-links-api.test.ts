@@ -86,7 +86,10 @@ for (const dialect of testDialects()) {
           kind: 'link',
           element: 'a',
           anchor: 'About us',
+          anchors: ['About us'],
+          occurrences: 1,
           nofollow: false,
+          partlyNofollow: false,
           sponsored: false,
           ugc: false,
           status: 200,
@@ -287,13 +290,16 @@ for (const dialect of testDialects()) {
       assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
       assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="loupe-broken-links-.*\.csv"/);
       const lines = (await csv.text()).trimEnd().split('\r\n');
-      assert.equal(lines[0], 'source,target,anchor,kind,element,nofollow,sponsored,ugc,status,final_url,reason');
+      assert.equal(
+        lines[0],
+        'source,target,anchor,other_anchors,occurrences,kind,element,nofollow,partly_nofollow,sponsored,ugc,status,final_url,reason',
+      );
       assert.deepEqual(
         lines.slice(1).sort(),
         [
-          `${site.url('/')},${site.url('/missing')},A missing page,link,a,,,,404,,`,
-          `${site.url('/about')},${site.url('/missing')},Missing again,link,a,,,,404,,`,
-          `${site.url('/')},http://gone.invalid/away,A host that does not exist,link,a,,,,,,no such host`,
+          `${site.url('/')},${site.url('/missing')},A missing page,,1,link,a,,,,,404,,`,
+          `${site.url('/about')},${site.url('/missing')},Missing again,,1,link,a,,,,,404,,`,
+          `${site.url('/')},http://gone.invalid/away,A host that does not exist,,1,link,a,,,,,,,no such host`,
         ].sort(),
       );
       const json = await download('json');

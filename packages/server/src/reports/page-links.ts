@@ -27,6 +27,8 @@ interface LinkRow extends TargetRow {
   element: string | null;
   rel: number;
   target_url: string | null;
+  occurrences: number;
+  more_anchors: string | null;
 }
 
 /** A link's own columns (`l`) and its target's outcome (`t`, left-joined on the url_key). */
@@ -37,6 +39,8 @@ const LINK_AND_TARGET = [
   'l.element',
   'l.rel',
   'l.target_url',
+  'l.occurrences',
+  'l.more_anchors',
   't.id as target_id',
   't.url as target_row_url',
   't.status_code',
@@ -94,7 +98,17 @@ export class PageLinks {
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
-      .select(['l.kind', 'l.source_id', 's.url as source_url', 'l.anchor', 'l.element', 'l.rel', 'l.target_url'])
+      .select([
+        'l.kind',
+        'l.source_id',
+        's.url as source_url',
+        'l.anchor',
+        'l.element',
+        'l.rel',
+        'l.target_url',
+        'l.occurrences',
+        'l.more_anchors',
+      ])
       .where('l.crawl_id', '=', crawlId)
       .where('l.target_key', '=', target.url_key)
       .$if(after !== undefined, (q) => q.where(rowsAfter(['l.source_id', 'l.kind'], after as string[])))
@@ -272,14 +286,22 @@ function toPageLink(row: LinkRow, source: { id: string; url: string }): PageLink
     targetUrl: row.target_row_url ?? row.target_url ?? '',
     kind: row.kind as PageLink['kind'],
     element: row.element as PageLink['element'],
-    anchor: row.anchor,
+    anchor: row.anchor || null,
+    anchors: anchorsOf(row),
+    occurrences: Number(row.occurrences),
     nofollow,
+    partlyNofollow: (rel & REL_BITS.partlyNofollow) !== 0,
     sponsored: (rel & REL_BITS.sponsored) !== 0,
     ugc: (rel & REL_BITS.ugc) !== 0,
     status: row.status_code,
     finalUrl: row.final_url !== null && row.final_url !== row.target_row_url ? row.final_url : null,
     reason: reasonOf(row, nofollow),
   };
+}
+
+function anchorsOf(row: LinkRow): string[] {
+  const first = row.anchor ? [row.anchor] : [];
+  return row.more_anchors === null ? first : [...first, ...(JSON.parse(row.more_anchors) as string[])];
 }
 
 /** Why the target has no usable answer; the crawl keeps no row for targets it did not queue. */

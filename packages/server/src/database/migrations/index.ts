@@ -26,6 +26,7 @@ import * as crawlProgress from './0025-crawl-progress.ts';
 import * as linkDetails from './0026-link-details.ts';
 import * as findingInstances from './0027-finding-instances.ts';
 import * as linkTargets from './0030-link-targets.ts';
+import * as linkOccurrences from './0031-link-occurrences.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0026-link-details': linkDetails,
   '0027-finding-instances': findingInstances,
   '0030-link-targets': linkTargets,
+  '0031-link-occurrences': linkOccurrences,
 };

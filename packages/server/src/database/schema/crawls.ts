@@ -90,6 +90,10 @@ export interface CrawlLinkTable {
   rel: Generated<number>;
   /** The target's URL when the crawl keeps no row for it (not followed, out of scope). */
   target_url: string | null;
+  /** How many times the page names the target as this kind. */
+  occurrences: Generated<number>;
+  /** The other distinct anchors after `anchor`, as a JSON array of strings; null when there are none. */
+  more_anchors: string | null;
 }
 
 /** An hreflang annotation of a crawled page (its reference to itself included). */
