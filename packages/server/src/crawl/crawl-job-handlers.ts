@@ -37,7 +37,7 @@ export function crawlJobHandlers(services: JobServices, steps: CrawlSteps): Pick
   return {
     'crawl.run': async ({ crawlId }, context) => {
       const outcome = await runner.run(crawlId, context.signal);
-      if (outcome === 'skipped' && context.signal.aborted) return { kind: 'retry', after: 0, reason: 'stopped by shutdown; resumes' };
+      if (outcome === 'skipped' && context.signal.aborted) return { kind: 'released', reason: 'stopped by shutdown; resumes' };
       // Also after a skip: a run after a crash finds the crawl ended, and its alerts maybe not yet made.
       await steps.afterCrawl(crawlId);
       return { kind: 'done' };

@@ -195,6 +195,9 @@ export class DatabaseJobQueue implements JobQueue {
     let state: JobSettlement['state'];
     if (outcome.kind === 'done') {
       state = (await this.#store.finish(job, 'done', null, now)) ? 'done' : 'lost';
+    } else if (outcome.kind === 'released') {
+      state = (await this.#store.release(job)) ? 'released' : 'lost';
+      this.#wake();
     } else if (outcome.kind === 'retry' && job.attempts < this.#maxAttempts) {
       const runAfter = new Date(now.getTime() + Math.max(0, outcome.after));
       state = (await this.#store.requeue(job, runAfter, outcome.reason)) ? 'retrying' : 'lost';

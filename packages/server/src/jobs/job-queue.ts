@@ -6,15 +6,20 @@ export type JobOutcome =
   /** Run again no sooner than `after` ms from now, unless the job has used all its attempts. */
   | { kind: 'retry'; after: number; reason: string }
   /** Give up now, whatever attempts remain. */
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string }
+  /**
+   * Stopped at a safe point because the queue is stopping: back to the queue as it was, to run
+   * again at once elsewhere or at the next start, this run not counted against its attempts.
+   */
+  | { kind: 'released'; reason: string };
 
 export interface JobContext {
   jobId: string;
   /** 1 on the first run; a job taken back from a worker that died counts that run too. */
   attempt: number;
   /**
-   * Aborts when the queue stops (finish or checkpoint, then return: `retry` with `after: 0`
-   * hands the job to the next worker) or when this worker no longer holds the job.
+   * Aborts when the queue stops (finish or checkpoint, then return `released`, which hands the
+   * job to the next worker) or when this worker no longer holds the job.
    */
   signal: AbortSignal;
   /** Renews this worker's hold on the job; the queue also renews it while the handler runs. */
@@ -61,9 +66,10 @@ export interface JobSettlement {
   outcome: JobOutcome;
   /**
    * `retrying`: queued again; `failed`: no more runs (it failed, or its attempts ran out);
+   * `released`: handed back by a stopping queue, this run not counted;
    * `lost`: another worker took the job meanwhile, so this run's outcome was not recorded.
    */
-  state: 'done' | 'retrying' | 'failed' | 'lost';
+  state: 'done' | 'retrying' | 'failed' | 'released' | 'lost';
 }
 
 /** What both queues report to whoever opened them (a logger; tests wait on settlements). */

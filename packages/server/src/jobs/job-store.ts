@@ -123,12 +123,16 @@ export class JobStore {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Hands a job taken while stopping back untouched, as if it had not been taken. */
-  async release(job: ClaimedJob): Promise<void> {
-    await this.#heldBy(
+  /**
+   * Hands a job back untouched, as if it had not been taken: one taken while stopping, or one
+   * whose handler stopped at a safe point for a shutdown.
+   */
+  async release(job: ClaimedJob): Promise<boolean> {
+    const result = await this.#heldBy(
       this.#database.db.updateTable('jobs').set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), locked_until: null })),
       job,
-    ).execute();
+    ).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async requeue(job: ClaimedJob, runAfter: Date, reason: string): Promise<boolean> {

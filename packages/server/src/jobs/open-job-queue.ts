@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../database/database.ts';
 import { DatabaseJobQueue } from './database-job-queue.ts';
-import type { JobQueue, JobQueueObserver } from './job-queue.ts';
+import type { JobQueue, JobQueueObserver, JobSettlement } from './job-queue.ts';
 
-type QueueConfig = Pick<Config, 'databaseUrl' | 'databaseSchema'> & Partial<Pick<Config, 'jobLeaseSeconds'>>;
+type QueueConfig = Pick<Config, 'databaseUrl' | 'databaseSchema'> & Partial<Pick<Config, 'jobLeaseSeconds' | 'shutdownSeconds'>>;
 
 /**
  * Where jobs run (DESIGN.md §2): inside `loupe serve` with the embedded database, in
@@ -19,11 +19,14 @@ export function jobQueueSchema(config: QueueConfig): string {
   return config.databaseSchema ? `${config.databaseSchema}_jobs` : 'loupe_jobs';
 }
 
-/** Reports what the queue does to the log: failures as warnings, the rest at debug. */
+/** A job handed back by a shutdown is news to whoever watches the shutdown. */
+const LOG_LEVELS: Partial<Record<JobSettlement['state'], 'warn' | 'info'>> = { failed: 'warn', lost: 'warn', released: 'info' };
+
+/** Reports what the queue does to the log: failures as warnings, jobs handed back at info, the rest at debug. */
 export function loggingObserver(log: Logger): JobQueueObserver {
   return {
     onSettled(settlement) {
-      const level = settlement.state === 'failed' || settlement.state === 'lost' ? 'warn' : 'debug';
+      const level = LOG_LEVELS[settlement.state] ?? 'debug';
       log[level]({ job: settlement }, `job ${settlement.name} ${settlement.state}`);
     },
     onError(error) {
@@ -35,7 +38,9 @@ export function loggingObserver(log: Logger): JobQueueObserver {
 /** pg-boss on PostgreSQL, else the embedded queue in the service's own database. */
 export async function openJobQueue(config: QueueConfig, database: Database, observer: JobQueueObserver): Promise<JobQueue> {
   const leaseSeconds = config.jobLeaseSeconds ?? 30;
-  if (jobsRunIn(config) === 'serve') return new DatabaseJobQueue(database, { ...observer, leaseMs: leaseSeconds * 1000 });
+  // Running jobs get the whole shutdown to hand themselves back; the process's deadline ends any left.
+  const stopTimeoutMs = (config.shutdownSeconds ?? 30) * 1000;
+  if (jobsRunIn(config) === 'serve') return new DatabaseJobQueue(database, { ...observer, leaseMs: leaseSeconds * 1000, stopTimeoutMs });
   // Loaded only here, so the embedded default never loads pg-boss.
   const { PgBossJobQueue } = await import('./pg-boss-job-queue.ts');
   // pg-boss takes heartbeats of 10 s at the least.
@@ -43,6 +48,7 @@ export async function openJobQueue(config: QueueConfig, database: Database, obse
     connectionString: config.databaseUrl as string,
     schema: jobQueueSchema(config),
     leaseSeconds: Math.max(10, leaseSeconds),
+    stopTimeoutMs,
     ...observer,
   });
 }

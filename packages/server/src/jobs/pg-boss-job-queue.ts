@@ -193,6 +193,11 @@ export class PgBossJobQueue implements JobQueue {
       // Settled above, so the observer hears of it after it landed; pg-boss's own settle of the answer is a no-op.
       return { id: job.id, status: 'completed' };
     }
+    if (outcome.kind === 'released') {
+      settled((await this.#release(name, job, fence, outcome.reason)) ? 'released' : 'lost');
+      // Already settled above: pg-boss's own settle of this answer finds the job no longer active.
+      return { id: job.id, status: 'failed' };
+    }
     if (outcome.kind === 'retry' && job.retryCount < job.retryLimit) {
       const runAfter = new Date(Date.now() + Math.max(0, outcome.after));
       // fail() queues the retry after the park delay; the update then sets the time the handler asked for.
@@ -208,6 +213,20 @@ export class PgBossJobQueue implements JobQueue {
     // pg-boss fails a job at once, bypassing its remaining retries, when it is dead-lettered.
     settled('failed');
     return { id: job.id, status: 'deadletter', output: { reason: outcome.reason } };
+  }
+
+  /**
+   * Hands a job back for its next claim, this run not counted. pg-boss has no fenced hand-back
+   * (restore() would take a job another worker has claimed since): fail() queues the job again,
+   * and one more allowed retry makes up for the attempt the next claim counts. On its last
+   * attempt fail() ends the job, and retry() brings it back with that one more retry.
+   */
+  async #release(name: JobName, job: JobWithMetadata<unknown>, fence: { id: string; retryCount: number }, reason: string) {
+    const failed = (await this.#boss.fail(name, fence, { reason })) as SettleResponse;
+    if ((failed.affected ?? 0) === 0) return false;
+    if (job.retryCount >= job.retryLimit) await this.#boss.retry(name, job.id);
+    else await this.#boss.update(name, undefined, { id: job.id, startAfter: new Date(), retryLimit: job.retryLimit + 1 });
+    return true;
   }
 
   /** Wakes this process's worker for a job it knows comes due before the next poll. */

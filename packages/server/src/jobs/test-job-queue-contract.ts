@@ -326,6 +326,40 @@ export function describeJobQueueContract(label: string, makeSubject: () => Promi
       }),
     );
 
+    for (const maxAttempts of [1, 2]) {
+      it(
+        `takes back a job a stopping queue released, never failing it for that (${maxAttempts} attempts allowed)`,
+        withSubject(async (subject) => {
+          let id = '';
+          // Three processes in turn stop while running the job: each hands it back at a safe point.
+          for (let stop = 0; stop < 3; stop++) {
+            const settlements = new Settlements();
+            const queue = await subject.open({ maxAttempts, ...settlements.observer });
+            const started = deferred();
+            await queue.work(
+              handlers({
+                'crawl.run': async (_payload, context) => {
+                  started.resolve();
+                  if (!context.signal.aborted) await once(context.signal, 'abort');
+                  return { kind: 'released', reason: 'stopping: resume elsewhere' };
+                },
+              }),
+              { concurrency: {} },
+            );
+            if (stop === 0) id = await queue.send('crawl.run', { crawlId: 'released-1' });
+            await started.promise;
+            await queue.stop();
+            assert.equal((await settlements.waitFor((s) => s.jobId === id)).state, 'released');
+          }
+          const settlements = new Settlements();
+          const queue = await subject.open({ maxAttempts, ...settlements.observer });
+          await queue.work(handlers({ 'crawl.run': async () => done }), { concurrency: {} });
+          assert.equal((await settlements.waitFor((s) => s.jobId === id)).state, 'done');
+          await queue.stop();
+        }),
+      );
+    }
+
     it(
       'stops only once the running handler has returned, and records its outcome',
       withSubject(async (subject) => {

@@ -12,7 +12,7 @@ export function searchBuildHandler(builder: SearchIndexBuilder, log: Logger): Jo
   return async ({ buildId }, context) => {
     try {
       const outcome = await builder.run(buildId, context.signal);
-      if (outcome === 'stopped') return { kind: 'retry', after: 0, reason: 'stopped by shutdown; resumes' };
+      if (outcome === 'stopped') return { kind: 'released', reason: 'stopped by shutdown; resumes' };
       return { kind: 'done' };
     } catch (error) {
       log.warn({ err: error, buildId }, 'search index build failed');
