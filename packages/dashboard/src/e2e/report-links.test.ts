@@ -19,7 +19,8 @@ const NO_SUCH_HOST = 'http://gone.invalid/away';
 
 /**
  * The broken-links site, its home page also naming a host that does not exist and a page of
- * many links (nofollow, so the crawl keeps them without fetching their targets).
+ * many links (nofollow, so the crawl keeps them without fetching their targets); it names the
+ * missing page 3 times with 2 anchors, and the ok page twice, once nofollow.
  */
 function linkedSite(externalOrigin: string) {
   const site = brokenLinksSite({ externalOrigin });
@@ -31,6 +32,9 @@ function linkedSite(externalOrigin: string) {
       known.ok,
       known.alsoLinksMissing,
       known.missing,
+      { href: known.missing, text: 'Missing, in the footer' },
+      { href: known.ok, text: 'OK, not followed', rel: 'nofollow' },
+      { href: known.missing, text: 'Missing' },
       known.gone,
       known.serverError,
       known.forbidden,
@@ -109,14 +113,16 @@ describe("a report's links in a browser", () => {
   const rowCount = (count: number) =>
     page.waitForFunction((n) => document.querySelectorAll('table.link-table tbody tr').length === n, count);
 
+  /** Each row's first anchor, without the ×N and the other anchors beside it. */
+  const firstAnchors = (within: Locator) =>
+    rows(within).evaluateAll((trs) => trs.map((tr) => tr.querySelector('td.link-anchor')?.firstChild?.textContent ?? ''));
+
   it('lists the pages linking to a missing page, each with its anchor and a link to its own detail', async () => {
     await pageDetail('/missing');
     const inlinks = section('Links to this page');
     await rows(inlinks).first().waitFor();
-    assert.deepEqual((await cellTexts(inlinks)).map((cells) => [cells[0], cells[1]]).sort(), [
-      [site.url('/'), 'Missing'],
-      [site.url('/also-links-missing'), 'Missing'],
-    ]);
+    assert.deepEqual((await cellTexts(inlinks)).map((cells) => cells[0]).sort(), [site.url('/'), site.url('/also-links-missing')].sort());
+    assert.deepEqual(await firstAnchors(inlinks), ['Missing', 'Missing']);
     assert.deepEqual(
       (await cellTexts(inlinks)).map((cells) => cells[4]),
       ['404', '404'],
@@ -128,6 +134,32 @@ describe("a report's links in a browser", () => {
     await inlinks.getByRole('link', { name: site.url('/also-links-missing') }).click();
     await page.waitForURL(new RegExp(`/pages/${ids.get('/also-links-missing')}$`));
     await page.getByText(site.url('/also-links-missing')).first().waitFor();
+  });
+
+  it('shows ×3 beside a link the page names three times, its other anchor on hover and on expanding', async () => {
+    await pageDetail('/missing');
+    const inlinks = section('Links to this page');
+    const fromHome = rows(inlinks).filter({ has: page.getByRole('link', { name: site.url('/'), exact: true }) });
+    const times = fromHome.locator('.link-occurrences');
+    assert.equal(await times.locator('[aria-hidden="true"]').textContent(), '×3');
+    assert.equal(await times.getAttribute('title'), 'Named 3 times on the page: “Missing”, “Missing, in the footer”');
+    const other = fromHome.getByText('Missing, in the footer', { exact: true });
+    assert.equal(await other.isVisible(), false);
+    await fromHome.getByText('1 other anchor', { exact: true }).click();
+    await other.waitFor();
+    await screenshot(page, 'page-inlinks-occurrences');
+    const fromOther = rows(inlinks).filter({ has: page.getByRole('link', { name: site.url('/also-links-missing'), exact: true }) });
+    assert.equal(await fromOther.locator('.link-occurrences, .link-more-anchors').count(), 0);
+
+    await linksView('?status=broken');
+    const inView = page.locator('table.link-table tbody tr').filter({ hasText: 'Missing, in the footer' });
+    assert.equal(await inView.count(), 1);
+    assert.equal(await inView.locator('.link-occurrences [aria-hidden="true"]').textContent(), '×3');
+
+    await pageDetail('/');
+    const ok = rows(section('Links on this page')).filter({ has: page.getByRole('link', { name: site.url('/ok'), exact: true }) });
+    assert.equal(await ok.getByText('partly nofollow', { exact: true }).count(), 1);
+    assert.equal(await ok.locator('.link-occurrences [aria-hidden="true"]').textContent(), '×2');
   });
 
   it("lists a page's outlinks with the status, final URL and reason of each target", async () => {
@@ -246,8 +278,12 @@ describe("a report's links in a browser", () => {
     ]);
     assert.equal(csvDownload.suggestedFilename(), `loupe-broken-links-${reportId}.csv`);
     const csv = (await readFile((await csvDownload.path())!, 'utf8')).split(/\r?\n/).filter(Boolean);
-    assert.equal(csv[0], 'source,target,anchor,kind,element,nofollow,sponsored,ugc,status,final_url,reason');
+    assert.equal(
+      csv[0],
+      'source,target,anchor,other_anchors,occurrences,kind,element,nofollow,partly_nofollow,sponsored,ugc,status,final_url,reason',
+    );
     assert.equal(csv.length, 1 + 9);
+    assert.ok(csv.includes(`${site.url('/')},${site.url('/missing')},Missing,"Missing, in the footer",3,link,a,,,,,404,,`));
     assert.ok(csv.some((line) => line.includes(NO_SUCH_HOST) && line.includes('no such host')));
 
     const [jsonDownload] = await Promise.all([

@@ -63,9 +63,13 @@ export function elementLabel(link: Pick<PageLink, 'element' | 'kind'>): string |
   return `<link rel="${linkRels[link.kind] ?? link.kind}">`;
 }
 
-/** The rel flags a link carries, as written in its `rel` attribute. */
-export function relFlags(link: Pick<PageLink, 'nofollow' | 'sponsored' | 'ugc'>): string[] {
-  return (['nofollow', 'sponsored', 'ugc'] as const).filter((flag) => link[flag]);
+/**
+ * The rel flags a link carries, as written in its `rel` attribute (every occurrence has them),
+ * and "partly nofollow" when some of its occurrences are nofollow and others not.
+ */
+export function relFlags(link: Pick<PageLink, 'nofollow' | 'partlyNofollow' | 'sponsored' | 'ugc'>): string[] {
+  const flags: string[] = (['nofollow', 'sponsored', 'ugc'] as const).filter((flag) => link[flag]);
+  return link.partlyNofollow ? ['partly nofollow', ...flags] : flags;
 }
 
 /**

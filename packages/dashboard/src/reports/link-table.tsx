@@ -15,7 +15,8 @@ export interface LinkTableProps {
 }
 
 /**
- * Links one row each: where they are and lead, the anchor text (an image's alt), the element,
+ * Links one row each (one per page, target and kind): where they are and lead, the anchor text
+ * (an image's alt) with how often the page names the target and its other anchors, the element,
  * the rel flags, and what their target answered — its status, where it led after redirects and,
  * when it gave no usable answer, why.
  */
@@ -56,7 +57,7 @@ function LinkRow({ link, ends, pageHref }: { link: PageLink; ends: LinkEnds; pag
       {ends !== 'source' && (
         <td className="page-url">{targetPage ? <Link to={pageHref(targetPage)}>{link.targetUrl}</Link> : link.targetUrl}</td>
       )}
-      <td className="link-anchor">{link.anchor ?? <span className="muted">{link.kind === 'image' ? 'no alt' : 'no text'}</span>}</td>
+      <AnchorCell link={link} />
       <td>
         {kindLabel(link.kind)}
         {element && <code className="small link-element">{element}</code>}
@@ -66,7 +67,7 @@ function LinkRow({ link, ends, pageHref }: { link: PageLink; ends: LinkEnds; pag
           <span className="muted">–</span>
         ) : (
           flags.map((flag) => (
-            <span key={flag} className="badge subtle">
+            <span key={flag} className="badge subtle" title={flagTitles[flag]}>
               {flag}
             </span>
           ))
@@ -77,6 +78,42 @@ function LinkRow({ link, ends, pageHref }: { link: PageLink; ends: LinkEnds; pag
       <td className={broken ? 'link-reason broken' : 'link-reason'}>{link.reason ?? <span className="muted">–</span>}</td>
     </tr>
   );
+}
+
+const flagTitles: Record<string, string> = {
+  'partly nofollow': 'Some occurrences on the page are nofollow, others not: search engines follow the link',
+};
+
+/** The first anchor, a ×N when the page names the target more than once, and its other anchors behind a disclosure. */
+function AnchorCell({ link }: { link: PageLink }) {
+  const others = link.anchors.slice(1);
+  return (
+    <td className="link-anchor">
+      {link.anchor ?? <span className="muted">{link.kind === 'image' ? 'no alt' : 'no text'}</span>}
+      {link.occurrences > 1 && (
+        <span className="badge subtle link-occurrences" title={occurrencesTitle(link)}>
+          <span aria-hidden="true">×{link.occurrences}</span>
+          <span className="visually-hidden">, named {link.occurrences} times on the page</span>
+        </span>
+      )}
+      {others.length > 0 && (
+        <details className="link-more-anchors">
+          <summary>{others.length === 1 ? '1 other anchor' : `${others.length} other anchors`}</summary>
+          <ul>
+            {others.map((anchor) => (
+              <li key={anchor}>{anchor}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </td>
+  );
+}
+
+/** The hover text of the ×N: how often, and every anchor kept. */
+function occurrencesTitle(link: PageLink): string {
+  const times = `Named ${link.occurrences} times on the page`;
+  return link.anchors.length === 0 ? times : `${times}: ${link.anchors.map((anchor) => `“${anchor}”`).join(', ')}`;
 }
 
 /**
