@@ -55,3 +55,34 @@ describe('configuration of the search caches', () => {
     }
   });
 });
+
+describe('configuration of the public URL', () => {
+  it('defaults to the address the server listens on, a wildcard one as localhost', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'http://127.0.0.1:8080'],
+      [{ PORT: '8411' }, 'http://127.0.0.1:8411'],
+      [{ HOST: '0.0.0.0', PORT: '8411' }, 'http://localhost:8411'],
+      [{ HOST: '::', PORT: '9000' }, 'http://localhost:9000'],
+      [{ HOST: '::1', PORT: '9000' }, 'http://[::1]:9000'],
+      [{ HOST: 'loupe.internal' }, 'http://loupe.internal:8080'],
+    ];
+    for (const [env, url] of cases) assert.equal(loadConfig(env).publicUrl, url, JSON.stringify(env));
+  });
+
+  it('is LOUPE_PUBLIC_URL when set, without a trailing slash, whatever PORT is', () => {
+    assert.equal(loadConfig({ PORT: '8411', LOUPE_PUBLIC_URL: 'https://images.example.com/' }).publicUrl, 'https://images.example.com');
+  });
+
+  it('refuses a LOUPE_PUBLIC_URL that is not a URL', () => {
+    assert.throws(() => loadConfig({ LOUPE_PUBLIC_URL: 'images.example.com' }), /LOUPE_PUBLIC_URL/);
+  });
+});
+
+describe('configuration of the first start', () => {
+  it('takes the default plan as given (the plan table checks it) and the key file as an absolute path', () => {
+    const config = loadConfig({ LOUPE_DEFAULT_PLAN: 'pro', LOUPE_BOOTSTRAP_KEY_FILE: 'secrets/key' });
+    assert.equal(config.defaultPlan, 'pro');
+    assert.ok(config.bootstrapKeyFile?.startsWith('/') && config.bootstrapKeyFile.endsWith('/secrets/key'));
+    assert.deepEqual([loadConfig({}).defaultPlan, loadConfig({}).bootstrapKeyFile], [undefined, undefined]);
+  });
+});

@@ -24,7 +24,7 @@ export const CreditSummary = z
     reserved: z.number().int().describe('Credits held by queued and running crawls.'),
     plan: z.string(),
     pagesPerCrawl: z.number().int(),
-    monthlyCredits: z.number().int(),
+    monthlyCredits: z.number().int().nullable().describe("The plan's monthly allowance; null: unmetered, crawls spend no credits."),
   })
   .meta({ id: 'CreditSummary' });
 export type CreditSummary = z.infer<typeof CreditSummary>;

@@ -33,7 +33,7 @@ export type TeamSettings = z.infer<typeof TeamSettings>;
 export const TeamLimits = z
   .object({
     pagesPerCrawl: z.number().int(),
-    monthlyCredits: z.number().int(),
+    monthlyCredits: z.number().int().nullable().describe('null: unmetered, crawls spend no credits.'),
     imageProjects: z.number().int().nullable(),
     imagesPerProject: z.number().int().nullable(),
     scheduledCrawls: z.boolean(),
@@ -75,7 +75,7 @@ export const Team = z
     limits: TeamLimits,
     credits: z.object({
       balance: z.number().int().describe('Credits available now.'),
-      monthlyAllowance: z.number().int().describe("The plan's monthly credits."),
+      monthlyAllowance: z.number().int().nullable().describe("The plan's monthly credits; null: unmetered."),
     }),
     usage: TeamUsage,
     createdAt: Timestamp,

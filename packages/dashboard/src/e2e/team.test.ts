@@ -268,7 +268,7 @@ describe('team and settings in a browser', () => {
       .getByLabel('Plan', { exact: true })
       .locator('option')
       .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
-    assert.deepEqual(choices, ['free', 'pro', 'business']);
+    assert.deepEqual(choices, ['free', 'pro', 'business', 'self-hosted']);
     await page.getByLabel('Plan', { exact: true }).selectOption('pro');
     await page.getByRole('button', { name: 'Change plan' }).click();
     await page.getByText('Now on the pro plan.').waitFor();

@@ -45,7 +45,8 @@ function PlanCard({ team, onChanged }: { team: Team; onChanged: () => void }) {
     <div className="card">
       <h3>Plan</h3>
       <p>
-        <span className="badge">{team.plan}</span> · {number.format(team.limits.monthlyCredits)} credits a month
+        <span className="badge">{team.plan}</span> ·{' '}
+        {team.limits.monthlyCredits === null ? 'unmetered' : `${number.format(team.limits.monthlyCredits)} credits a month`}
       </p>
       {workspace.role === 'owner' ? (
         <PlanForm plan={team.plan} onChanged={onChanged} />
@@ -67,7 +68,7 @@ function CreditsCard({ team, credits }: { team: Team; credits: QueryState<Credit
         <dt>Held by running crawls</dt>
         <dd>{credits.status === 'done' ? number.format(credits.data.reserved) : '…'}</dd>
         <dt>Monthly allowance</dt>
-        <dd>{number.format(team.credits.monthlyAllowance)}</dd>
+        <dd>{count(team.credits.monthlyAllowance)}</dd>
       </dl>
     </div>
   );

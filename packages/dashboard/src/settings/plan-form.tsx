@@ -9,8 +9,9 @@ import { useSession } from '../session/session-context.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 
 /** How a plan reads in the list: its name and what sets it apart. */
-function describePlan(plan: { name: string; limits: { pagesPerCrawl: number; monthlyCredits: number } }): string {
-  return `${plan.name} (${plan.limits.pagesPerCrawl.toLocaleString()} pages a crawl, ${plan.limits.monthlyCredits.toLocaleString()} credits a month)`;
+function describePlan(plan: { name: string; limits: { pagesPerCrawl: number; monthlyCredits: number | null } }): string {
+  const credits = plan.limits.monthlyCredits === null ? 'unmetered' : `${plan.limits.monthlyCredits.toLocaleString()} credits a month`;
+  return `${plan.name} (${plan.limits.pagesPerCrawl.toLocaleString()} pages a crawl, ${credits})`;
 }
 
 /** The owner's plan change, among the plans of this server's plan table (listPlans). */

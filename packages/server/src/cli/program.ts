@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAdminCommand } from './commands/admin-command.ts';
+import { registerAlertsCommand } from './commands/alerts-command.ts';
+import { registerAuditProjectsCommand } from './commands/audit-projects-command.ts';
 import { registerCallCommand } from './commands/call-command.ts';
 import { registerCrawlCommand } from './commands/crawl-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
@@ -9,6 +12,8 @@ import { registerMcpCommand } from './commands/mcp-command.ts';
 import { registerPresetsCommand } from './commands/presets-command.ts';
 import { registerProjectsCommand } from './commands/projects-command.ts';
 import { registerReportsCommand } from './commands/reports-command.ts';
+import { registerRulePacksCommand } from './commands/rule-packs-command.ts';
+import { registerSchedulesCommand } from './commands/schedules-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerServeCommands } from './commands/serve-command.ts';
 import { registerUrlCommand } from './commands/url-command.ts';
@@ -33,10 +38,17 @@ function writeUsageError(message: string, write: (text: string) => void): void {
   write(`${JSON.stringify({ error: text, code: 'validation_failed' })}\n`);
 }
 
+/** The server package's version, as `loupe --version` prints it. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
 /** The whole `loupe` command tree; cli.ts parses the process's arguments with it. */
 export function createProgram(): Command {
   const program = new Command('loupe')
     .description('Loupe: image CDN with transform presets, and site audits.')
+    .version(packageVersion(), '-V, --version', 'print the version of Loupe')
     // Usage errors throw instead of exiting, so cli.ts can give them exit code 2.
     .exitOverride()
     .configureOutput({ outputError: writeUsageError })
@@ -56,10 +68,14 @@ export function createProgram(): Command {
   registerUrlCommand(program);
 
   program.commandsGroup('Audits:');
+  registerAuditProjectsCommand(program);
   registerCrawlCommand(program);
   registerReportsCommand(program);
   registerDiffCommand(program);
   registerSearchCommand(program);
+  registerSchedulesCommand(program);
+  registerAlertsCommand(program);
+  registerRulePacksCommand(program);
 
   program.commandsGroup('Anything else:');
   registerCallCommand(program);

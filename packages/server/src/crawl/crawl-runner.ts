@@ -127,10 +127,12 @@ export class CrawlRunner {
       const store = new CrawlStore(transaction);
       const row = await store.byId(crawlId);
       if (!row) return;
-      const charged = Math.min(pages, row.credits_reserved);
+      const crawled = Math.min(pages, row.max_pages);
+      // An unmetered crawl reserved nothing and is charged nothing.
+      const charged = Math.min(crawled, row.credits_reserved);
       const moved = await store.transition(crawlId, ['running'], status, {
         finished_at: now(),
-        pages_crawled: charged,
+        pages_crawled: crawled,
         credits_charged: charged,
         error,
         report_id: reportId,

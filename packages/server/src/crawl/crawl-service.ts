@@ -72,6 +72,8 @@ export class CrawlService {
     // A workspace that lost custom packs with its plan keeps crawling, without them.
     const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await project.rulePacks() : [];
     const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
+    // An unmetered plan (self-hosted) reserves nothing, so it is never refused with 402.
+    const reserved = this.#o.plans.metered(workspace.plan) ? maxPages : 0;
     const id = newId();
     const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
@@ -87,10 +89,10 @@ export class CrawlService {
         options: JSON.stringify(options),
         max_pages: maxPages,
         capped: capped ? 1 : 0,
-        credits_reserved: maxPages,
+        credits_reserved: reserved,
         created_at: now(),
       });
-      await new CreditService(transaction, this.#o.plans).reserve(workspaceId, maxPages, id);
+      if (reserved > 0) await new CreditService(transaction, this.#o.plans).reserve(workspaceId, reserved, id);
       return true;
     });
     if (!started) return undefined;
@@ -106,7 +108,7 @@ export class CrawlService {
     if (!workspace) throw new LoupeError('not_found');
     const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     const balance = await new CreditService(this.#o.database, this.#o.plans).balance(workspaceId);
-    return { maxPages, capped, balance, sufficient: balance >= maxPages };
+    return { maxPages, capped, balance, sufficient: !this.#o.plans.metered(workspace.plan) || balance >= maxPages };
   }
 
   /** Refuses at once a target that resolves to a private address (the fetcher refuses it again at connect time). */

@@ -156,7 +156,7 @@ describe('loupe admin (sqlite)', () => {
       const planBefore = await plan();
       const run = await loupe('admin', 'set-plan', '--workspace', workspaceId, '--plan', 'gold');
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /Unknown plan "gold": choose one of free, pro, business\./);
+      assert.match(run.stderr, /Unknown plan "gold": choose one of free, pro, business, self-hosted\./);
       assert.equal(await plan(), planBefore);
     });
 

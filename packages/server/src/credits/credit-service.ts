@@ -69,7 +69,9 @@ export class CreditService {
    * Ends a crawl's hold: one credit per page used is charged and the rest released. Safe to
    * call again (after a crash, on resume): answers false and charges nothing the second time.
    */
-  settle(workspaceId: string, crawlId: string, reserved: number, used: number): Promise<boolean> {
+  async settle(workspaceId: string, crawlId: string, reserved: number, used: number): Promise<boolean> {
+    // A crawl of an unmetered plan held nothing and is charged nothing.
+    if (reserved === 0) return false;
     return this.#credits.settle(workspaceId, crawlId, reserved, used);
   }
 

@@ -36,7 +36,8 @@ export class MonthlyAllowance {
     const given: { workspaceId: string; granted: number }[] = [];
     for (const workspace of await this.#credits.withoutAllowance(period, WORKSPACES_PER_TICK)) {
       const { monthlyCredits } = this.#plans.limits(workspace.plan);
-      const granted = await this.#credits.topUp(workspace.id, period, monthlyCredits, allowanceNote(workspace.plan, period));
+      // An unmetered plan gets none: the month is recorded as given so it is not asked again.
+      const granted = await this.#credits.topUp(workspace.id, period, monthlyCredits ?? 0, allowanceNote(workspace.plan, period));
       if (granted !== undefined) given.push({ workspaceId: workspace.id, granted });
     }
     return given;

@@ -6,7 +6,8 @@ const Limit = z.number().int().min(0).nullable();
 
 const PlanLimits = z.strictObject({
   pagesPerCrawl: z.number().int().min(1),
-  monthlyCredits: z.number().int().min(0),
+  /** null: unmetered, crawls reserve and charge no credits (the self-hosted plan). */
+  monthlyCredits: z.number().int().min(0).nullable(),
   imageProjects: Limit,
   imagesPerProject: Limit,
   scheduledCrawls: z.boolean(),
@@ -17,6 +18,9 @@ export type PlanLimits = z.infer<typeof PlanLimits>;
 const PlanTable = z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), PlanLimits).refine((t) => 'free' in t, {
   message: 'The plan table needs a "free" plan.',
 });
+
+/** The first workspace's plan when LOUPE_DEFAULT_PLAN is unset and the table has it. */
+export const SELF_HOSTED_PLAN = 'self-hosted';
 
 /**
  * The plans of DESIGN.md §6. They are configuration, not code: `plans.json` beside this file
@@ -37,10 +41,25 @@ export class Plans {
 
   /** Limits of `plan`; an unknown plan name (say, one removed from the file) gets the free plan's. */
   limits(plan: string): PlanLimits {
-    return this.#table[plan] ?? (this.#table.free as PlanLimits);
+    return (Object.hasOwn(this.#table, plan) ? this.#table[plan] : this.#table.free) as PlanLimits;
   }
 
   names(): string[] {
     return Object.keys(this.#table);
+  }
+
+  /** Whether crawls on `plan` reserve and charge credits (and so can be refused with 402). */
+  metered(plan: string): boolean {
+    return this.limits(plan).monthlyCredits !== null;
+  }
+
+  /**
+   * The plan new workspaces get unless told otherwise: LOUPE_DEFAULT_PLAN, which must be in the
+   * table, else the unlimited self-hosted plan when the table has one, else free.
+   */
+  defaultPlan(requested: string | undefined): string {
+    if (requested === undefined) return Object.hasOwn(this.#table, SELF_HOSTED_PLAN) ? SELF_HOSTED_PLAN : 'free';
+    if (Object.hasOwn(this.#table, requested)) return requested;
+    throw new Error(`LOUPE_DEFAULT_PLAN: no plan "${requested}" in the plan table; choose one of ${this.names().join(', ')}.`);
   }
 }

@@ -7,6 +7,7 @@ import { issueKey, provisionWorkspace } from './provisioning.ts';
 export interface Bootstrapped {
   workspaceId: string;
   userId: string;
+  plan: string;
   /** The owner's API key secret: LOUPE_BOOTSTRAP_KEY, or a new one to print once. */
   key: string;
   generated: boolean;
@@ -20,13 +21,13 @@ export const BOOTSTRAP_OWNER_EMAIL = 'owner@localhost';
  */
 export async function bootstrapInstance(
   database: Database,
-  options: { plans: Plans; bootstrapKey?: string },
+  options: { plans: Plans; plan: string; bootstrapKey?: string },
 ): Promise<Bootstrapped | null> {
   return inTransaction(database, async (transaction) => {
     if (!(await new WorkspaceStore(transaction).claimBootstrap(now()))) return null;
     const { workspaceId, userId } = await provisionWorkspace(transaction, options.plans, {
       name: 'Default',
-      plan: 'free',
+      plan: options.plan,
       ownerEmail: BOOTSTRAP_OWNER_EMAIL,
     });
     const { secret } = await issueKey(transaction, {
@@ -36,6 +37,6 @@ export async function bootstrapInstance(
       name: 'Bootstrap key',
       secret: options.bootstrapKey,
     });
-    return { workspaceId, userId, key: secret, generated: options.bootstrapKey === undefined };
+    return { workspaceId, userId, plan: options.plan, key: secret, generated: options.bootstrapKey === undefined };
   });
 }

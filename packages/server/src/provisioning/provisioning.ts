@@ -28,7 +28,7 @@ export async function provisionWorkspace(
     await new CreditStore(transaction).topUp(
       workspaceId,
       period,
-      plans.limits(input.plan).monthlyCredits,
+      plans.limits(input.plan).monthlyCredits ?? 0,
       allowanceNote(input.plan, period),
     );
     const userId = await addMember(transaction, { workspaceId, email: input.ownerEmail, role: 'owner' });

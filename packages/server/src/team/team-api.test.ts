@@ -132,7 +132,7 @@ for (const dialect of testDialects()) {
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         assert.deepEqual(
           answer.body.map((plan: { name: string }) => plan.name),
-          ['free', 'pro', 'business'],
+          ['free', 'pro', 'business', 'self-hosted'],
         );
         const business = answer.body.find((plan: { name: string }) => plan.name === 'business');
         assert.equal(business.limits.imageProjects, null);

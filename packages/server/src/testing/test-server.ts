@@ -78,6 +78,10 @@ export async function startTestServer(dialect: Dialect, options: TestServerOptio
     databaseUrl: postgres ? process.env.TEST_DATABASE_URL : undefined,
     databaseSchema: postgres?.schema,
     bootstrapKey,
+    // Tests check the URLs answered against this, whatever port the server got.
+    publicUrl: 'http://localhost:8080',
+    // The plan whose limits and 402s most tests exercise; tests of the self-hosted plan ask for it.
+    defaultPlan: 'free',
     logLevel: 'silent',
     validateResponses: true,
     ...overrides,

@@ -1,18 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import type { Bootstrapped } from '../../provisioning/bootstrap.ts';
-
-/** The first start's key, printed once (DESIGN.md §3), and where the owner signs in; `loupe init` prints the same. */
-export function announceKey(bootstrapped: Bootstrapped, publicUrl: string, out: (line: string) => void): void {
-  out('Created the workspace "Default" and its owner.');
-  out(`  workspace id: ${bootstrapped.workspaceId}`);
-  if (bootstrapped.generated) {
-    out(`  API key (shown once, store it now): ${bootstrapped.key}`);
-  } else {
-    out('  API key: the value of LOUPE_BOOTSTRAP_KEY');
-  }
-  out(`  dashboard: open ${new URL('/', publicUrl).href} to give the owner an email and a password`);
-}
+import { announceFirstStart } from '../first-start-notice.ts';
 
 /** `loupe serve` and `loupe worker`: the long-running processes of an instance. */
 export function registerServeCommands(program: Command): void {
@@ -24,7 +12,10 @@ export function registerServeCommands(program: Command): void {
       // Loaded here so other commands start without the image pipeline and face model.
       const { startServer } = await import('../../server.ts');
       const server = await startServer(config);
-      if (server.bootstrapped) announceKey(server.bootstrapped, config.publicUrl, (line) => process.stdout.write(`${line}\n`));
+      if (server.bootstrapped) {
+        const notice = { plans: server.plans, publicUrl: config.publicUrl, keyFile: config.bootstrapKeyFile };
+        announceFirstStart(server.bootstrapped, notice, (line) => process.stderr.write(`${line}\n`));
+      }
       server.app.log.info(`Loupe listening on ${server.url} (database: ${server.database.kind})`);
       const stop = async (signal: string) => {
         server.app.log.info(`${signal}: shutting down`);
