@@ -128,7 +128,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
 
   const crawls = crawlServiceFor({ config, database, plans, jobs }, crawlProjects(database));
 
-  const reports = new ReportService(database);
+  const reports = new ReportService(database, { publicUrl: config.publicUrl });
   const rulePacks = new RulePackService(database, plans);
   const auditProjects = new AuditProjectService(database, crawls, {
     rulePacks,

@@ -8,13 +8,16 @@ import { jobsRunIn } from './jobs/open-job-queue.ts';
 import { startJobConsumers } from './jobs/start-job-consumers.ts';
 import { type Scheduler, schedulerFor } from './schedules/scheduler.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
+import { ShutdownSteps } from './shutdown.ts';
 
 export interface RunningWorker {
   jobs: JobQueue;
   /** Workers tick schedules too, so due runs start while every `loupe serve` is down. */
   scheduler: Scheduler;
-  /** Stops taking jobs, waits for the running ones (up to the queue's timeout), and closes. */
+  /** Stops taking jobs, hands the running ones back to the queue at their next safe point, and closes. */
   close(): Promise<void>;
+  /** What close() is still waiting on. */
+  unfinished(): string[];
 }
 
 /**
@@ -38,13 +41,18 @@ export async function startJobWorker(
     const scheduler = schedulerFor(infrastructure);
     const allowance = new MonthlyAllowance(infrastructure.database, infrastructure.plans);
     const schedulerLoop = startSchedulerLoop([allowance, scheduler], config.schedulerTickMs, log);
+    const steps = new ShutdownSteps();
     return {
       jobs: infrastructure.jobs,
       scheduler,
       async close() {
-        await schedulerLoop.stop();
-        await infrastructure.close();
+        await Promise.all([
+          steps.run('scheduler tick', () => schedulerLoop.stop()),
+          steps.run('running jobs', () => infrastructure.jobs.stop()),
+        ]);
+        await steps.run('closing the database and stores', () => infrastructure.close());
       },
+      unfinished: () => steps.unfinished(),
     };
   } catch (error) {
     await infrastructure.close();

@@ -15,6 +15,7 @@ import type { Plans } from './plans/plans.ts';
 import { type Bootstrapped, bootstrapInstance } from './provisioning/bootstrap.ts';
 import { type Scheduler, schedulerFor } from './schedules/scheduler.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
+import { ShutdownSteps } from './shutdown.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -33,7 +34,13 @@ export interface RunningServer {
   url: string;
   /** Set on the first start of an empty database. */
   bootstrapped: Bootstrapped | null;
+  /**
+   * Stops accepting connections and ends event streams, hands running jobs back to the queue
+   * (they stop at their next safe point) while requests in flight finish, then closes the rest.
+   */
   close(): Promise<void>;
+  /** What close() is still waiting on. */
+  unfinished(): string[];
 }
 
 export interface ServerOptions {
@@ -65,6 +72,7 @@ export async function startServer(
     const scheduler = schedulerFor(infrastructure);
     const allowance = new MonthlyAllowance(database, plans);
     const uploadSweeper = new UploadSlotSweeper(database, infrastructure.blobs);
+    const steps = new ShutdownSteps();
     const schedulerLoop = startSchedulerLoop([allowance, scheduler, uploadSweeper, infrastructure.disk], config.schedulerTickMs, log);
     return {
       app,
@@ -78,10 +86,14 @@ export async function startServer(
       url: `http://${host}:${port}`,
       bootstrapped,
       async close() {
-        await schedulerLoop.stop();
-        await app.close();
-        await infrastructure.close();
+        await Promise.all([
+          steps.run('scheduler tick', () => schedulerLoop.stop()),
+          steps.run('HTTP requests in flight', () => app.close()),
+          steps.run('running jobs', () => jobs.stop()),
+        ]);
+        await steps.run('closing the database and stores', () => infrastructure.close());
       },
+      unfinished: () => steps.unfinished(),
     };
   } catch (error) {
     await infrastructure.close();

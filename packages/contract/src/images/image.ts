@@ -38,7 +38,7 @@ export const Image = z
     tags: z.array(z.string()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
-    url: z.string().describe('The CDN URL of the original.'),
+    url: z.string().describe("The CDN URL of the original, absolute, on the instance's public address (LOUPE_PUBLIC_URL)."),
   })
   .meta({ id: 'Image' });
 export type Image = z.infer<typeof Image>;
@@ -86,7 +86,9 @@ export type CreateUpload = z.infer<typeof CreateUpload>;
 export const PendingUpload = z
   .object({
     imageId: z.uuid().describe('Pass it to upload/confirm after the PUT.'),
-    uploadUrl: z.string().describe('PUT the file bytes here (no Authorization header needed); it works once, until expiresAt.'),
+    uploadUrl: z
+      .string()
+      .describe('An absolute URL: PUT the file bytes here (no Authorization header needed); it works once, until expiresAt.'),
     expiresAt: z.iso.datetime(),
   })
   .meta({ id: 'PendingUpload' });

@@ -179,7 +179,7 @@ export const reportOperations = [
     path: '/api/v1/reports/{reportId}/share',
     summary: 'Share a report',
     description:
-      'Makes the report readable without a key at a secret link: an HTML page (/r/{token}) and JSON (/api/v1/shared/{token}). Sharing a shared report returns its existing link. unshareReport takes it back.',
+      "Makes the report readable without a key at a secret link: an HTML page (url, …/r/{token}) and JSON (apiUrl, …/api/v1/shared/{token}), both absolute URLs on the instance's public address. Sharing a shared report returns its existing link. unshareReport takes it back.",
     tag: 'Reports',
     scopes: ['reports:write'],
     params: ReportParams,

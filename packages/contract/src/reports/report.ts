@@ -74,8 +74,8 @@ export const TopFix = z.object({
 export const ReportShare = z
   .object({
     token: z.string(),
-    url: z.string().describe('The public HTML page, relative to this server: /r/{token}.'),
-    apiUrl: z.string().describe('The same report as JSON, without authentication.'),
+    url: z.string().describe("The public HTML page, an absolute URL on the instance's public address (LOUPE_PUBLIC_URL): …/r/{token}."),
+    apiUrl: z.string().describe('The same report as JSON, without authentication, an absolute URL: …/api/v1/shared/{token}.'),
     sharedAt: Timestamp,
   })
   .meta({ id: 'ReportShare' });

@@ -128,7 +128,7 @@ export type Invite = z.infer<typeof Invite>;
 
 export const CreatedInvite = Invite.extend({
   token: z.string().describe('The secret of the invite. Shown in this answer only.'),
-  url: z.string().describe('The link to send to the invitee; it carries the token.'),
+  url: z.string().describe("The link to send to the invitee, absolute, on the instance's public address; it carries the token."),
 }).meta({ id: 'CreatedInvite' });
 export type CreatedInvite = z.infer<typeof CreatedInvite>;
 

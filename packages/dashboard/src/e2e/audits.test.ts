@@ -243,13 +243,15 @@ describe('audits in a browser', () => {
     assert.equal(await toggle.isChecked(), false);
     await toggle.check();
     const link = await page.getByLabel('Share link').inputValue();
-    assert.match(link, new RegExp(`^${t.url}/r/[\\w-]+$`));
+    // Absolute, on LOUPE_PUBLIC_URL (the test server's is http://localhost:8080, whatever its port).
+    assert.match(link, /^http:\/\/localhost:8080\/r\/[\w-]+$/);
     await page.getByRole('button', { name: 'Copy link' }).waitFor();
-    assert.equal((await fetch(link)).status, 200);
+    const served = `${t.url}${new URL(link).pathname}`;
+    assert.equal((await fetch(served)).status, 200);
     await screenshot(page, 'report-shared');
     await toggle.uncheck();
     await page.getByLabel('Share link').waitFor({ state: 'detached' });
-    assert.equal((await fetch(link)).status, 404);
+    assert.equal((await fetch(served)).status, 404);
   });
 
   it('exports the report as a CSV file', async () => {

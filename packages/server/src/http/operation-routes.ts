@@ -81,6 +81,10 @@ export function registerOperationRoutes(
 
   // The caller each request's onRequest hook found, for its handler.
   const callers = new WeakMap<FastifyRequest, Principal | Caller | null>();
+  // Event streams never end by themselves: a shutdown ends them at once (clients reconnect, to
+  // another server or this one restarted), or closing the server would wait on them for ever.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
 
   for (const operation of operations as readonly OperationDefinition[]) {
     const handler = handlers[operation.id] as (input: unknown, context: unknown) => Promise<unknown>;
@@ -110,7 +114,8 @@ export function registerOperationRoutes(
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) disconnected.abort();
         });
-        const result = await handler(input, { principal, requestId: request.id, signal: disconnected.signal });
+        const signal = operation.stream ? AbortSignal.any([disconnected.signal, closing.signal]) : disconnected.signal;
+        const result = await handler(input, { principal, requestId: request.id, signal });
         if (operation.stream)
           return sendEvents(request, reply, result as AsyncIterable<unknown>, dependencies.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS);
         if (operation.download) return sendDownload(reply, result as Download);

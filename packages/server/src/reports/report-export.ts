@@ -11,11 +11,11 @@ const FINDING_PAGES = 25;
  * The report as a file: CSV with one row per instance of each finding, or JSON with every page
  * and its findings, each with its instances. Streamed in batches.
  */
-export function exportReport(store: ReportStore, row: ReportRow, format: 'csv' | 'json'): Download {
+export function exportReport(store: ReportStore, row: ReportRow, format: 'csv' | 'json', publicUrl: string): Download {
   const name = `loupe-report-${row.id}`;
   return format === 'csv'
     ? { contentType: 'text/csv', filename: `${name}.csv`, body: csvLines(store, row) }
-    : { contentType: 'application/json', filename: `${name}.json`, body: jsonChunks(store, row) };
+    : { contentType: 'application/json', filename: `${name}.json`, body: jsonChunks(store, row, publicUrl) };
 }
 
 const CSV_COLUMNS = ['url', 'status', 'rule_id', 'category', 'severity', 'title', 'count', 'detail', 'position', 'instance'];
@@ -36,10 +36,10 @@ function* findingRows(where: [string, string | number | null], finding: Exported
   for (const [index, instance] of finding.instances.entries()) yield csvRow([...columns, index + 1, instance]);
 }
 
-async function* jsonChunks(store: ReportStore, row: ReportRow): AsyncGenerator<string> {
+async function* jsonChunks(store: ReportStore, row: ReportRow, publicUrl: string): AsyncGenerator<string> {
   const describe = reportRules(row);
   const siteFindings = (await store.siteFindings(row.crawl_id)).map((stored) => exportedFinding(stored, describe));
-  yield `{"report":${JSON.stringify(toReport(row))},"siteFindings":${JSON.stringify(siteFindings)},"pages":[`;
+  yield `{"report":${JSON.stringify(toReport(row, publicUrl))},"siteFindings":${JSON.stringify(siteFindings)},"pages":[`;
   let first = true;
   for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
     yield `${first ? '' : ','}${JSON.stringify({ ...page, findings })}`;

@@ -26,8 +26,11 @@ export class ReportService {
   readonly #store: ReportStore;
   readonly #links: PageLinks;
   readonly #instances: IssueInstances;
+  readonly #publicUrl: string;
 
-  constructor(database: Database) {
+  /** `publicUrl` (LOUPE_PUBLIC_URL) starts the share links it answers. */
+  constructor(database: Database, options: { publicUrl: string }) {
+    this.#publicUrl = options.publicUrl;
     this.#store = new ReportStore(database);
     this.#links = new PageLinks(database);
     this.#instances = new IssueInstances(database);
@@ -38,7 +41,7 @@ export class ReportService {
   }
 
   async get(principal: Principal, reportId: string): Promise<Report> {
-    return toReport(await this.#store.get(principal.workspaceId, reportId));
+    return toReport(await this.#store.get(principal.workspaceId, reportId), this.#publicUrl);
   }
 
   async pages(principal: Principal, reportId: string, query: PageListQuery): Promise<Page<ReportPage>> {
@@ -62,7 +65,7 @@ export class ReportService {
     query: { pageId?: string; limit: number; cursor?: string },
   ): Promise<Page<IssueInstance>> {
     const report = await this.#store.get(principal.workspaceId, reportId);
-    const issue = toReport(report).issues.find((candidate) => candidate.ruleId === ruleId);
+    const issue = toReport(report, this.#publicUrl).issues.find((candidate) => candidate.ruleId === ruleId);
     if (!issue) throw new LoupeError('not_found', { message: 'No such issue in this report: the rule found nothing on its pages.' });
     if (query.pageId !== undefined && !(await this.#store.page(report.crawl_id, query.pageId))) {
       throw new LoupeError('not_found', { message: 'No such page in this report.' });
@@ -100,18 +103,18 @@ export class ReportService {
   /** Idempotent: a shared report keeps its token. */
   async share(principal: Principal, reportId: string) {
     const report = await this.#store.get(principal.workspaceId, reportId);
-    if (report.share_token !== null) return toShare(report);
+    if (report.share_token !== null) return toShare(report, this.#publicUrl);
     // 128 random bits: the token is the only thing standing between the report and the public.
     const token = randomBytes(16).toString('base64url');
     const at = now();
     await this.#store.setShare(report.id, token, at);
-    return toShare({ ...report, share_token: token, shared_at: at });
+    return toShare({ ...report, share_token: token, shared_at: at }, this.#publicUrl);
   }
 
   async getShare(principal: Principal, reportId: string) {
     const report = await this.#store.get(principal.workspaceId, reportId);
     if (report.share_token === null) throw new LoupeError('not_found', { message: 'This report is not shared.' });
-    return toShare(report);
+    return toShare(report, this.#publicUrl);
   }
 
   async unshare(principal: Principal, reportId: string): Promise<{ deleted: true }> {
@@ -126,7 +129,7 @@ export class ReportService {
   }
 
   async export(principal: Principal, reportId: string, format: 'csv' | 'json'): Promise<Download> {
-    return exportReport(this.#store, await this.#store.get(principal.workspaceId, reportId), format);
+    return exportReport(this.#store, await this.#store.get(principal.workspaceId, reportId), format, this.#publicUrl);
   }
 
   /** A share link's report; the same 404 whether the token never existed or was revoked. */

@@ -15,8 +15,12 @@ export type StoredFinding = {
   detail: string | null;
 };
 
-/** Stored rows as the API shows them. */
-export function toReport(row: ReportRow): Report {
+/** Stored rows as the API shows them; `publicUrl` (LOUPE_PUBLIC_URL) makes the share links absolute. */
+export function toReport(row: ReportRow, publicUrl: string): Report {
+  return { ...reportBody(row), share: row.share_token === null ? null : toShare(row, publicUrl) };
+}
+
+function reportBody(row: ReportRow): Omit<Report, 'share'> {
   type Body = Pick<Report, 'health' | 'pages' | 'counts' | 'categories' | 'issues' | 'topFixes'> & Partial<Pick<Report, 'ruleErrors'>>;
   const body = JSON.parse(row.body) as Body;
   return {
@@ -30,18 +34,17 @@ export function toReport(row: ReportRow): Report {
     ...body,
     // Reports built before rules had budgets recorded none.
     ruleErrors: body.ruleErrors ?? [],
-    share: row.share_token === null ? null : toShare(row),
   };
 }
 
 export function toSharedReport(row: ReportRow): SharedReport {
-  const { crawlId: _crawl, projectId: _project, share: _share, ...shared } = toReport(row);
+  const { crawlId: _crawl, projectId: _project, ...shared } = reportBody(row);
   return shared;
 }
 
-export function toShare(row: ReportRow) {
+export function toShare(row: ReportRow, publicUrl: string) {
   const token = row.share_token as string;
-  return { token, url: `/r/${token}`, apiUrl: `/api/v1/shared/${token}`, sharedAt: row.shared_at as string };
+  return { token, url: `${publicUrl}/r/${token}`, apiUrl: `${publicUrl}/api/v1/shared/${token}`, sharedAt: row.shared_at as string };
 }
 
 export function toReportPage(row: PageRow): ReportPage {

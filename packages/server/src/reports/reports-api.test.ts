@@ -226,20 +226,26 @@ for (const dialect of testDialects()) {
         assert.match(shared.body.token, /^[A-Za-z0-9_-]{22}$/);
         assert.deepEqual((await t.request('POST', `/api/v1/reports/${reportId}/share`)).body, shared.body, 'sharing again keeps the link');
         assert.deepEqual((await t.request('GET', `/api/v1/reports/${reportId}/share`)).body, shared.body);
+        // Absolute, on LOUPE_PUBLIC_URL (the test server's is http://localhost:8080): paths below are asked of the test server.
+        assert.equal(shared.body.url, `http://localhost:8080/r/${shared.body.token}`);
+        assert.equal(shared.body.apiUrl, `http://localhost:8080/api/v1/shared/${shared.body.token}`);
+        const htmlPath = new URL(shared.body.url).pathname;
+        const jsonPath = new URL(shared.body.apiUrl).pathname;
+        assert.deepEqual((await t.request('GET', `/api/v1/reports/${reportId}`)).body.share, shared.body);
 
-        const json = await t.request('GET', shared.body.apiUrl, { key: null, team: null });
+        const json = await t.request('GET', jsonPath, { key: null, team: null });
         assert.equal(json.status, 200);
         assert.equal(json.body.id, reportId);
         assert.equal(json.body.crawlId, undefined, 'no workspace ids on the public report');
-        const html = await fetch(`${t.url}${shared.body.url}`);
+        const html = await fetch(`${t.url}${htmlPath}`);
         assert.equal(html.status, 200);
         assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
         assert.match(await html.text(), /Broken internal links/);
         assert.equal((await t.request('GET', '/api/v1/reports?limit=1')).body[0].shared, true);
 
         assert.equal((await t.request('DELETE', `/api/v1/reports/${reportId}/share`)).status, 200);
-        assert.equal((await t.request('GET', shared.body.apiUrl, { key: null, team: null })).status, 404);
-        assert.equal((await fetch(`${t.url}${shared.body.url}`)).status, 404);
+        assert.equal((await t.request('GET', jsonPath, { key: null, team: null })).status, 404);
+        assert.equal((await fetch(`${t.url}${htmlPath}`)).status, 404);
         assert.equal((await t.request('GET', `/api/v1/reports/${reportId}/share`)).status, 404);
         const again = await t.request('POST', `/api/v1/reports/${reportId}/share`);
         assert.notEqual(again.body.token, shared.body.token, 'a new link, the old one stays dead');

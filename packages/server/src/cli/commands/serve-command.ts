@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
+import { exitOnSignals } from '../../shutdown.ts';
 import { announceFirstStart } from '../first-start-notice.ts';
 
 /** `loupe serve` and `loupe worker`: the long-running processes of an instance. */
@@ -17,13 +18,7 @@ export function registerServeCommands(program: Command): void {
         announceFirstStart(server.bootstrapped, notice, (line) => process.stderr.write(`${line}\n`));
       }
       server.app.log.info(`Loupe listening on ${server.url} (database: ${server.database.kind})`);
-      const stop = async (signal: string) => {
-        server.app.log.info(`${signal}: shutting down`);
-        await server.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      exitOnSignals(server, config.shutdownSeconds, server.app.log);
     });
 
   program
@@ -37,12 +32,6 @@ export function registerServeCommands(program: Command): void {
       const log = pino({ level: config.logLevel });
       const worker = await startJobWorker(config, createJobHandlers, log);
       log.info(`Loupe worker taking jobs (crawls at once: ${config.crawlConcurrency})`);
-      const stop = async (signal: string) => {
-        log.info(`${signal}: finishing running jobs, then stopping`);
-        await worker.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      exitOnSignals(worker, config.shutdownSeconds, log);
     });
 }
