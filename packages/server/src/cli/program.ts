@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAdminCommand } from './commands/admin-command.ts';
+import { registerAlertsCommand } from './commands/alerts-command.ts';
+import { registerAuditProjectsCommand } from './commands/audit-projects-command.ts';
 import { registerCallCommand } from './commands/call-command.ts';
 import { registerCrawlCommand } from './commands/crawl-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
@@ -10,6 +12,8 @@ import { registerMcpCommand } from './commands/mcp-command.ts';
 import { registerPresetsCommand } from './commands/presets-command.ts';
 import { registerProjectsCommand } from './commands/projects-command.ts';
 import { registerReportsCommand } from './commands/reports-command.ts';
+import { registerRulePacksCommand } from './commands/rule-packs-command.ts';
+import { registerSchedulesCommand } from './commands/schedules-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerServeCommands } from './commands/serve-command.ts';
 import { registerUrlCommand } from './commands/url-command.ts';
@@ -64,10 +68,14 @@ export function createProgram(): Command {
   registerUrlCommand(program);
 
   program.commandsGroup('Audits:');
+  registerAuditProjectsCommand(program);
   registerCrawlCommand(program);
   registerReportsCommand(program);
   registerDiffCommand(program);
   registerSearchCommand(program);
+  registerSchedulesCommand(program);
+  registerAlertsCommand(program);
+  registerRulePacksCommand(program);
 
   program.commandsGroup('Anything else:');
   registerCallCommand(program);

@@ -24,11 +24,14 @@ describe('loupe images', () => {
   let env: Record<string, string>;
   let scratch: string;
   let folder: string;
+  let workspaceId: string;
   const newProject = async (name: string): Promise<string> => json(await runLoupe(['projects', 'create', name, '--json'], env)).id;
 
   before(async () => {
     t = await startTestServer('sqlite');
-    env = serverEnv(t, (await t.createWorkspace({ plan: 'business' })).key);
+    const workspace = await t.createWorkspace({ plan: 'business' });
+    workspaceId = workspace.workspaceId;
+    env = serverEnv(t, workspace.key);
     scratch = await mkdtemp(join(tmpdir(), 'loupe-cli-images-'));
     folder = await photoFolder(join(scratch, 'photos'), {
       'rocket.jpg': 'rocket.jpg',
@@ -91,6 +94,43 @@ describe('loupe images', () => {
     assert.equal(run.code, 2);
     assert.match(run.stderr, /No such file or folder: .*nowhere/);
     assert.deepEqual(json(await runLoupe(['images', 'list', '--project', project, '--json'], env)), []);
+  });
+
+  it('shows, tags and deletes an image named by its path, in a project named by its slug', async () => {
+    const project = json(await runLoupe(['projects', 'create', 'Tagged', '--json'], env));
+    assert.equal((await runLoupe(['images', 'upload', join(folder, 'rocket.jpg'), '--project', project.slug], env)).code, 0);
+    const shown = json(await runLoupe(['images', 'get', 'rocket.jpg', '--project', project.slug, '--json'], env));
+    assert.deepEqual([shown.path, shown.width, shown.tags], ['rocket.jpg', 640, []]);
+    const tagged = await runLoupe(
+      ['images', 'tag', 'rocket.jpg', '--project', project.slug, '--add', 'space', '--add', 'launch', '--alt', 'A rocket'],
+      env,
+    );
+    assert.equal(tagged.code, 0, tagged.stderr);
+    assert.equal(tagged.stdout.trim(), 'Updated rocket.jpg: tags space, launch; alt text A rocket');
+    const untagged = json(await runLoupe(['images', 'tag', shown.id, '--project', project.id, '--remove', 'space', '--json'], env));
+    assert.deepEqual([untagged.tags, untagged.altText], [['launch'], 'A rocket']);
+    const text = await runLoupe(['images', 'get', shown.id, '--project', project.id], env);
+    assert.match(text.stdout, /^tags +launch$/m);
+    assert.match(text.stdout, /^dimensions +640×\d+$/m);
+    assert.deepEqual(json(await runLoupe(['images', 'delete', 'rocket.jpg', '--project', project.slug, '--json'], env)), { deleted: true });
+    const gone = await runLoupe(['images', 'get', 'rocket.jpg', '--project', project.slug], env);
+    assert.equal(gone.code, 4);
+    assert.match(gone.stderr, /loupe images list --project/);
+    assert.equal((await runLoupe(['images', 'get', UNKNOWN_ID, '--project', project.id], env)).code, 4);
+  });
+
+  it('exits 2 for images get without an image or a project, and 3 for a viewer deleting one', async () => {
+    const noImage = await runLoupe(['images', 'get', '--project', 'x'], env);
+    assert.equal(noImage.code, 2);
+    assert.match(noImage.stderr, /missing required argument 'image'/);
+    const noProject = await runLoupe(['images', 'delete', 'a.jpg', '--json'], env);
+    assert.equal(noProject.code, 2);
+    assert.equal(JSON.parse(noProject.stderr).code, 'validation_failed');
+    const project = json(await runLoupe(['projects', 'create', 'Viewed', '--json'], env));
+    await runLoupe(['images', 'upload', join(folder, 'rocket.jpg'), '--project', project.id], env);
+    const viewer = serverEnv(t, await t.createMemberKey(workspaceId, 'viewer'));
+    assert.equal((await runLoupe(['images', 'get', 'rocket.jpg', '--project', project.id], viewer)).code, 0);
+    assert.equal((await runLoupe(['images', 'delete', 'rocket.jpg', '--project', project.id], viewer)).code, 3);
   });
 
   it('exits 4 for an unknown project', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { type ErrorBody, type Image, LoupeError } from '@loupe/contract';
+import { type ErrorBody, Id, type Image, LoupeError } from '@loupe/contract';
 import type { LoupeClient } from '@loupe/sdk';
 import type { Command } from 'commander';
 import { exitCodeFor, exitCodes } from '../exit-codes.ts';
@@ -8,8 +8,8 @@ import { collectImageFiles, type ImageFile } from '../image-files.ts';
 import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { errorBody, type Output } from '../output.ts';
 import { imageProjectId } from '../project-references.ts';
-import { formatBytes, formatTable } from '../table.ts';
-import { userAction, wholeNumber, withClientFlags } from '../user-command.ts';
+import { formatBytes, formatFields, formatTable } from '../table.ts';
+import { repeatable, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
 type UploadResult = ImageFile & ({ image: Image } | { error: ErrorBody });
 
@@ -55,9 +55,34 @@ async function uploadAll(client: LoupeClient, projectId: string, files: ImageFil
   return { results: results.filter((result) => result !== undefined), stopped, firstError };
 }
 
-/** `loupe images`: upload files and folders into an image project, list its images. */
+/** An image given by id or by its path in the project. */
+async function imageId(client: LoupeClient, projectId: string, reference: string): Promise<string> {
+  if (Id.safeParse(reference).success) return reference;
+  for await (const image of client.all.listImages({ projectId, prefix: reference, limit: 100 })) {
+    if (image.path === reference) return image.id;
+  }
+  throw new LoupeError('not_found', {
+    message: `No image with the id or path "${reference}" in project ${projectId}: loupe images list --project ${projectId} shows them.`,
+  });
+}
+
+function describeImage(i: Image): string {
+  return formatFields([
+    ['id', i.id],
+    ['path', i.path],
+    ['size', formatBytes(i.fileSize)],
+    ['dimensions', `${i.width}×${i.height}`],
+    ['format', i.format],
+    ['alt text', i.altText],
+    ['tags', i.tags.join(', ')],
+    ['url', i.url],
+    ['updated', i.updatedAt],
+  ]);
+}
+
+/** `loupe images`: upload files and folders into an image project, list, show, tag and delete its images. */
 export function registerImagesCommand(program: Command): void {
-  const images = program.command('images').description('Images: upload files and folders, list.');
+  const images = program.command('images').description('Images: upload files and folders, list, show, tag, delete.');
 
   withClientFlags(
     images
@@ -116,6 +141,64 @@ export function registerImagesCommand(program: Command): void {
                 rows.map((i) => [i.id, i.path, formatBytes(i.fileSize), `${i.width}×${i.height}`, i.format]),
               ),
         );
+      }),
+    );
+
+  const projectOption = ['--project <project>', 'the image project: id or slug'] as const;
+
+  withClientFlags(images.command('get').description('Show an image: path, size, dimensions, alt text, tags, CDN URL.'))
+    .argument('<image>', 'image id, or its path in the project')
+    .requiredOption(...projectOption)
+    .action(
+      userAction<{ project: string }>(async ({ session, output }, [reference], options) => {
+        const client = session.client();
+        const projectId = await imageProjectId(client, options.project);
+        const image = await client.getImage({ projectId, imageId: await imageId(client, projectId, reference as string) });
+        output.result(image, describeImage);
+      }),
+    );
+
+  withClientFlags(images.command('tag').description("Add or remove an image's tags, or set its alt text."))
+    .argument('<image>', 'image id, or its path in the project')
+    .requiredOption(...projectOption)
+    .option('--add <tag>', 'add this tag (repeatable)', repeatable)
+    .option('--remove <tag>', 'remove this tag (repeatable)', repeatable)
+    .option('--alt <text>', 'set the alt text; "" clears it')
+    .action(
+      userAction<{ project: string; add?: string[]; remove?: string[]; alt?: string }>(
+        async ({ session, output }, [reference], options) => {
+          const client = session.client();
+          const projectId = await imageProjectId(client, options.project);
+          const id = await imageId(client, projectId, reference as string);
+          const changesTags = options.add !== undefined || options.remove !== undefined;
+          // The API replaces the tags whole: add and remove are applied to the current ones.
+          const tags = changesTags
+            ? [...new Set([...(await client.getImage({ projectId, imageId: id })).tags, ...(options.add ?? [])])].filter(
+                (tag) => !options.remove?.includes(tag),
+              )
+            : undefined;
+          const image = await client.updateImage({
+            projectId,
+            imageId: id,
+            body: {
+              ...(tags !== undefined ? { tags } : {}),
+              ...(options.alt !== undefined ? { altText: options.alt === '' ? null : options.alt } : {}),
+            },
+          });
+          output.result(image, (i) => `Updated ${i.path}: tags ${i.tags.join(', ') || '-'}; alt text ${i.altText ?? '-'}`);
+        },
+      ),
+    );
+
+  withClientFlags(images.command('delete').description('Delete an image and its cached variants; its CDN URLs answer 404 from then on.'))
+    .argument('<image>', 'image id, or its path in the project')
+    .requiredOption(...projectOption)
+    .action(
+      userAction<{ project: string }>(async ({ session, output }, [reference], options) => {
+        const client = session.client();
+        const projectId = await imageProjectId(client, options.project);
+        const answer = await client.deleteImage({ projectId, imageId: await imageId(client, projectId, reference as string) });
+        output.result(answer, () => `Deleted image ${String(reference)}.`);
       }),
     );
 }

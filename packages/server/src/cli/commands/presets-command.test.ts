@@ -73,6 +73,25 @@ describe('loupe presets', () => {
     assert.equal(gone.code, 4);
   });
 
+  it('updates a preset by name in a project named by its slug, and refuses a viewer', async () => {
+    const slug = json(await runLoupe(['projects', 'get', project, '--json'], env)).slug;
+    await runLoupe(['presets', 'create', 'card', '--project', project, '-t', 'width=300'], env);
+    const run = await runLoupe(
+      ['presets', 'update', 'card', '--project', slug, '--name', 'card-wide', '-t', 'width=600', '-t', 'f=webp'],
+      env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Updated preset card-wide \([0-9a-f-]{36}\): width=600 format=webp$/m);
+    const nothing = await runLoupe(['presets', 'update', 'card-wide', '--project', slug, '--json'], env);
+    assert.equal(nothing.code, 2);
+    assert.equal(JSON.parse(nothing.stderr).code, 'validation_failed');
+    const unknown = await runLoupe(['presets', 'update', 'card', '--project', slug, '--name', 'x'], env);
+    assert.equal(unknown.code, 4);
+    assert.match(unknown.stderr, /loupe presets list --project/);
+    const viewer = serverEnv(t, await t.createMemberKey(t.owner.workspaceId, 'viewer'));
+    assert.equal((await runLoupe(['presets', 'update', 'card-wide', '--project', project, '--name', 'mine'], viewer)).code, 3);
+  });
+
   it('exits 2 without --project', async () => {
     const run = await runLoupe(['presets', 'list'], env);
     assert.equal(run.code, 2);

@@ -30,7 +30,7 @@ async function presetId(client: LoupeClient, projectId: string, reference: strin
 
 /** `loupe presets`: named transform configurations of an image project. */
 export function registerPresetsCommand(program: Command): void {
-  const presets = program.command('presets').description('Presets (named transforms, ?t=<name>): list, create, show, delete.');
+  const presets = program.command('presets').description('Presets (named transforms, ?t=<name>): list, create, show, update, delete.');
   const projectOption = ['--project <project>', 'the image project: id or slug'] as const;
 
   withListFlags(withClientFlags(presets.command('list').description("List a project's presets.")))
@@ -76,6 +76,30 @@ export function registerPresetsCommand(program: Command): void {
         const id = await presetId(client, projectId, reference as string);
         const preset = await client.getPreset({ projectId, presetId: id });
         output.result(preset, (p) => `${p.name} (${p.id}): ${describeTransforms(p.transforms)}`);
+      }),
+    );
+
+  withClientFlags(
+    presets.command('update').description('Rename a preset or replace its transforms; images delivered with it change at once.'),
+  )
+    .argument('<preset>', 'preset id or name')
+    .requiredOption(...projectOption)
+    .option('--name <name>', 'the new name')
+    .option('-t, --transform <name=value>', `${transformHelp}; replaces every transform of the preset`, repeatable)
+    .action(
+      userAction<ProjectFlag & { name?: string; transform?: string[] }>(async ({ session, output }, [reference], options) => {
+        const client = session.client();
+        const projectId = await imageProjectId(client, options.project);
+        const id = await presetId(client, projectId, reference as string);
+        const preset = await client.updatePreset({
+          projectId,
+          presetId: id,
+          body: {
+            ...(options.name !== undefined ? { name: options.name } : {}),
+            ...(options.transform !== undefined ? { transforms: parseTransforms(options.transform) as Transforms } : {}),
+          },
+        });
+        output.result(preset, (p) => `Updated preset ${p.name} (${p.id}): ${describeTransforms(p.transforms)}`);
       }),
     );
 
