@@ -15,6 +15,20 @@ const GALLERY = 40;
 /** One past what a finding keeps on one URL. */
 const HUGE = 1001;
 const gallerySrc = (n: number) => `/img/${String(n).padStart(2, '0')}.png`;
+const times = (n: number, markup: (i: number) => string) => Array.from({ length: n }, (_, i) => markup(i)).join('');
+const FORTY_TITLE = 'A page with forty of each thing a page check lists';
+const description = (i: number) => `Description ${i} of a page that says what it holds forty times over, each time a bit differently.`;
+/** Page checks whose facts count forty of something on /forty, and how each names the i-th. */
+const FORTY_OF_EACH: [ruleId: string, instance: (i: number) => string][] = [
+  ['accessibility-basic/button-no-name', (i) => `button#b${i}`],
+  ['accessibility-basic/input-no-label', (i) => `input[name=q${i}]`],
+  ['accessibility-basic/duplicate-id', (i) => `#d${i}`],
+  ['indexability/meta-in-body', (i) => `meta[name=m${i}]`],
+  ['descriptions/multiple', description],
+  ['headings/h1-multiple', (i) => `Heading ${i}`],
+  ['redirects/meta-refresh', (i) => String(3600 + i)],
+  ['titles/multiple', (i) => (i === 0 ? FORTY_TITLE : `Title ${i}`)],
+];
 
 for (const dialect of testDialects()) {
   describe(`every instance of an issue (${dialect})`, () => {
@@ -43,7 +57,11 @@ for (const dialect of testDialects()) {
       t = await startTestServer(dialect, { crawlAllowPrivate: true, resolve: loopbackResolver().resolve });
       site = await startTestSite({
         pages: {
-          '/': htmlPage({ path: '/', title: 'A home page linking to the galleries', links: ['/gallery', '/pair', '/huge'] }),
+          '/': htmlPage({
+            path: '/',
+            title: 'A home page linking to the galleries',
+            links: ['/gallery', '/pair', '/huge', '/forty', '/crowded'],
+          }),
           '/gallery': htmlPage({
             path: '/gallery',
             title: 'A gallery of forty images without alt text',
@@ -61,6 +79,28 @@ for (const dialect of testDialects()) {
             path: '/huge',
             title: 'A page with more images without alt than a finding keeps',
             extraBody: '<img src="/ok.png" width="1" height="1">'.repeat(HUGE),
+          }),
+          '/forty': htmlPage({
+            path: '/forty',
+            title: FORTY_TITLE,
+            description: null,
+            h1: null,
+            extraHead:
+              times(GALLERY - 1, (i) => `<title>Title ${i + 1}</title>`) +
+              times(
+                GALLERY,
+                (i) => `<meta name="description" content="${description(i)}"><meta http-equiv="refresh" content="${3600 + i}">`,
+              ),
+            extraBody: times(
+              GALLERY,
+              (i) =>
+                `<h1>Heading ${i}</h1><button id="b${i}"></button><input name="q${i}"><i id="d${i}"></i><b id="d${i}"></b><meta name="m${i}">`,
+            ),
+          }),
+          '/crowded': htmlPage({
+            path: '/crowded',
+            title: 'A page with more unnamed buttons than a finding keeps',
+            extraBody: times(HUGE, (i) => `<button id="b${i}"></button>`),
           }),
           '/ok.png': { body: Buffer.from('not really a png'), contentType: 'image/png' },
         },
@@ -104,6 +144,29 @@ for (const dialect of testDialects()) {
         [finding?.count, finding?.kept, finding?.samples],
         [GALLERY, GALLERY, items.slice(0, 3).map((item) => item.instance)],
       );
+    });
+
+    for (const [ruleId, instance] of FORTY_OF_EACH) {
+      it(`gives all forty instances of ${ruleId}, whose page facts used to keep a few`, async () => {
+        const forty = ids.get('/forty') as string;
+        const { items, sizes } = await everyPage(instancesPath(ruleId, `pageId=${forty}&limit=15`));
+        assert.deepEqual(sizes, [15, 15, 10]);
+        assert.deepEqual(
+          items.map((item) => [item.instance, item.position, item.count, item.kept]),
+          Array.from({ length: GALLERY }, (_, i) => [instance(i), i + 1, GALLERY, GALLERY]),
+        );
+      });
+    }
+
+    it('keeps a thousand of 1,001 unnamed buttons, and counts them all', async () => {
+      const crowded = ids.get('/crowded') as string;
+      const { items } = await everyPage(instancesPath('accessibility-basic/button-no-name', `pageId=${crowded}&limit=100`));
+      assert.equal(items.length, 1000);
+      assert.ok(items.every((item) => item.count === HUGE && item.kept === 1000 && item.detail === '1,001 of 1,001 buttons'));
+      assert.deepEqual([items[0]?.instance, items.at(-1)?.instance, items.at(-1)?.position], ['button#b0', 'button#b999', 1000]);
+      const detail = (await t.request('GET', `/api/v1/reports/${reportId}/pages/${crowded}`)).body as ReportPageDetail;
+      const finding = detail.findings.find((candidate) => candidate.ruleId === 'accessibility-basic/button-no-name');
+      assert.deepEqual([finding?.count, finding?.kept, finding?.samples], [HUGE, 1000, ['button#b0', 'button#b1', 'button#b2']]);
     });
 
     it('gives the forty broken images of a site check too', async () => {

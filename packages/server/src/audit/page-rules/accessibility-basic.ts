@@ -1,7 +1,7 @@
 import type { ControlFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
-import { quantity, verdict } from './verdict.ts';
+import { quantity, share, verdict } from './verdict.ts';
 
 /**
  * The shape of a BCP 47 language tag (RFC 5646 §2.1): language, then optional script,
@@ -23,7 +23,7 @@ const BCP47 = new RegExp(
 function failingControls(controls: ControlFacts, noun: string) {
   return verdict(controls.failing.instances, {
     count: controls.failing.count,
-    detail: `${controls.failing.count} of ${quantity(controls.count, noun)}`,
+    detail: share(controls.failing.count, controls.count, noun),
   });
 }
 
@@ -103,7 +103,7 @@ export const accessibilityRules: readonly PageRule[] = [
       const untitled = facts.iframes.filter((frame) => frame.title === null || frame.title === '');
       return verdict(
         untitled.map((frame) => frame.src ?? '<iframe> without src'),
-        { detail: `${untitled.length} of ${quantity(facts.iframeCount, 'iframe')}` },
+        { detail: share(untitled.length, facts.iframeCount, 'iframe') },
       );
     }),
   },

@@ -1,7 +1,7 @@
 import type { ImageFact, PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
-import { verdict } from './verdict.ts';
+import { share, verdict } from './verdict.ts';
 
 /**
  * Images a visitor gets: noscript fallbacks repeat a lazy-loaded image, so counting them
@@ -32,7 +32,7 @@ export const imageRules: readonly PageRule[] = [
       if (missing.length === 0) return null;
       const decorative = images.filter((image) => image.alt === '').length;
       const note = decorative > 0 ? `; ${decorative} more with alt="" (decorative?)` : '';
-      return verdict(missing.map(describe), { detail: `${missing.length} of ${images.length} images${note}` });
+      return verdict(missing.map(describe), { detail: `${share(missing.length, images.length, 'image')}${note}` });
     }),
   },
   {
@@ -47,7 +47,7 @@ export const imageRules: readonly PageRule[] = [
     check: htmlCheck((facts) => {
       const images = shownImages(facts);
       const missing = images.filter((image) => !image.width?.trim() || !image.height?.trim());
-      return verdict(missing.map(describe), { detail: `${missing.length} of ${images.length} images` });
+      return verdict(missing.map(describe), { detail: share(missing.length, images.length, 'image') });
     }),
   },
 ];

@@ -2,7 +2,7 @@ import type { PageFacts } from '../../page-facts/page-facts.ts';
 import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { type RichResultRequirements, requirementsOf } from './rich-result-requirements.ts';
-import { quantity, verdict } from './verdict.ts';
+import { quantity, share, verdict } from './verdict.ts';
 
 /** Bounds on walking a parsed block, which may nest deeply enough to overflow the stack. */
 const MAX_DEPTH = 64;
@@ -64,7 +64,7 @@ export const structuredDataRules: readonly PageRule[] = [
       const broken = facts.jsonLd.filter((block) => block.error !== null);
       return verdict(
         broken.map((block) => block.error as string),
-        { detail: `${broken.length} of ${quantity(facts.jsonLdCount, 'JSON-LD block')} invalid` },
+        { detail: `${share(broken.length, facts.jsonLdCount, 'JSON-LD block')} invalid` },
       );
     }),
   },

@@ -32,3 +32,8 @@ const EN_US = new Intl.NumberFormat('en-US');
 export function quantity(amount: number, unit: string, plural = `${unit}s`): string {
   return `${EN_US.format(amount)} ${amount === 1 ? unit : plural}`;
 }
+
+/** "1,001 of 1,204 buttons": how many of a page's elements a check found, spelled as `quantity`. */
+export function share(part: number, whole: number, unit: string): string {
+  return `${EN_US.format(part)} of ${quantity(whole, unit)}`;
+}
