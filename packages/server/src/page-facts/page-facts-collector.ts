@@ -118,6 +118,7 @@ export class PageFactsCollector implements Partial<Handler> {
   #htmlLang: string | null = null;
   readonly #titles: TextFact[] = [];
   #titleCount = 0;
+  #headTitleCount = 0;
   readonly #headings: HeadingFact[] = [];
   #headingCount = 0;
   #h1Count = 0;
@@ -219,6 +220,7 @@ export class PageFactsCollector implements Partial<Handler> {
       title: this.#firstTitle,
       titles: this.#titles,
       titleCount: this.#titleCount,
+      headTitleCount: this.#headTitleCount,
       ...meta,
       robots: robotsFacts(this.#meta.robots, headerValue(headers, 'x-robots-tag')),
       metaRefresh,
@@ -355,6 +357,7 @@ export class PageFactsCollector implements Partial<Handler> {
 
   #openTitle(frame: Frame, inHead: boolean): void {
     this.#titleCount++;
+    if (inHead) this.#headTitleCount++;
     const capture = new Capture(CAPS.titleText, false);
     this.#title = capture;
     this.#onClose(frame, () => {

@@ -204,6 +204,8 @@ export interface PageFacts {
   /** Every `<title>` up to MAX_INSTANCES, texts shortened as a finding's instances (lengths are whole). */
   titles: TextFact[];
   titleCount: number;
+  /** Of those, the titles in the head: the ones `titles/multiple` counts. */
+  headTitleCount: number;
   /** The first `<meta name="description">` (content "" when the attribute is absent). */
   description: TextFact | null;
   /** Every description up to MAX_INSTANCES, head or body, texts shortened as a finding's instances. */

@@ -68,11 +68,10 @@ export const titleRules: readonly PageRule[] = [
       'Only the first <title> counts; the others are ignored, so the title you meant may not be the one shown. Several titles usually mean a template and a plugin both add one.',
     fix: 'Keep exactly one <title> in the head and remove the others from your templates or plugins.',
     check: htmlCheck((facts) => {
-      const titles = headTitles(facts);
-      if (titles.length < 2) return null;
+      if (facts.headTitleCount < 2) return null;
       return verdict(
-        titles.map((title) => title.text),
-        { detail: quantity(titles.length, 'title') },
+        headTitles(facts).map((title) => title.text),
+        { count: facts.headTitleCount, detail: quantity(facts.headTitleCount, 'title') },
       );
     }),
   },
