@@ -8,6 +8,7 @@ import { usePagedList } from '../components/use-paged-list.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { CreateKeyDialog } from './create-key-dialog.tsx';
 import { formatDateTime, formatDay, hasExpired } from './format-date.ts';
+import { WorkspaceId } from './workspace-id.tsx';
 
 const PAGE = 50;
 
@@ -27,6 +28,7 @@ export function ApiKeysPage() {
           <EmptyState title="Keys are managed by admins">
             API keys give scripts, the CLI and MCP clients access to this workspace. Ask an admin or an owner for one.
           </EmptyState>
+          <WorkspaceId />
         </>
       )}
     </section>
@@ -53,6 +55,7 @@ function ApiKeys() {
         For scripts, the CLI and MCP clients: send a key as <code>Authorization: Bearer loupe_…</code>. Loupe keeps only a hash of each
         secret.
       </p>
+      <WorkspaceId />
       <PagedTable
         list={keys}
         loadingLabel="Loading API keys"

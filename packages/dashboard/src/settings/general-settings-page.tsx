@@ -11,6 +11,7 @@ import { useSubmit } from '../components/use-submit.ts';
 import { useSession } from '../session/session-context.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { TimeZoneOptions } from './time-zone-options.tsx';
+import { WorkspaceId } from './workspace-id.tsx';
 
 const FIELDS = ['name', 'settings', 'settings.timezone', 'settings.notificationEmail'];
 
@@ -21,6 +22,7 @@ export function GeneralSettingsPage() {
   return (
     <section className="settings-section" aria-labelledby="general-heading">
       <h2 id="general-heading">General</h2>
+      <WorkspaceId />
       {team.status === 'loading' && <LoadingState label="Loading the workspace" />}
       {team.status === 'failed' && <ErrorMessage error={team.error} onRetry={team.reload} />}
       {team.status === 'done' &&
