@@ -10,19 +10,22 @@ import { roleLabels } from './role-labels.ts';
 /**
  * One member: their role (a select for those who may change it), remove, or leave on the
  * caller's own row. The API's rules (only owners touch owners, a workspace keeps an owner)
- * are shown here: as a note where the caller may not act, and as the API's refusal under the
- * row when a change is refused.
+ * are shown here: as a note where the caller may not act (the last owner reads why they cannot
+ * leave or step down before trying), and as the API's refusal under the row when a change is refused.
  */
-export function MemberRow({ member, onChanged }: { member: Member; onChanged: () => void }) {
+export function MemberRow({ member, lastOwner, onChanged }: { member: Member; lastOwner: boolean; onChanged: () => void }) {
   const { api, can, workspace } = useWorkspace();
   const { user } = useSignedIn();
   const { refresh } = useSession();
   const navigate = useNavigate();
   const selectId = useId();
+  const noteId = useId();
   const self = member.userId === user.id;
   const callerIsOwner = workspace.role === 'owner';
   const admin = can('team:admin');
-  const manages = admin && (member.role !== 'owner' || callerIsOwner);
+  // The API refuses the last owner's leaving or stepping down: said before they try.
+  const stuckOwner = lastOwner && self;
+  const manages = admin && (member.role !== 'owner' || callerIsOwner) && !stuckOwner;
   const [role, setRole] = useState<Role>(member.role);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -91,13 +94,25 @@ export function MemberRow({ member, onChanged }: { member: Member; onChanged: ()
           ) : (
             <>
               <span className="badge">{member.role}</span>
-              {admin && member.role === 'owner' && <p className="row-note muted">Only an owner can change or remove an owner.</p>}
+              {stuckOwner ? (
+                <p id={noteId} className="row-note muted">
+                  You are the only owner, and a workspace keeps one: make another member owner first, then change your role or leave.
+                </p>
+              ) : (
+                admin && member.role === 'owner' && <p className="row-note muted">Only an owner can change or remove an owner.</p>
+              )}
             </>
           )}
         </td>
         <td className="row-actions">
           {self ? (
-            <button type="button" className="button" onClick={() => setConfirming('leave')}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setConfirming('leave')}
+              disabled={stuckOwner}
+              aria-describedby={stuckOwner ? noteId : undefined}
+            >
               Leave
             </button>
           ) : (

@@ -12,6 +12,9 @@ const PAGE = 50;
 export function MembersTable() {
   const { api } = useWorkspace();
   const members = usePagedList<Member>((signal) => api.all.listMembers({ limit: PAGE + 1 }, { signal }), [api], PAGE);
+  // Known only once every member is listed: an owner on a page not read yet would be another.
+  const owners = members.items.filter((member) => member.role === 'owner');
+  const soleOwner = !members.hasMore && owners.length === 1 ? owners[0]!.userId : null;
   return (
     <section className="team-section" aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
@@ -22,7 +25,9 @@ export function MembersTable() {
         caption="Members"
         className="members-table"
         columns={['Name', 'Email', 'Role', actionsColumn]}
-        row={(member) => <MemberRow key={member.userId} member={member} onChanged={members.reload} />}
+        row={(member) => (
+          <MemberRow key={member.userId} member={member} lastOwner={member.userId === soleOwner} onChanged={members.reload} />
+        )}
       />
     </section>
   );
