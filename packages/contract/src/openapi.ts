@@ -109,7 +109,14 @@ function pathItem(
           : 'Success.',
       content: successContent(operation, convert(responseSchema(operation), 'output')),
       ...(operation.paged
-        ? { headers: { Link: { description: 'RFC 8288 `rel="next"` link to the next page.', schema: { type: 'string' } } } }
+        ? {
+            headers: {
+              Link: {
+                description: 'RFC 8288 `rel="next"` link to the next page, an absolute URL on the instance\'s public address.',
+                schema: { type: 'string' },
+              },
+            },
+          }
         : {}),
     },
   };

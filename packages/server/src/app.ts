@@ -56,6 +56,7 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
     authenticator: services.authenticator,
     validateResponses: config.validateResponses,
     eventHeartbeatMs: config.eventHeartbeatMs,
+    publicUrl: config.publicUrl,
   });
   await registerUploadTarget(app, services.uploadSlots, config.maxUploadBytes);
   registerSharePageRoutes(app, services.reports);

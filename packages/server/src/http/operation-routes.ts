@@ -30,11 +30,14 @@ function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** The next page as an RFC 8288 link relative to this server, so it holds behind any proxy. */
-function nextLink(request: FastifyRequest, cursor: string): string {
+/**
+ * The next page as an RFC 8288 link, absolute on the public URL as every URL Loupe answers
+ * (the SDK follows only its query, so a proxy mounting the API elsewhere still works).
+ */
+function nextLink(publicUrl: string, request: FastifyRequest, cursor: string): string {
   const url = new URL(request.url, 'http://loupe.invalid');
   url.searchParams.set('cursor', cursor);
-  return `<${url.pathname}${url.search}>; rel="next"`;
+  return `<${publicUrl}${url.pathname}${url.search}>; rel="next"`;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -72,9 +75,16 @@ function callerOf(
  */
 export function registerOperationRoutes(
   app: FastifyInstance,
-  dependencies: { handlers: Handlers; authenticator: CallerIdentifier; validateResponses: boolean; eventHeartbeatMs?: number },
+  dependencies: {
+    handlers: Handlers;
+    authenticator: CallerIdentifier;
+    validateResponses: boolean;
+    eventHeartbeatMs?: number;
+    /** LOUPE_PUBLIC_URL: the start of the Link headers' next pages. */
+    publicUrl: string;
+  },
 ): void {
-  const { authenticator, validateResponses } = dependencies;
+  const { authenticator, validateResponses, publicUrl } = dependencies;
   const handlers = dependencies.handlers as Record<string, (input: unknown, context: unknown) => Promise<unknown>>;
   const missing = operations.filter((operation) => typeof handlers[operation.id] !== 'function');
   if (missing.length > 0) throw new Error(`Operations without a handler: ${missing.map((o) => o.id).join(', ')}`);
@@ -123,7 +133,7 @@ export function registerOperationRoutes(
         let answer = result;
         if (operation.paged) {
           const page = result as Page<unknown> | PreparedPage<unknown>;
-          if (page.nextCursor) reply.header('link', nextLink(request, page.nextCursor));
+          if (page.nextCursor) reply.header('link', nextLink(publicUrl, request, page.nextCursor));
           answer = page instanceof PreparedPage ? page : page.items;
         }
         if (validateResponses) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../testing/test-dialects.ts';
 import { readTestImage, uploadForm } from '../testing/test-images.ts';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { nextPage, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 for (const dialect of testDialects()) {
   describe(`images (${dialect})`, () => {
@@ -152,7 +152,7 @@ for (const dialect of testDialects()) {
     it('pages through images with the Link header', async () => {
       const first = await t.request('GET', `/api/images/projects/${projectId}/images?limit=2`);
       assert.equal(first.body.length, 2);
-      const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+      const next = nextPage(first);
       assert.ok(next);
       const second = await t.request('GET', next);
       assert.ok(second.body.length >= 1);

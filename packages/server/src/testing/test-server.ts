@@ -49,13 +49,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The path of an answer's `Link: <…>; rel="next"` header, or undefined on the last page. */
+/**
+ * The path and query of an answer's `Link: <…>; rel="next"` header (absolute, on the public
+ * URL, whatever port the test server has), or undefined on the last page.
+ */
 export function nextPage(answer: HttpAnswer): string | undefined {
   const link = answer.headers.get('link');
   if (link === null) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(link);
-  if (!match) throw new Error(`unexpected Link header: ${link}`);
-  return match[1];
+  const match = /^<(https?:\/\/[^>]+)>; rel="next"$/.exec(link);
+  if (!match) throw new Error(`unexpected Link header (not an absolute URL?): ${link}`);
+  const url = new URL(match[1] as string);
+  return `${url.pathname}${url.search}`;
 }
 
 /** Configuration for a test server; `plans` replaces the plan table (written into its data dir, removed with it). */
