@@ -8,6 +8,7 @@ import { registerCrawlCommand } from './commands/crawl-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
 import { registerImagesCommand } from './commands/images-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
+import { registerKeysCommand } from './commands/keys-command.ts';
 import { registerMcpCommand } from './commands/mcp-command.ts';
 import { registerPresetsCommand } from './commands/presets-command.ts';
 import { registerProjectsCommand } from './commands/projects-command.ts';
@@ -16,6 +17,7 @@ import { registerRulePacksCommand } from './commands/rule-packs-command.ts';
 import { registerSchedulesCommand } from './commands/schedules-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerServeCommands } from './commands/serve-command.ts';
+import { registerTeamCommand } from './commands/team-command.ts';
 import { registerUrlCommand } from './commands/url-command.ts';
 import { exitCodesHelp } from './exit-codes.ts';
 
@@ -76,6 +78,10 @@ export function createProgram(): Command {
   registerSchedulesCommand(program);
   registerAlertsCommand(program);
   registerRulePacksCommand(program);
+
+  program.commandsGroup('Workspace:');
+  registerTeamCommand(program);
+  registerKeysCommand(program);
 
   program.commandsGroup('Anything else:');
   registerCallCommand(program);
