@@ -49,6 +49,15 @@ describe('configuration of the search caches', () => {
     assert.equal(loadConfig({ LOUPE_SEARCH_LIST_CACHE_BYTES: '1048576' }).searchListCacheBytes, 1024 * 1024);
   });
 
+  it('gives a shutdown 20 s unless told, and refuses 0, more than 600 s or not a whole number', () => {
+    assert.equal(loadConfig({}).shutdownSeconds, 20);
+    assert.equal(loadConfig({ LOUPE_SHUTDOWN_SECONDS: '1' }).shutdownSeconds, 1);
+    assert.equal(loadConfig({ LOUPE_SHUTDOWN_SECONDS: '600' }).shutdownSeconds, 600);
+    for (const value of ['0', '601', '-1', '1.5', 'soon']) {
+      assert.throws(() => loadConfig({ LOUPE_SHUTDOWN_SECONDS: value }), /LOUPE_SHUTDOWN_SECONDS/, value);
+    }
+  });
+
   it('refuses a word list budget under 1 MiB, or not a whole number', () => {
     for (const value of ['1048575', '0', '-1', '1.5', 'lots']) {
       assert.throws(() => loadConfig({ LOUPE_SEARCH_LIST_CACHE_BYTES: value }), /LOUPE_SEARCH_LIST_CACHE_BYTES/, value);

@@ -15,7 +15,7 @@ import type { Plans } from './plans/plans.ts';
 import { type Bootstrapped, bootstrapInstance } from './provisioning/bootstrap.ts';
 import { type Scheduler, schedulerFor } from './schedules/scheduler.ts';
 import { startSchedulerLoop } from './schedules/scheduler-loop.ts';
-import { ShutdownSteps } from './shutdown.ts';
+import { closeConnectionsOnceIdle, ShutdownSteps } from './shutdown.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -73,6 +73,7 @@ export async function startServer(
     const allowance = new MonthlyAllowance(database, plans);
     const uploadSweeper = new UploadSlotSweeper(database, infrastructure.blobs);
     const steps = new ShutdownSteps();
+    const connections = closeConnectionsOnceIdle(app.server);
     const schedulerLoop = startSchedulerLoop([allowance, scheduler, uploadSweeper, infrastructure.disk], config.schedulerTickMs, log);
     return {
       app,
@@ -88,7 +89,10 @@ export async function startServer(
       async close() {
         await Promise.all([
           steps.run('scheduler tick', () => schedulerLoop.stop()),
-          steps.run('HTTP requests in flight', () => app.close()),
+          steps.run('HTTP requests in flight', () => {
+            connections.closing();
+            return app.close();
+          }),
           steps.run('running jobs', () => jobs.stop()),
         ]);
         await steps.run('closing the database and stores', () => infrastructure.close());

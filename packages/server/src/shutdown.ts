@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { constants } from 'node:os';
 import type { Logger } from 'pino';
 
@@ -21,6 +22,27 @@ export class ShutdownSteps {
   unfinished(): string[] {
     return [...this.#pending];
   }
+}
+
+/**
+ * Closing a server waits for its connections to close, and a keep-alive connection whose
+ * request was answered during the shutdown would stay open until its client drops it (5 s
+ * for Node's agent, minutes for some). Once `closing()` is called, each connection is closed
+ * as soon as it falls idle, and those idle already are closed at once.
+ */
+export function closeConnectionsOnceIdle(server: Server): { closing(): void } {
+  let closing = false;
+  server.on('request', (_request, response) => {
+    response.once('close', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  return {
+    closing() {
+      closing = true;
+      server.closeIdleConnections();
+    },
+  };
 }
 
 export interface GracefulProcess {

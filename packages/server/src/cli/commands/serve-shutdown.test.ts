@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { type ClientRequest, request } from 'node:http';
+import { Agent, type ClientRequest, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,14 +38,16 @@ class ServeProcess {
   constructor(env: Record<string, string>) {
     this.child = spawn(process.execPath, [loupeEntry, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
-    let pending = '';
-    this.child.stdout?.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const complete = pending.split('\n');
-      pending = complete.pop() ?? '';
-      for (const text of complete) this.#add(text);
-    });
-    this.child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
+    // The log is on stdout; the first start's notice on stderr.
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      let pending = '';
+      stream?.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        const complete = pending.split('\n');
+        pending = complete.pop() ?? '';
+        for (const text of complete) this.#add(text);
+      });
+    }
   }
 
   #add(text: string): void {
@@ -170,7 +172,10 @@ for (const dialect of testDialects() as Dialect[]) {
       });
       servers.push(server);
       await server.logged(says('Loupe listening'), 'listening');
-      workspaceId ||= /workspace id: ([0-9a-f-]{36})/.exec(server.text())?.[1] ?? '';
+      if (!workspaceId) {
+        const notice = await server.logged(says('workspace id:'), 'the first start notice');
+        workspaceId = /workspace id: ([0-9a-f-]{36})/.exec(String(notice.msg))?.[1] ?? '';
+      }
       return server;
     };
     const headers = () => ({ authorization: `Bearer ${key}`, 'x-service-team': workspaceId });
@@ -188,6 +193,7 @@ for (const dialect of testDialects() as Dialect[]) {
       return new EventStream(response.body as ReadableStream<Uint8Array>);
     };
     /** An upload whose request (headers and half the file) has reached the server; `finish` sends the rest. */
+    const keepAlive = new Agent({ keepAlive: true });
     const startUpload = async (server: ServeProcess, projectId: string, path: string) => {
       const boundary = `----loupe${randomBytes(8).toString('hex')}`;
       const head = Buffer.from(
@@ -203,6 +209,8 @@ for (const dialect of testDialects() as Dialect[]) {
           {
             host: '127.0.0.1',
             port,
+            // Keeps the connection open once answered, as long as the server lets it.
+            agent: keepAlive,
             method: 'POST',
             path: url,
             headers: {
@@ -240,6 +248,7 @@ for (const dialect of testDialects() as Dialect[]) {
       port = await freePort();
     });
     after(async () => {
+      keepAlive.destroy();
       for (const server of servers) server.child.kill('SIGKILL');
       await Promise.all(servers.map((server) => server.exited));
       await site.close();
@@ -247,7 +256,7 @@ for (const dialect of testDialects() as Dialect[]) {
       await rm(dataDir, { recursive: true, force: true });
     });
 
-    it('ends event streams, finishes an upload in flight, hands the crawl back; the next start finishes it, charged once', async () => {
+    it('ends event streams, finishes an upload in flight, hands the crawl back; the next start finishes it, charged once', async (t) => {
       const first = await serve();
       assert.ok(workspaceId, 'the first start printed the workspace id');
       const project = await api('POST', '/api/v1/projects', { name: 'Shop', siteUrl: site.url('/') });
@@ -278,6 +287,9 @@ for (const dialect of testDialects() as Dialect[]) {
       // Exit 0 is before the deadline: past it the process exits 1.
       assert.deepEqual(await first.exited, { code: 0, signal: null }, first.text());
       await first.logged((line) => says('job crawl.run released')(line), 'the crawl handed back');
+      const began = await first.logged(says('SIGTERM: shutting down'));
+      const ended = await first.logged((line) => line.msg === 'shut down');
+      t.diagnostic(`SIGTERM to shut down: ${Number(ended.time) - Number(began.time)} ms (upload finished after the signal)`);
       const fetchedBefore = site.requests.total;
 
       await serve();
@@ -308,13 +320,14 @@ for (const dialect of testDialects() as Dialect[]) {
       );
     });
 
-    it('hands a search index build back, and the next start completes it', async () => {
+    it('hands a search index build back, and the next start completes it', async (t) => {
       const server = servers.at(-1) as ServeProcess;
       const projects = (await api('GET', '/api/v1/projects')).body as { id: string }[];
       const building = await api('POST', `/api/v1/projects/${projects[0]?.id}/search-index`);
       assert.equal(building.status, 202, JSON.stringify(building.body));
       server.child.kill('SIGTERM');
       assert.deepEqual(await server.exited, { code: 0, signal: null }, server.text());
+      t.diagnostic(server.lines.some(says('job search-index.build released')) ? 'the build was handed back' : 'the build ended first');
       const next = await serve();
       const state = (await api('GET', `/api/v1/projects/${projects[0]?.id}/search-index`)).body;
       // Built before the signal, or handed back and built now: never failed.
