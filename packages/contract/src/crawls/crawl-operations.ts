@@ -13,7 +13,7 @@ export const crawlOperations = [
     path: '/api/v1/crawls',
     summary: 'Start a crawl or a URL audit',
     description:
-      "Queues a site crawl (or, with mode page, a one-page audit). Costs one credit per crawled page: maxPages credits are reserved now (402 insufficient_credits with `required` and `balance` if they are not there, nothing charged) and the unused ones released at the end. maxPages defaults to and is clamped to the plan's cap (`capped`). Next: poll getCrawl (or stream /crawls/{id}/events) until it ends, then getReport with its reportId.",
+      "Queues a site crawl (or, with mode page, a one-page audit). Costs one credit per crawled page on a metered plan (an unmetered one, monthlyCredits null, reserves and charges none and never answers 402): maxPages credits are reserved now (402 insufficient_credits with `required` and `balance` if they are not there, nothing charged) and the unused ones released at the end. maxPages defaults to and is clamped to the plan's cap (`capped`). Next: poll getCrawl (or stream /crawls/{id}/events) until it ends, then getReport with its reportId.",
     tag: 'Crawls',
     scopes: ['crawls:write'],
     body: StartCrawl,
