@@ -1,3 +1,5 @@
+import { MAX_INSTANCES } from './counted-instances.ts';
+
 /**
  * Bounds on what `extractPageFacts` keeps from one page, so a hostile or merely enormous
  * page costs a bounded amount of memory and storage however many elements it has. Every
@@ -33,8 +35,9 @@ export const PAGE_FACT_CAPS = {
   srcsetCandidates: 20,
   scripts: 500,
   stylesheets: 500,
-  iframes: 200,
-  forms: 200,
+  /** Iframes and forms are what their checks list (untitled frames, insecure forms): as many as a finding keeps. */
+  iframes: MAX_INSTANCES,
+  forms: MAX_INSTANCES,
   /** Media, embeds and fetched `<link>`s kept only to look for mixed content. */
   otherSubresources: 500,
   cspMetas: 10,

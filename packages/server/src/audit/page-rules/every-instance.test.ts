@@ -80,6 +80,23 @@ describe('page checks list every instance they count', () => {
     });
   }
 
+  it('lists every untitled iframe and insecure form up to the bound, past the few hundred the facts kept', () => {
+    const n = 300;
+    const frames = check(
+      'accessibility-basic/iframe-no-title',
+      compliantPage({ extraBody: times(n, (i) => `<iframe src="https://video.example.net/${i}"></iframe>`) }),
+    );
+    assert.deepEqual(
+      [frames?.count, listed(frames).at(-1), frames?.detail],
+      [n, `https://video.example.net/${n - 1}`, '300 of 300 iframes'],
+    );
+    const forms = check(
+      'security/insecure-form',
+      compliantPage({ extraBody: times(n, (i) => `<form action="http://example.com/${i}"></form>`) }),
+    );
+    assert.deepEqual([forms?.count, listed(forms).at(-1)], [n, `form action=http://example.com/${n - 1}`]);
+  });
+
   it('keeps long instances shortened as findings keep them', () => {
     const long = 'x'.repeat(500);
     const found = check('indexability/meta-in-body', compliantPage({ extraBody: `<meta name="${long}">`.repeat(2) }));
