@@ -31,6 +31,9 @@ for (const dialect of testDialects()) {
               { href: '/mixed', text: 'Mixed, not followed', rel: 'nofollow' },
               { href: '/missing', text: 'Read the docs' },
               { href: '/mixed', text: 'Mixed, followed' },
+              { href: '/about', text: 'About' },
+              { href: '/about', text: 'About', rel: 'nofollow' },
+              { href: '/about', text: 'About', rel: 'nofollow ugc' },
               { href: '/private', text: 'Private', rel: 'nofollow' },
               { href: '/private', text: 'Private', rel: 'nofollow sponsored' },
               ...TAGS.map((text) => ({ href: '/tags', text })),
@@ -103,6 +106,11 @@ for (const dialect of testDialects()) {
       );
       assert.deepEqual(mixed?.anchors, ['Mixed, not followed', 'Mixed, followed']);
       assert.ok(ids.has('/mixed'), 'the followed occurrence queued the target');
+      const [about] = toTarget(items, '/about');
+      assert.deepEqual(
+        [about?.nofollow, about?.partlyNofollow, about?.ugc, about?.anchors, about?.occurrences],
+        [false, true, false, ['About'], 3],
+      );
       const [hidden] = toTarget(items, '/private');
       assert.deepEqual(
         [hidden?.nofollow, hidden?.partlyNofollow, hidden?.sponsored, hidden?.anchors, hidden?.occurrences, hidden?.reason],
