@@ -85,7 +85,10 @@ describe('the first start of `loupe serve` (sqlite)', () => {
         body: JSON.stringify({ email: 'other@example.test', role: 'viewer' }),
       });
       const invites = await fetch(`http://127.0.0.1:${port}/api/v1/team/invites?limit=1`, { headers });
-      assert.match(invites.headers.get('link') ?? '', new RegExp(`^<http://127\\.0\\.0\\.1:${port}/api/v1/team/invites\\?limit=1&cursor=[^>]+>; rel="next"$`));
+      assert.match(
+        invites.headers.get('link') ?? '',
+        new RegExp(`^<http://127\\.0\\.0\\.1:${port}/api/v1/team/invites\\?limit=1&cursor=[^>]+>; rel="next"$`),
+      );
       const team = await (await fetch(`http://127.0.0.1:${port}/api/v1/team`, { headers })).json();
       assert.equal(team.plan, 'self-hosted');
     } finally {
