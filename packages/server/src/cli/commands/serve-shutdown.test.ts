@@ -27,7 +27,7 @@ function freePort(): Promise<number> {
 
 type LogLine = { msg?: string; level?: number; [key: string]: unknown };
 
-/** One `loupe serve` process: its log lines (pino JSON on stdout) and its exit, to await rather than sleep on. */
+/** One `loupe serve` (or `loupe worker`) process: its log lines (pino JSON on stdout) and its exit, to await rather than sleep on. */
 class ServeProcess {
   readonly child: ChildProcess;
   readonly lines: LogLine[] = [];
@@ -35,8 +35,8 @@ class ServeProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly #waiters: { match: (line: LogLine) => boolean; resolve(line: LogLine): void }[] = [];
 
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, [loupeEntry, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(env: Record<string, string>, command: 'serve' | 'worker' = 'serve') {
+    this.child = spawn(process.execPath, [loupeEntry, command], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     // The log is on stdout; the first start's notice on stderr.
     for (const stream of [this.child.stdout, this.child.stderr]) {
@@ -156,27 +156,36 @@ for (const dialect of testDialects() as Dialect[]) {
     const key = `loupe_${randomBytes(24).toString('base64url')}`;
     const servers: ServeProcess[] = [];
 
-    const serve = async (env: Record<string, string> = {}) => {
-      const server = new ServeProcess({
-        LOUPE_DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOUPE_BOOTSTRAP_KEY: key,
-        LOUPE_CRAWL_ALLOW_PRIVATE: 'true',
-        // Longer than any test waits: a job the next server runs was handed back, not left to lapse.
-        LOUPE_JOB_LEASE_SECONDS: '600',
-        LOUPE_SHUTDOWN_SECONDS: '60',
-        LOG_LEVEL: 'debug',
-        ...env,
-      });
+    const serve = async (env: Record<string, string> = {}, command: 'serve' | 'worker' = 'serve') => {
+      const server = new ServeProcess(
+        {
+          LOUPE_DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOUPE_BOOTSTRAP_KEY: key,
+          LOUPE_CRAWL_ALLOW_PRIVATE: 'true',
+          // Longer than any test waits: a job the next server runs was handed back, not left to lapse.
+          LOUPE_JOB_LEASE_SECONDS: '600',
+          LOUPE_SHUTDOWN_SECONDS: '60',
+          LOG_LEVEL: 'debug',
+          ...env,
+        },
+        command,
+      );
       servers.push(server);
-      await server.logged(says('Loupe listening'), 'listening');
+      await server.logged(says(command === 'serve' ? 'Loupe listening' : 'Loupe worker taking jobs'), 'ready');
+      if (command === 'worker') return server;
       if (!workspaceId) {
         const notice = await server.logged(says('workspace id:'), 'the first start notice');
         workspaceId = /workspace id: ([0-9a-f-]{36})/.exec(String(notice.msg))?.[1] ?? '';
       }
       return server;
+    };
+    /** Stops the processes earlier tests left running, so the next one has the port. */
+    const stopAll = async () => {
+      for (const server of servers) server.child.kill('SIGTERM');
+      await Promise.all(servers.map((server) => server.exited));
     };
     const headers = () => ({ authorization: `Bearer ${key}`, 'x-service-team': workspaceId });
     const api = async (method: string, path: string, body?: unknown) => {
@@ -336,9 +345,7 @@ for (const dialect of testDialects() as Dialect[]) {
     });
 
     it('exits 1 past its deadline, naming what it cut short', async () => {
-      const server = servers.at(-1) as ServeProcess;
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await stopAll();
       const short = await serve({ LOUPE_SHUTDOWN_SECONDS: '1' });
       const images = (await api('GET', '/api/images/projects')).body as { id: string }[];
       const upload = await startUpload(short, images[0]?.id as string, 'never/finished.png');
@@ -349,7 +356,34 @@ for (const dialect of testDialects() as Dialect[]) {
       assert.deepEqual(cut.unfinished, ['HTTP requests in flight']);
     });
 
+    it('with PostgreSQL, `loupe worker` hands its crawl back on SIGTERM and the next worker finishes it', {
+      skip: dialect !== 'postgres' && 'loupe worker needs PostgreSQL',
+    }, async () => {
+      await stopAll();
+      await serve({ LOUPE_SERVE_JOBS: 'false' });
+      const started = await api('POST', '/api/v1/crawls', {
+        url: site.url('/'),
+        maxPages: 120,
+        concurrency: 1,
+        delayMs: 20,
+        sitemaps: false,
+      });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      const events = await follow(started.body.id);
+      const worker = await serve({}, 'worker');
+      await events.until((event) => event.type === 'progress' && (event.pagesCrawled ?? 0) >= 10);
+      worker.child.kill('SIGTERM');
+      assert.deepEqual(await worker.exited, { code: 0, signal: null }, worker.text());
+      await worker.logged(says('job crawl.run released'), 'the crawl handed back');
+      await serve({}, 'worker');
+      await events.until((event) => event.type === 'status' && event.status !== 'running' && event.status !== 'queued');
+      const crawl = (await api('GET', `/api/v1/crawls/${started.body.id}`)).body;
+      assert.equal(crawl.status, 'completed');
+      assert.equal(crawl.pagesCrawled, 120);
+    });
+
     it('exits at once on a second signal', async () => {
+      await stopAll();
       const server = await serve();
       const images = (await api('GET', '/api/images/projects')).body as { id: string }[];
       const upload = await startUpload(server, images[0]?.id as string, 'never/finished.png');
