@@ -393,6 +393,13 @@ for (const dialect of testDialects() as Dialect[]) {
       server.child.kill('SIGINT');
       assert.deepEqual(await server.exited, { code: 130, signal: null }, server.text());
       await server.logged(says('SIGINT again: exiting at once'));
+      // The uploads cut short, here and past the deadline, stored nothing.
+      await serve();
+      const stored = (await api('GET', `/api/images/projects/${images[0]?.id}/images`)).body as { path: string }[];
+      assert.deepEqual(
+        stored.map((image) => image.path),
+        ['shutdown/photo.png'],
+      );
     });
   });
 }
