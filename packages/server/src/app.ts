@@ -7,6 +7,7 @@ import { registerCdnRoutes } from './cdn/cdn-routes.ts';
 import { composeServices } from './composition.ts';
 import { registerDashboard } from './dashboard/dashboard-routes.ts';
 import { registerApiDocs } from './http/api-docs.ts';
+import { refuseRequestsWhileClosing } from './http/closing-refusal.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerOperationRoutes } from './http/operation-routes.ts';
@@ -34,7 +35,10 @@ export async function buildApp(infrastructure: Infrastructure): Promise<FastifyI
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // Answered by refuseRequestsWhileClosing instead, in the error body every endpoint answers.
+    return503OnClosing: false,
   });
+  refuseRequestsWhileClosing(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

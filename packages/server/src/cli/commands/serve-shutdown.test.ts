@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, type ClientRequest, request } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -344,6 +344,47 @@ for (const dialect of testDialects() as Dialect[]) {
       assert.equal((await api('GET', `/api/v1/projects/${projects[0]?.id}/search-index`)).body.state, 'ready');
     });
 
+    it('answers a request that comes during the shutdown 503 not_ready, in the error body, and closes its connection', async () => {
+      await stopAll();
+      const server = await serve();
+      const images = (await api('GET', '/api/images/projects')).body as { id: string }[];
+      const url = `/api/images/projects/${images[0]?.id}/images`;
+      const boundary = `----loupe${randomBytes(8).toString('hex')}`;
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\npipelined/photo.png\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        TINY_PNG,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const head =
+        `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nX-Service-Team: ${workspaceId}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      // One connection: the upload, half sent before the signal, then a second request behind it.
+      const socket = connect(port, '127.0.0.1');
+      let answers = '';
+      socket.on('data', (chunk: Buffer) => {
+        answers += chunk.toString('latin1');
+      });
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, 100)]));
+      await server.logged((line) => says('incoming request')(line) && JSON.stringify(line).includes(url), 'the upload arriving');
+      server.child.kill('SIGTERM');
+      await server.logged(says('SIGTERM: shutting down'));
+      socket.write(Buffer.concat([body.subarray(100), Buffer.from(`GET /api/v1/crawls HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)]));
+      await closed;
+      assert.match(answers, /^HTTP\/1\.1 201 /);
+      const refusal = answers.slice(answers.lastIndexOf('HTTP/1.1 '));
+      assert.match(refusal, /^HTTP\/1\.1 503 /);
+      assert.match(refusal, /\r\nretry-after: 1\r\n/i);
+      assert.match(refusal, /\r\nconnection: close\r\n/i);
+      const error = JSON.parse(refusal.slice(refusal.indexOf('\r\n\r\n') + 4));
+      assert.equal(error.code, 'not_ready');
+      assert.match(error.error, /shutting down/);
+      assert.deepEqual(await server.exited, { code: 0, signal: null }, server.text());
+    });
+
     it('exits 1 past its deadline, naming what it cut short', async () => {
       await stopAll();
       const short = await serve({ LOUPE_SHUTDOWN_SECONDS: '1' });
@@ -393,13 +434,10 @@ for (const dialect of testDialects() as Dialect[]) {
       server.child.kill('SIGINT');
       assert.deepEqual(await server.exited, { code: 130, signal: null }, server.text());
       await server.logged(says('SIGINT again: exiting at once'));
-      // The uploads cut short, here and past the deadline, stored nothing.
+      // The uploads cut short, here and past the deadline, stored nothing; those that finished are kept.
       await serve();
       const stored = (await api('GET', `/api/images/projects/${images[0]?.id}/images`)).body as { path: string }[];
-      assert.deepEqual(
-        stored.map((image) => image.path),
-        ['shutdown/photo.png'],
-      );
+      assert.deepEqual(stored.map((image) => image.path).sort(), ['pipelined/photo.png', 'shutdown/photo.png']);
     });
   });
 }
