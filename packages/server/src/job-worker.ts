@@ -48,7 +48,11 @@ export async function startJobWorker(
       async close() {
         await Promise.all([
           steps.run('scheduler tick', () => schedulerLoop.stop()),
-          steps.run('running jobs', () => infrastructure.jobs.stop()),
+          steps.run(
+            'running jobs',
+            () => infrastructure.jobs.stop(),
+            () => infrastructure.jobs.running().map((job) => `${job.name} ${job.jobId}`),
+          ),
         ]);
         await steps.run('closing the database and stores', () => infrastructure.close());
       },

@@ -93,7 +93,11 @@ export async function startServer(
             connections.closing();
             return app.close();
           }),
-          steps.run('running jobs', () => jobs.stop()),
+          steps.run(
+            'running jobs',
+            () => jobs.stop(),
+            () => jobs.running().map((job) => `${job.name} ${job.jobId}`),
+          ),
         ]);
         await steps.run('closing the database and stores', () => infrastructure.close());
       },

@@ -7,11 +7,14 @@ import type { Logger } from 'pino';
  * short by its deadline can say what it cut short.
  */
 export class ShutdownSteps {
-  readonly #pending = new Set<string>();
+  readonly #pending = new Map<string, (() => string[]) | undefined>();
 
-  /** Runs `work` as the step `name`, which counts as unfinished until it settles. */
-  async run<T>(name: string, work: () => Promise<T>): Promise<T> {
-    this.#pending.add(name);
+  /**
+   * Runs `work` as the step `name`, which counts as unfinished until it settles; `detail`
+   * names what the step still waits on (the jobs still running, say).
+   */
+  async run<T>(name: string, work: () => Promise<T>, detail?: () => string[]): Promise<T> {
+    this.#pending.set(name, detail);
     try {
       return await work();
     } finally {
@@ -20,7 +23,10 @@ export class ShutdownSteps {
   }
 
   unfinished(): string[] {
-    return [...this.#pending];
+    return [...this.#pending].map(([name, detail]) => {
+      const waitingOn = detail?.() ?? [];
+      return waitingOn.length > 0 ? `${name}: ${waitingOn.join(', ')}` : name;
+    });
   }
 }
 

@@ -94,6 +94,10 @@ export class DatabaseJobQueue implements JobQueue {
     this.#loop = this.#consume();
   }
 
+  running(): { jobId: string; name: JobName }[] {
+    return [...this.#running].map(([jobId, job]) => ({ jobId, name: job.name }));
+  }
+
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
     return this.#stopped;

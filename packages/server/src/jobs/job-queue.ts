@@ -56,6 +56,8 @@ export interface JobQueue {
    * a timeout; a job whose handler is still running then is taken again once its hold lapses.
    */
   stop(): Promise<void>;
+  /** The jobs whose handlers run in this process now (a shutdown past its deadline names them). */
+  running(): { jobId: string; name: JobName }[];
 }
 
 /** How a job ended one run, as the queue recorded it. */

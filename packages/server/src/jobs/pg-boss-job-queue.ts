@@ -60,7 +60,8 @@ export class PgBossJobQueue implements JobQueue {
   readonly #pollIntervalSeconds: number;
   readonly #stopTimeoutMs: number;
   readonly #observer: JobQueueObserver;
-  readonly #running = new Set<AbortController>();
+  /** Each running handler's stop, and its job. */
+  readonly #running = new Map<AbortController, { jobId: string; name: JobName }>();
   readonly #wakeTimers = new Set<NodeJS.Timeout>();
   readonly #workerIds = new Map<JobName, string>();
   #handlers: JobHandlers | undefined;
@@ -153,6 +154,10 @@ export class PgBossJobQueue implements JobQueue {
     }
   }
 
+  running(): { jobId: string; name: JobName }[] {
+    return [...this.#running.values()];
+  }
+
   stop(): Promise<void> {
     this.#stopping ??= this.#stop();
     return this.#stopping;
@@ -161,7 +166,7 @@ export class PgBossJobQueue implements JobQueue {
   async #stop(): Promise<void> {
     for (const timer of this.#wakeTimers) clearTimeout(timer);
     this.#wakeTimers.clear();
-    for (const controller of this.#running) controller.abort(new Error('the job queue is stopping'));
+    for (const controller of this.#running.keys()) controller.abort(new Error('the job queue is stopping'));
     await this.#boss.stop({ graceful: true, timeout: this.#stopTimeoutMs });
   }
 
@@ -170,7 +175,7 @@ export class PgBossJobQueue implements JobQueue {
     // The attempt this worker fetched: every settle below changes nothing once it was taken over.
     const fence = { id: job.id, retryCount: job.retryCount };
     const stopping = new AbortController();
-    this.#running.add(stopping);
+    this.#running.set(stopping, { jobId: job.id, name });
     let outcome: JobOutcome;
     try {
       outcome = await runHandler(this.#handlers as JobHandlers, name, job.data, {

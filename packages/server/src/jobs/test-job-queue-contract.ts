@@ -320,8 +320,10 @@ export function describeJobQueueContract(label: string, makeSubject: () => Promi
         const id = await queue.send('crawl.run', { crawlId: 'crawl-1' });
         const signal = await started.promise;
         assert.equal(signal.aborted, false);
+        assert.deepEqual(queue.running(), [{ jobId: id, name: 'crawl.run' }]);
         await queue.stop();
         assert.equal(signal.aborted, true);
+        assert.deepEqual(queue.running(), []);
         assert.equal((await settlements.waitFor((s) => s.jobId === id)).state, 'retrying');
       }),
     );
