@@ -41,6 +41,8 @@ describe('a crawl survives kill -9 of its server', () => {
         LOUPE_BOOTSTRAP_KEY: key,
         LOUPE_CRAWL_ALLOW_PRIVATE: 'true',
         LOUPE_JOB_LEASE_SECONDS: '1',
+        // A metered plan: the crawl must be charged once across the kill.
+        LOUPE_DEFAULT_PLAN: 'free',
         // info: the "listening" line tells the test the server is up.
         LOG_LEVEL: 'info',
         DATABASE_URL: '',
@@ -48,8 +50,10 @@ describe('a crawl survives kill -9 of its server', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
-    child.stdout?.on('data', (chunk: Buffer) => {
+    // The first start's notice is on stderr, away from the JSON log lines: it may be read after them.
+    child.stderr?.on('data', (chunk: Buffer) => {
       workspaceId ??= /workspace id: ([0-9a-f-]{36})/.exec(chunk.toString())?.[1];
+      if (workspaceId) noticed.resolve();
     });
     // The server logs (pino, JSON on stdout) once it listens.
     await new Promise<void>((resolve, reject) => {
@@ -70,6 +74,7 @@ describe('a crawl survives kill -9 of its server', () => {
     return { status: response.status, body: await response.json() };
   };
   let workspaceId: string | undefined;
+  const noticed = Promise.withResolvers<void>();
 
   /** Reads the crawl's server-sent events until one matches. */
   const untilEvent = async (crawlId: string, matches: (event: { type: string; status?: string; pagesCrawled?: number }) => boolean) => {
@@ -107,7 +112,7 @@ describe('a crawl survives kill -9 of its server', () => {
 
   it('resumes after the restart and charges exactly the pages crawled, once', async () => {
     const first = await startServer();
-    assert.ok(workspaceId, 'the first start printed the workspace id');
+    await noticed.promise;
     const started = await api('POST', '/api/v1/crawls', {
       url: site.url('/'),
       maxPages: 120,

@@ -397,31 +397,31 @@ for (const dialect of testDialects() as Dialect[]) {
       assert.deepEqual(cut.unfinished, ['HTTP requests in flight']);
     });
 
-    it('with PostgreSQL, `loupe worker` hands its crawl back on SIGTERM and the next worker finishes it', {
-      skip: dialect !== 'postgres' && 'loupe worker needs PostgreSQL',
-    }, async () => {
-      await stopAll();
-      await serve({ LOUPE_SERVE_JOBS: 'false' });
-      const started = await api('POST', '/api/v1/crawls', {
-        url: site.url('/'),
-        maxPages: 120,
-        concurrency: 1,
-        delayMs: 20,
-        sitemaps: false,
+    // `loupe worker` needs PostgreSQL's queue: on SQLite the server runs its own jobs, and there is no such test.
+    if (dialect === 'postgres')
+      it('with PostgreSQL, `loupe worker` hands its crawl back on SIGTERM and the next worker finishes it', async () => {
+        await stopAll();
+        await serve({ LOUPE_SERVE_JOBS: 'false' });
+        const started = await api('POST', '/api/v1/crawls', {
+          url: site.url('/'),
+          maxPages: 120,
+          concurrency: 1,
+          delayMs: 20,
+          sitemaps: false,
+        });
+        assert.equal(started.status, 202, JSON.stringify(started.body));
+        const events = await follow(started.body.id);
+        const worker = await serve({}, 'worker');
+        await events.until((event) => event.type === 'progress' && (event.pagesCrawled ?? 0) >= 10);
+        worker.child.kill('SIGTERM');
+        assert.deepEqual(await worker.exited, { code: 0, signal: null }, worker.text());
+        await worker.logged(says('job crawl.run released'), 'the crawl handed back');
+        await serve({}, 'worker');
+        await events.until((event) => event.type === 'status' && event.status !== 'running' && event.status !== 'queued');
+        const crawl = (await api('GET', `/api/v1/crawls/${started.body.id}`)).body;
+        assert.equal(crawl.status, 'completed');
+        assert.equal(crawl.pagesCrawled, 120);
       });
-      assert.equal(started.status, 202, JSON.stringify(started.body));
-      const events = await follow(started.body.id);
-      const worker = await serve({}, 'worker');
-      await events.until((event) => event.type === 'progress' && (event.pagesCrawled ?? 0) >= 10);
-      worker.child.kill('SIGTERM');
-      assert.deepEqual(await worker.exited, { code: 0, signal: null }, worker.text());
-      await worker.logged(says('job crawl.run released'), 'the crawl handed back');
-      await serve({}, 'worker');
-      await events.until((event) => event.type === 'status' && event.status !== 'running' && event.status !== 'queued');
-      const crawl = (await api('GET', `/api/v1/crawls/${started.body.id}`)).body;
-      assert.equal(crawl.status, 'completed');
-      assert.equal(crawl.pagesCrawled, 120);
-    });
 
     it('exits at once on a second signal', async () => {
       await stopAll();
