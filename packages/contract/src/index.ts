@@ -22,6 +22,7 @@ export * from './images/transforms.ts';
 export * from './images/url-signature.ts';
 export * from './openapi.ts';
 export * from './operation.ts';
+export * from './operation-errors.ts';
 export * from './registry.ts';
 export * from './reports/report.ts';
 export * from './rules/rule-error.ts';

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { type ErrorCode, errorCatalogue } from './common/errors.ts';
+import { errorCatalogue } from './common/errors.ts';
 import { ErrorBodySchema } from './common/resource.ts';
 import { type OperationDefinition, querySchema, responseSchema, successStatus } from './operation.ts';
+import { declaredErrors } from './operation-errors.ts';
 import { operations } from './registry.ts';
 
 type JsonSchema = Record<string, unknown>;
-
-/** Errors any authenticated operation can answer. */
-const commonErrors: ErrorCode[] = ['validation_failed', 'internal_error'];
 
 /**
  * Builds the OpenAPI 3.1 document from the operation registry: paths, parameters, bodies,
@@ -52,17 +50,16 @@ export function buildOpenApiDocument(info: { version: string; serverUrl?: string
 }
 
 /** How an operation is called, as the document tells it: the auth errors, a note to its description, its security. */
-function access(operation: OperationDefinition): { errors: ErrorCode[]; note: string; security?: unknown[] } {
-  if (operation.public) return { errors: [], note: 'No API key needed.', security: [] };
+function access(operation: OperationDefinition): { note: string; security?: unknown[] } {
+  if (operation.public) return { note: 'No API key needed.', security: [] };
   if (operation.credentials === 'optional') {
     // OpenAPI says "optional" with an empty Security Requirement beside the key's.
     return {
-      errors: ['unauthorized'],
       note: 'An API key is optional: one that is sent must be valid, and the call acts as its user.',
       security: [{ bearer: [] }, {}],
     };
   }
-  return { errors: ['unauthorized', 'forbidden'], note: `Required scopes: ${operation.scopes.join(', ') || 'none'}.` };
+  return { note: `Required scopes: ${operation.scopes.join(', ') || 'none'}.` };
 }
 
 function pathItem(
@@ -97,9 +94,7 @@ function pathItem(
     });
   }
 
-  const { errors: authErrors, note, security } = access(operation);
-  const errors = [...commonErrors, ...authErrors, ...(operation.params ? (['not_found'] as const) : []), ...(operation.errors ?? [])];
-  if (operation.api === 'workspace' && operation.teamHeader !== false) errors.push('team_header_required', 'not_a_member');
+  const { note, security } = access(operation);
   const responses: Record<string, unknown> = {
     [successStatus(operation)]: {
       description: operation.paged
@@ -120,7 +115,7 @@ function pathItem(
         : {}),
     },
   };
-  for (const code of new Set(errors)) {
+  for (const code of declaredErrors(operation)) {
     const status = String(errorCatalogue[code].status);
     const existing = responses[status] as { description: string } | undefined;
     responses[status] = {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type OperationDefinition, operations, querySchema } from '@loupe/contract';
+import { type OperationDefinition, operations } from '@loupe/contract';
 import { generatedSite } from '../testing/fixture-sites.ts';
+import { baseBody, baseQuery } from '../testing/fuzz-base.ts';
 import { type FuzzCase, fuzzCases } from '../testing/fuzz-cases.ts';
 import { createFuzzFixtures, type FuzzWorkspace, type KnownBodies } from '../testing/fuzz-fixtures.ts';
 import { errorBodyProblem, runFuzzCases } from '../testing/fuzz-run.ts';
 import { type RawAnswer, rawRequest } from '../testing/raw-request.ts';
-import { schemaSample } from '../testing/schema-sample.ts';
 import { mulberry32 } from '../testing/seeded-random.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -26,31 +25,6 @@ const ordered = [
   ...registry.filter((operation) => operation.method !== 'DELETE'),
   ...registry.filter((operation) => operation.method === 'DELETE'),
 ];
-
-function sampleValues(own: FuzzWorkspace, siteUrl: string) {
-  const byField: Record<string, string | undefined> = {
-    old: own.ids.reportId,
-    new: own.ids.reportId,
-    projectId: own.ids.auditProjectId,
-    rulePackIds: own.ids.packId,
-  };
-  return { id: (field: string) => byField[field] ?? own.ids[field] ?? randomUUID(), url: siteUrl };
-}
-
-/** A body the server accepted while the fixtures were made, else one made from the schema's shape. */
-function baseBody(operation: OperationDefinition, known: KnownBodies, own: FuzzWorkspace, siteUrl: string): unknown {
-  if (!operation.body) return undefined;
-  return known.has(operation.body) ? known.get(operation.body) : schemaSample(operation.body, sampleValues(own, siteUrl));
-}
-
-function baseQuery(operation: OperationDefinition, own: FuzzWorkspace, siteUrl: string): Record<string, string> {
-  const schema = querySchema(operation);
-  if (!schema) return {};
-  const sample = schemaSample(schema, sampleValues(own, siteUrl)) as Record<string, unknown>;
-  // A made-up cursor would make every other query case a cursor error.
-  delete sample.cursor;
-  return Object.fromEntries(Object.entries(sample).map(([key, value]) => [key, String(value)]));
-}
 
 /** What is wrong with an answer, or undefined. */
 function problemWith(answer: RawAnswer, fuzz: FuzzCase): string | undefined {
