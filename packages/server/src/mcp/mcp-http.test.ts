@@ -175,7 +175,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const bad = [
       { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: null } },
       { method: 'tools/call', params: { arguments: {} } },
-      { method: 'tools/call', params: { name: 'list_teams', arguments: 'x' } },
+      { method: 'tools/call', params: { name: 'list_workspaces', arguments: 'x' } },
     ];
     for (const message of bad) {
       const response = await fetch(new URL('/mcp', t.url), {

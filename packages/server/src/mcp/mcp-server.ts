@@ -10,7 +10,7 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 const instructions = [
   'Loupe stores images and delivers them through named transform presets on a CDN path (the image tools act in the workspace of the API key),',
-  'and crawls and audits web sites (the workspace tools act in the workspace this connection names; list_teams lists those the key can use).',
+  'and crawls and audits web sites in a workspace: the only one you are in, else the one the connection names, else the workspaceId you pass (list_workspaces lists yours).',
   'Crawls cost one credit per page crawled (get_credits shows the balance): start_crawl and start_project_crawl take maxCredits as a guard;',
   'poll get_crawl until the crawl ends, then read get_report with its reportId.',
   "A failed call is a tool error whose text is the API's JSON error body: { error, code, details? }.",

@@ -80,6 +80,12 @@ describe('MCP over stdio (loupe mcp)', () => {
     assert.equal((await callError(client, 'get_credits')).code, 'not_a_member');
   });
 
+  it('acts in the only workspace of the key, with no LOUPE_WORKSPACE, and refuses an unknown workspaceId', async () => {
+    const client = await spawnMcp({ LOUPE_URL: t.url, LOUPE_API_KEY: t.owner.key });
+    assert.equal(typeof (await callOk(client, 'get_credits')).balance, 'number');
+    assert.equal((await callError(client, 'get_credits', { workspaceId: randomUUID() })).code, 'not_found');
+  });
+
   it("answers an unknown key with the API's 401 as a tool error", async () => {
     const client = await spawnMcp({ ...ownerEnv(), LOUPE_API_KEY: 'loupe_not_a_real_key_at_all_000000' });
     const refused = await callError(client, 'list_image_projects');

@@ -21,9 +21,12 @@ export interface McpToolOptions {
   maxUploadBytes: number;
 }
 
+/** Tools named in an agent's words where the operation's name is the API's (a team is a workspace). */
+const renamed: Record<string, string> = { listTeams: 'list_workspaces' };
+
 /** `startProjectCrawl` → `start_project_crawl` */
 export function toolName(operationId: string): string {
-  return operationId.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  return renamed[operationId] ?? operationId.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 const toolNames = new Map<string, string>(operations.map((operation) => [operation.id, toolName(operation.id)]));

@@ -6,6 +6,7 @@ import { refuseOverBudget } from './credit-guard.ts';
 import type { McpTool } from './mcp-tools.ts';
 import { toolError, toolSuccess, toolText } from './tool-result.ts';
 import { answersArray, DEFAULT_WAIT_SECONDS, mcpOnlyFieldNames } from './tool-schemas.ts';
+import { chooseWorkspace, needsWorkspace } from './workspace-choice.ts';
 
 /** A fetch that threw before any answer: Loupe was not reached (refused, unresolvable, reset). */
 class RequestFailed extends Error {}
@@ -39,6 +40,7 @@ function causeOf(error: Error): string {
 interface ToolArguments {
   /** In the SDK's request shape: path parameters and query flattened, the JSON body under `body`. */
   request: Record<string, unknown>;
+  workspaceId?: string;
   maxCredits?: number;
   waitSeconds: number;
   upload?: { file: string; filename: string; contentType?: string; fields?: Record<string, unknown> };
@@ -65,6 +67,7 @@ function readArguments(tool: McpTool, args: Record<string, unknown>): ToolArgume
   const request = Object.fromEntries(Object.entries(parsed).filter(([name]) => !mcpOnly.includes(name)));
   return {
     request,
+    workspaceId: parsed.workspaceId as string | undefined,
     maxCredits: parsed.maxCredits as number | undefined,
     waitSeconds: (parsed.waitSeconds as number | undefined) ?? DEFAULT_WAIT_SECONDS,
     upload: parsed.upload as ToolArguments['upload'],
@@ -139,7 +142,11 @@ export async function callTool(
   signal: AbortSignal,
 ): Promise<CallToolResult> {
   try {
-    return await invoke(tool, connection, readArguments(tool, args), signal);
+    const read = readArguments(tool, args);
+    if (!needsWorkspace(tool.operation)) return await invoke(tool, connection, read, signal);
+    const choice = await chooseWorkspace(read.workspaceId, connection.workspaceId, openCall(connection, signal).client, signal);
+    if ('refusal' in choice) return toolError(choice.refusal);
+    return await invoke(tool, { ...connection, workspaceId: choice.workspaceId }, read, signal);
   } catch (error) {
     if (error instanceof LoupeError) return toolError(error.toBody());
     const failed = findCause(error, RequestFailed);

@@ -3,9 +3,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * Codes of refusals the MCP layer makes itself, never answered by the API (so not in its
- * catalogue): the maxCredits guard, and a call that never got an answer from Loupe.
+ * catalogue): the maxCredits guard, a workspace tool called with no workspace while the caller
+ * is in several, and a call that never got an answer from Loupe.
  */
-export const mcpOnlyErrorCodes = ['max_credits_exceeded', 'request_failed'] as const;
+export const mcpOnlyErrorCodes = ['max_credits_exceeded', 'workspace_required', 'request_failed'] as const;
 export type McpOnlyErrorCode = (typeof mcpOnlyErrorCodes)[number];
 
 export type ToolErrorBody = ErrorBody | { error: string; code: McpOnlyErrorCode; [extra: string]: unknown };

@@ -1,5 +1,6 @@
-import { NESTING_LEVEL_OF, type OperationDefinition, querySchema } from '@loupe/contract';
+import { Id, NESTING_LEVEL_OF, type OperationDefinition, querySchema } from '@loupe/contract';
 import { z } from 'zod';
+import { needsWorkspace } from './workspace-choice.ts';
 
 /** How long stream_crawl_events waits for the crawl to end, by default and at most: inside the 60 s an MCP client usually gives a request. */
 export const DEFAULT_WAIT_SECONDS = 15;
@@ -7,11 +8,16 @@ const MAX_WAIT_SECONDS = 50;
 
 /**
  * The inputs a tool takes beyond its operation's own (path parameters, query, `body`): the
- * credit guard of crawl starts, the bounded wait of the event stream, and an upload's file as
- * base64 (MCP carries JSON only).
+ * workspace to act in, the credit guard of crawl starts, the bounded wait of the event stream,
+ * and an upload's file as base64 (MCP carries JSON only).
  */
 function mcpOnlyFields(operation: OperationDefinition, maxUploadBytes: number): Record<string, z.ZodType> {
   const fields: Record<string, z.ZodType> = {};
+  if (needsWorkspace(operation)) {
+    fields.workspaceId = Id.optional().describe(
+      'The workspace to act in (list_workspaces lists yours). Needed only when you are in several and the connection names none.',
+    );
+  }
   if (operation.spendsCredits) {
     fields.maxCredits = z
       .number()

@@ -81,10 +81,10 @@ export function mcpProtocolCases(caller: McpCaller, others: { foreignKey: string
     send('a cancellation of nothing', { method: 'notifications/cancelled', id: undefined, params: { requestId: {} } }),
     ...toolNames.map((name) => call(`the name ${show(name)}`, { name, arguments: {} })),
     ...[null, 'x', [], 5, JSON.parse(deep(2000, '[', ']'))].map((args) =>
-      call(`arguments ${show(args)}`, { name: 'list_teams', arguments: args }),
+      call(`arguments ${show(args)}`, { name: 'list_workspaces', arguments: args }),
     ),
-    call('_meta that is not an object', { name: 'list_teams', arguments: {}, _meta: 'x' }),
-    call('a progress token that is an object', { name: 'list_teams', arguments: {}, _meta: { progressToken: {} } }),
+    call('_meta that is not an object', { name: 'list_workspaces', arguments: {}, _meta: 'x' }),
+    call('a progress token that is an object', { name: 'list_workspaces', arguments: {}, _meta: { progressToken: {} } }),
     ...['[]', '[1]', '[null]', `[${ping},{}]`, `[${Array.from({ length: 50 }, () => ping).join(',')}]`, `[[${ping}]]`].map((batch) =>
       post(`the batch ${show(batch)}`, batch, headers),
     ),

@@ -14,7 +14,10 @@ export function registerMcpCommand(program: Command): void {
     .description('Serve MCP over stdin/stdout for agents, until stdin closes.')
     .option('--url <url>', 'the Loupe server (env LOUPE_URL; default http://localhost:8080)')
     .option('--key <key>', 'API key, loupe_… (env LOUPE_API_KEY)')
-    .option('--workspace <id>', 'workspace for workspace API tools (env LOUPE_WORKSPACE)')
+    .option(
+      '--workspace <id>',
+      "the workspace tools act in when none is passed; needed only when the key's user is in several (env LOUPE_WORKSPACE)",
+    )
     .option('--config <file>', 'config file (env LOUPE_CONFIG; default ~/.config/loupe/config.json)')
     .action(async (options: { url?: string; key?: string; workspace?: string; config?: string }) => {
       try {
