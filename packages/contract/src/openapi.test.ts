@@ -80,4 +80,27 @@ describe('OpenAPI document', () => {
   it('documents 409 on preset creation', () => {
     assert.ok(document.paths['/api/images/projects/{projectId}/presets']?.post?.responses['409']);
   });
+
+  it('refuses in its schemas an update that changes nothing and transforms that transform nothing', () => {
+    const schemas = document.components.schemas as Record<string, { minProperties?: number }>;
+    assert.equal(schemas.Transforms?.minProperties, 1);
+    for (const operation of operations as readonly OperationDefinition[]) {
+      if (operation.method !== 'PATCH') continue;
+      const body = (
+        document.paths[operation.path]?.patch as {
+          requestBody?: { content: Record<string, { schema: { minProperties?: number; required?: string[] } }> };
+        }
+      )?.requestBody?.content['application/json']?.schema;
+      assert.ok(body?.minProperties === 1 || (body?.required?.length ?? 0) > 0, operation.id);
+    }
+  });
+
+  it('declares 404 wherever an operation names an id, and 413/415 wherever it takes a body', () => {
+    assert.ok(document.paths['/api/v1/diff']?.get?.responses['404']);
+    for (const operation of operations as readonly OperationDefinition[]) {
+      const responses = document.paths[operation.path]?.[operation.method.toLowerCase()]?.responses ?? {};
+      if (operation.params) assert.ok(responses['404'], operation.id);
+      if (operation.method !== 'GET') assert.ok(responses['413'] && responses['415'], operation.id);
+    }
+  });
 });

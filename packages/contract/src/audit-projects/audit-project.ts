@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { CrawlStatus, StartCrawl } from '../crawls/crawl.ts';
@@ -64,14 +65,15 @@ export const CreateAuditProject = z.strictObject({
 });
 export type CreateAuditProject = z.input<typeof CreateAuditProject>;
 
-export const UpdateAuditProject = z
-  .strictObject({
+export const UpdateAuditProject = atLeastOneField(
+  z.strictObject({
     name: Name.optional(),
     siteUrl: SiteUrl.optional(),
     crawlDefaults: CrawlDefaults.optional().describe('Replaces the defaults entirely.'),
     rulePackIds: RulePackIds.optional().describe('Replaces the attached packs.'),
-  })
-  .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change.');
+  }),
+  'Send at least one field to change.',
+);
 export type UpdateAuditProject = z.input<typeof UpdateAuditProject>;
 
 /** A project crawl: the project's defaults, overridden field by field by what is sent. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 
@@ -41,10 +42,11 @@ export type ImageProjectWithStats = z.infer<typeof ImageProjectWithStats>;
 export const CreateImageProject = z.strictObject({ name: ProjectName });
 export type CreateImageProject = z.infer<typeof CreateImageProject>;
 
-export const UpdateImageProject = z
-  .strictObject({
+export const UpdateImageProject = atLeastOneField(
+  z.strictObject({
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+  }),
+  'Give at least one field to change.',
+);
 export type UpdateImageProject = z.infer<typeof UpdateImageProject>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { firstUnsafeCharacter, freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 
@@ -66,16 +67,17 @@ export const ListImagesQuery = z.strictObject({
   tag: Tag.optional().describe('Only images with this tag.'),
 });
 
-export const UpdateImage = z
-  .strictObject({
+export const UpdateImage = atLeastOneField(
+  z.strictObject({
     altText: freeText({ max: 1000, multiline: true }).nullable().optional(),
     tags: z
       .array(Tag)
       .max(50)
       .refine((tags) => new Set(tags).size === tags.length, 'Tags must not repeat.')
       .optional(),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+  }),
+  'Give at least one field to change.',
+);
 export type UpdateImage = z.infer<typeof UpdateImage>;
 
 export const CreateUpload = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { Transforms } from './transforms.ts';
 
@@ -18,10 +19,11 @@ export type Preset = z.infer<typeof Preset>;
 export const CreatePreset = z.strictObject({ name: PresetName, transforms: Transforms });
 export type CreatePreset = z.infer<typeof CreatePreset>;
 
-export const UpdatePreset = z
-  .strictObject({
+export const UpdatePreset = atLeastOneField(
+  z.strictObject({
     name: PresetName.optional(),
     transforms: Transforms.optional().describe('Replaces the whole transforms object.'),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+  }),
+  'Give at least one field to change.',
+);
 export type UpdatePreset = z.infer<typeof UpdatePreset>;

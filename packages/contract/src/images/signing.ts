@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { Timestamp } from '../common/resource.ts';
 import { ImagePath } from './image.ts';
 
@@ -13,13 +14,14 @@ export const SigningSettings = z
   .meta({ id: 'SigningSettings' });
 export type SigningSettings = z.infer<typeof SigningSettings>;
 
-export const UpdateSigning = z
-  .strictObject({
+export const UpdateSigning = atLeastOneField(
+  z.strictObject({
     enabled: z.boolean().optional(),
     requireSignedUrls: z.boolean().optional().describe('true also enables signing.'),
     rotate: z.literal(true).optional().describe('Generate a new secret; the old one verifies for a grace period.'),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+  }),
+  'Give at least one field to change.',
+);
 export type UpdateSigning = z.infer<typeof UpdateSigning>;
 
 export const SignUrlRequest = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 
 const integer = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -57,9 +58,7 @@ export const transformShortNames: { readonly [N in TransformName]?: string } = {
   quality: 'q',
 };
 
-export const Transforms = z
-  .strictObject(transformFields)
-  .partial()
-  .refine((transforms) => Object.keys(transforms).length > 0, 'Set at least one transform parameter.')
-  .meta({ id: 'Transforms' });
+export const Transforms = atLeastOneField(z.strictObject(transformFields).partial(), 'Set at least one transform parameter.').meta({
+  id: 'Transforms',
+});
 export type Transforms = z.infer<typeof Transforms>;

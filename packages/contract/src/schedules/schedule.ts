@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StartProjectCrawl } from '../audit-projects/audit-project.ts';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { TimeZone } from '../common/time-zone.ts';
 
@@ -64,14 +65,15 @@ export const CreateSchedule = z.strictObject({
 });
 export type CreateSchedule = z.input<typeof CreateSchedule>;
 
-export const UpdateSchedule = z
-  .strictObject({
+export const UpdateSchedule = atLeastOneField(
+  z.strictObject({
     cron: Cron.optional(),
     timezone: TimeZone.optional(),
     enabled: z.boolean().optional(),
     crawl: CrawlOverrides.optional().describe('Replaces the crawl options entirely.'),
-  })
-  .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change.');
+  }),
+  'Send at least one field to change.',
+);
 export type UpdateSchedule = z.input<typeof UpdateSchedule>;
 
 export const ScheduleParams = z.strictObject({ projectId: Id, scheduleId: Id });

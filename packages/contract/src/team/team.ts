@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { TimeZone } from '../common/time-zone.ts';
@@ -84,20 +85,22 @@ export const Team = z
   .meta({ id: 'Team' });
 export type Team = z.infer<typeof Team>;
 
-export const UpdateTeamSettings = z
-  .strictObject({
+export const UpdateTeamSettings = atLeastOneField(
+  z.strictObject({
     timezone: TimeZone.optional(),
     notificationEmail: Email.nullable().optional().describe('null clears it.'),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one setting to change.');
+  }),
+  'Give at least one setting to change.',
+);
 
-export const UpdateTeam = z
-  .strictObject({
+export const UpdateTeam = atLeastOneField(
+  z.strictObject({
     name: TeamName.optional(),
     settings: UpdateTeamSettings.optional().describe('Merged into the stored settings; fields left out keep their value.'),
     plan: z.string().min(1).max(50).optional().describe('A plan name; only an owner may change it.'),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, 'Give at least one field to change.');
+  }),
+  'Give at least one field to change.',
+);
 export type UpdateTeam = z.infer<typeof UpdateTeam>;
 
 export const Member = z
