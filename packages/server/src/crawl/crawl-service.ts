@@ -64,9 +64,7 @@ export class CrawlService {
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>, options: { unlessProjectBusy: true }): Promise<Crawl | undefined>;
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<Crawl>;
   async startFor(workspaceId: string, input: z.output<typeof StartCrawl>, guard?: { unlessProjectBusy: true }): Promise<Crawl | undefined> {
-    const project = input.projectId === undefined ? undefined : await this.#o.projects.find(workspaceId, input.projectId);
-    if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
-    await this.#checkTarget(input.url);
+    const project = await this.#checkInput(workspaceId, input);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
     // A workspace that lost custom packs with its plan keeps crawling, without them.
@@ -104,11 +102,20 @@ export class CrawlService {
 
   /** What starting `input` would reserve, and whether the balance covers it; starts nothing. */
   async estimate(workspaceId: string, input: z.output<typeof StartCrawl>): Promise<CrawlEstimate> {
+    await this.#checkInput(workspaceId, input);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
     const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     const balance = await new CreditService(this.#o.database, this.#o.plans).balance(workspaceId);
     return { maxPages, capped, balance, sufficient: !this.#o.plans.metered(workspace.plan) || balance >= maxPages };
+  }
+
+  /** What starting and estimating both refuse: a project not in the workspace, a target not public. Answers the project. */
+  async #checkInput(workspaceId: string, input: z.output<typeof StartCrawl>) {
+    const project = input.projectId === undefined ? undefined : await this.#o.projects.find(workspaceId, input.projectId);
+    if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
+    await this.#checkTarget(input.url);
+    return project;
   }
 
   /** Refuses at once a target that resolves to a private address (the fetcher refuses it again at connect time). */

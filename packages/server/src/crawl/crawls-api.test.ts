@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
@@ -98,6 +99,20 @@ for (const dialect of testDialects()) {
         (await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/') }, key: viewer, team: poor.workspaceId })).status,
         403,
       );
+    });
+
+    it('refuses an unknown project the same way when estimating and when starting', async () => {
+      const other = await t.createWorkspace({ plan: 'tiny' });
+      for (const path of ['/api/v1/crawls/estimate', '/api/v1/crawls']) {
+        const answer = await t.request('POST', path, {
+          body: { url: site.url('/'), projectId: randomUUID() },
+          key: other.key,
+          team: other.workspaceId,
+        });
+        assert.deepEqual([answer.status, answer.body.code], [404, 'not_found'], path);
+      }
+      const credits = await t.request('GET', '/api/v1/team/credits', { key: other.key, team: other.workspaceId });
+      assert.equal(credits.body.reserved, 0);
     });
 
     it('never overspends when starts race', async () => {
