@@ -5,7 +5,7 @@ import { addPasswordMember, signIn } from '../sessions/test-session.ts';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { createFuzzFixtures } from '../testing/fuzz-fixtures.ts';
 import { errorBodyProblem, runFuzzCases } from '../testing/fuzz-run.ts';
-import { type ListedTool, mcpAnswerProblem, mcpProtocolCases, mcpToolCases } from '../testing/mcp-fuzz-cases.ts';
+import { ALL_TOOLS_PATH, type ListedTool, mcpAnswerProblem, mcpProtocolCases, mcpToolCases } from '../testing/mcp-fuzz-cases.ts';
 import { type RawAnswer, rawRequest } from '../testing/raw-request.ts';
 import {
   cdnCases,
@@ -181,7 +181,7 @@ for (const dialect of testDialects()) {
         cases: async () => {
           const listed = await rawRequest(t.url, {
             method: 'POST',
-            path: '/mcp',
+            path: ALL_TOOLS_PATH,
             headers: {
               authorization: `Bearer ${caller().key}`,
               'x-service-team': caller().workspaceId,

@@ -23,11 +23,12 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   let hangingSite: TestSite;
   const clients: Client[] = [];
 
-  async function connect(options: { key?: string; team?: string } = {}): Promise<Client> {
+  async function connect(options: { key?: string; team?: string; path?: string } = {}): Promise<Client> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? t.owner.key}` };
     headers['x-service-team'] = options.team ?? t.owner.workspaceId;
     const client = new Client({ name: 'loupe-mcp-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url), { requestInit: { headers } }));
+    const url = new URL(options.path ?? '/mcp?toolsets=all', t.url);
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
     clients.push(client);
     return client;
   }
@@ -46,10 +47,44 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     await t.close();
   });
 
-  it('lists one tool per registry operation', async () => {
+  it('lists one tool per registry operation with toolsets=all, and list_toolsets', async () => {
     const { tools } = await (await connect()).listTools();
-    assert.equal(tools.length, operations.length);
+    assert.equal(tools.filter((tool) => tool.name !== 'list_toolsets').length, operations.length);
     assert.ok(tools.some((tool) => tool.name === 'start_project_crawl'));
+  });
+
+  it('lists the default toolsets with no query, and the ones named by ?toolsets=', async () => {
+    const byDefault = (await (await connect({ path: '/mcp' })).listTools()).tools.map((tool) => tool.name);
+    for (const name of ['list_workspaces', 'list_toolsets', 'upload_image', 'start_crawl', 'get_report'])
+      assert.ok(byDefault.includes(name), name);
+    for (const name of ['start_project_crawl', 'create_rule_pack', 'create_invite']) assert.ok(!byDefault.includes(name), name);
+    const client = await connect({ path: '/mcp?toolsets=audits,%20Search' });
+    const named = (await client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(named.includes('start_project_crawl') && named.includes('search_project') && named.includes('list_workspaces'));
+    assert.ok(!named.includes('upload_image'));
+    const { toolsets } = await callOk(client, 'list_toolsets');
+    const listed = toolsets.filter((toolset: { listed: boolean }) => toolset.listed).map((toolset: { name: string }) => toolset.name);
+    assert.deepEqual(listed, ['audits', 'search']);
+    assert.ok(toolsets.find((toolset: { name: string }) => toolset.name === 'images').tools.includes('upload_image'));
+    await assert.rejects(client.callTool({ name: 'upload_image', arguments: {} }), /list_toolsets/);
+  });
+
+  it('answers an unknown toolset with 400 and the error body naming the toolsets', async () => {
+    for (const path of ['/mcp?toolsets=images,nope', '/mcp?toolsets=images&toolsets=nope']) {
+      const response = await fetch(new URL(path, t.url), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.owner.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(initialize),
+      });
+      assert.equal(response.status, 400);
+      const body = await response.json();
+      assert.equal(body.code, 'validation_failed');
+      assert.match(body.error, /nope.*images/);
+    }
   });
 
   it('creates an image project and lists it, one page at a time', async () => {

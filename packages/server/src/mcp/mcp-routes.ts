@@ -6,7 +6,8 @@ import type { Authenticator } from '../identity/authenticator.ts';
 import { bearerSecret } from '../identity/bearer-secret.ts';
 import { injectFetch } from './inject-fetch.ts';
 import { createMcpServer } from './mcp-server.ts';
-import { mcpTools } from './mcp-tools.ts';
+import { servedTools } from './served-tools.ts';
+import { chosenToolsets } from './toolsets.ts';
 
 /** Any valid key may list its own workspaces: authenticating for it checks the key and nothing else. */
 const keyCheck = operations.find((operation) => operation.id === 'listTeams') as OperationDefinition;
@@ -22,11 +23,23 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /**
  * MCP over Streamable HTTP at /mcp (DESIGN.md §4), stateless: each POST gets its own server
  * and transport, so any process behind a load balancer can answer any message. The caller's
- * key is checked at the door, before the body is read (401 with `WWW-Authenticate: Bearer`); the tools then call the
- * API in-process as that key, in the workspace named by `x-service-team`.
+ * key and the `?toolsets=` chosen are checked at the door, before the body is read (401 with `WWW-Authenticate: Bearer`,
+ * 400 for an unknown toolset); the tools then call the API in-process as that key.
  */
 export function registerMcpRoutes(app: FastifyInstance, options: { authenticator: Authenticator; maxUploadBytes: number }): void {
-  const tools = mcpTools({ maxUploadBytes: options.maxUploadBytes });
+  const toolsFor = new Map<string, ReturnType<typeof servedTools>>();
+  /** The tools of the toolsets a request names in `?toolsets=`, built once per choice. */
+  const tools = (query: unknown) => {
+    const named = (query as { toolsets?: unknown }).toolsets;
+    const chosen = chosenToolsets(typeof named === 'string' ? named : Array.isArray(named) ? named.join(',') : undefined);
+    const key = chosen.join(',');
+    let listed = toolsFor.get(key);
+    if (!listed) {
+      listed = servedTools({ maxUploadBytes: options.maxUploadBytes }, chosen);
+      toolsFor.set(key, listed);
+    }
+    return listed;
+  };
   const fetch = injectFetch(app);
 
   const route = {
@@ -34,11 +47,12 @@ export function registerMcpRoutes(app: FastifyInstance, options: { authenticator
     // The key is checked from the headers, before a message of up to ~70 MB is read.
     onRequest: checkBeforeBody(async (request) => {
       await options.authenticator.authenticate({ authorization: header(request, 'authorization') }, keyCheck);
+      tools(request.query);
     }),
   };
   app.post('/mcp', route, async (request, reply) => {
     const apiKey = bearerSecret(header(request, 'authorization')) as string;
-    const server = createMcpServer(tools, {
+    const server = createMcpServer(tools(request.query), {
       baseUrl: 'http://loupe.invalid',
       apiKey,
       workspaceId: header(request, 'x-service-team'),

@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs';
+import { LoupeError, parseOrThrow } from '@loupe/contract';
 import type { ClientOptions } from '@loupe/sdk';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { McpTool } from './mcp-tools.ts';
+import type { LocalTool, ServedTool } from './mcp-tools.ts';
 import { callTool } from './tool-call.ts';
+import { toolError } from './tool-result.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -13,10 +22,11 @@ const instructions = [
   'and crawls and audits web sites in a workspace: the only one you are in, else the one the connection names, else the workspaceId you pass (list_workspaces lists yours).',
   'Crawls cost one credit per page crawled (get_credits shows the balance): start_crawl and start_project_crawl take maxCredits as a guard;',
   'poll get_crawl until the crawl ends, then read get_report with its reportId.',
+  'This connection lists some toolsets only: list_toolsets names the others and how to choose them.',
   "A failed call is a tool error whose text is the API's JSON error body: { error, code, details? }.",
 ].join(' ');
 
-function listing(tool: McpTool): Tool {
+function listing(tool: ServedTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
@@ -25,6 +35,21 @@ function listing(tool: McpTool): Tool {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,
   };
+}
+
+/** Runs a tool of the MCP layer's own, its arguments checked as the API checks an operation's. */
+async function runLocal(
+  tool: LocalTool,
+  args: Record<string, unknown>,
+  connection: ClientOptions,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  try {
+    return await tool.run(parseOrThrow(tool.input, args) as Record<string, unknown>, { connection, signal });
+  } catch (error) {
+    if (error instanceof LoupeError) return toolError(error.toBody());
+    throw error;
+  }
 }
 
 /**
@@ -52,15 +77,21 @@ class ParamsCheckingServer extends Server {
  * validates arguments itself, with its own messages: here the API validates them, so a caller
  * gets the API's error body, and the tools are listed with the contract's JSON Schemas as is.
  */
-export function createMcpServer(tools: readonly McpTool[], connection: ClientOptions): Server {
+export function createMcpServer(tools: readonly ServedTool[], connection: ClientOptions): Server {
   const server = new ParamsCheckingServer({ name: 'loupe', title: 'Loupe', version }, { capabilities: { tools: {} }, instructions });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listing);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `There is no tool ${request.params.name}; tools/list names them.`);
-    return callTool(tool, request.params.arguments ?? {}, connection, extra.signal);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `There is no tool ${request.params.name} on this connection; tools/list names them, list_toolsets names the toolsets that hold the others.`,
+      );
+    }
+    const args = request.params.arguments ?? {};
+    return 'run' in tool ? runLocal(tool, args, connection, extra.signal) : callTool(tool, args, connection, extra.signal);
   });
   return server;
 }

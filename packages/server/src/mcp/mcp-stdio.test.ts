@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,10 +23,10 @@ describe('MCP over stdio (loupe mcp)', () => {
   const clients: Client[] = [];
 
   /** `loupe mcp` as an agent starts it: a process of its own, configured by the environment. */
-  async function spawnMcp(env: Record<string, string>): Promise<Client> {
+  async function spawnMcp(env: Record<string, string>, args: string[] = []): Promise<Client> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cli, 'mcp'],
+      args: [cli, 'mcp', ...args],
       // A home and working directory of its own: no config file or .env of the machine's.
       cwd: home,
       env: { ...getDefaultEnvironment(), HOME: home, XDG_CONFIG_HOME: home, ...env },
@@ -51,9 +52,25 @@ describe('MCP over stdio (loupe mcp)', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('lists one tool per registry operation', async () => {
-    const { tools } = await (await spawnMcp(ownerEnv())).listTools();
-    assert.equal(tools.length, operations.length);
+  it('lists the default toolsets, or those --toolsets names', async () => {
+    const byDefault = (await (await spawnMcp(ownerEnv())).listTools()).tools.map((tool) => tool.name);
+    assert.ok(byDefault.includes('start_crawl') && !byDefault.includes('create_rule_pack'));
+    const { tools } = await (await spawnMcp(ownerEnv(), ['--toolsets', 'all'])).listTools();
+    assert.equal(tools.filter((tool) => tool.name !== 'list_toolsets').length, operations.length);
+    const rules = (await (await spawnMcp(ownerEnv(), ['--toolsets', 'rules'])).listTools()).tools.map((tool) => tool.name);
+    assert.ok(rules.includes('create_rule_pack') && !rules.includes('start_crawl'));
+  });
+
+  it('exits with an error naming the toolsets for an unknown one', async () => {
+    const run = spawnSync(process.execPath, [cli, 'mcp', '--toolsets', 'images,nope'], {
+      cwd: home,
+      env: { ...getDefaultEnvironment(), HOME: home, XDG_CONFIG_HOME: home, ...ownerEnv() },
+      input: '',
+      encoding: 'utf8',
+    });
+    assert.notEqual(run.status, 0);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /Unknown toolset nope: choose among images, .*all/);
   });
 
   it('creates an image project over HTTP to the server and reads it back', async () => {

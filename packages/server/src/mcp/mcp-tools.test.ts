@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { errorCodes, MAX_CONDITION_DEPTH, type OperationDefinition, operations, querySchema } from '@loupe/contract';
+import { errorCodes, type LoupeError, MAX_CONDITION_DEPTH, type OperationDefinition, operations, querySchema } from '@loupe/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -9,14 +9,16 @@ import type { z } from 'zod';
 import { exampleRules } from '../rule-packs/example-rules.ts';
 import { estimatedOperations } from './credit-guard.ts';
 import { createMcpServer } from './mcp-server.ts';
-import { mcpTools, toolName } from './mcp-tools.ts';
+import { mcpTools, type ServedTool, toolName } from './mcp-tools.ts';
+import { servedTools } from './served-tools.ts';
 import { mcpOnlyErrorCodes } from './tool-result.ts';
+import { CORE_TOOLSET, chosenToolsets, DEFAULT_TOOLSETS, toolsets } from './toolsets.ts';
 
 const registry = operations as readonly OperationDefinition[];
 
 /** The tools as an MCP client sees them (listing needs no Loupe server: nothing is called). */
-async function listTools(): Promise<Tool[]> {
-  const server = createMcpServer(mcpTools({ maxUploadBytes: 1024 }), { baseUrl: 'http://loupe.invalid', apiKey: 'loupe_unused' });
+async function listTools(served: readonly ServedTool[] = mcpTools({ maxUploadBytes: 1024 })): Promise<Tool[]> {
+  const server = createMcpServer(served, { baseUrl: 'http://loupe.invalid', apiKey: 'loupe_unused' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'parity-test', version: '1.0.0' });
@@ -178,5 +180,21 @@ describe('MCP tools', () => {
       mcpOnlyErrorCodes.filter((code) => (errorCodes as string[]).includes(code)),
       [],
     );
+  });
+
+  it('puts every tool in one toolset, and keeps the default listing small enough for common clients', async () => {
+    const all = servedTools({ maxUploadBytes: 1024 }, chosenToolsets('all'));
+    for (const tool of all)
+      assert.ok(tool.toolset === CORE_TOOLSET || toolsets.some((toolset) => toolset.name === tool.toolset), tool.name);
+    assert.deepEqual(chosenToolsets(undefined), [...DEFAULT_TOOLSETS]);
+    assert.deepEqual(chosenToolsets(' Images, crawls ,images'), ['images', 'crawls']);
+    assert.throws(
+      () => chosenToolsets('images,nope'),
+      (error: LoupeError) => error.code === 'validation_failed' && /nope/.test(error.message),
+    );
+    const listed = await listTools(servedTools({ maxUploadBytes: 1024 }, chosenToolsets(undefined)));
+    assert.ok(listed.length <= 32, `the default listing has ${listed.length} tools`);
+    const bytes = JSON.stringify({ tools: listed }).length;
+    assert.ok(bytes < 90_000, `the default listing is ${bytes} bytes`);
   });
 });

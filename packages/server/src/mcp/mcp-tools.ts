@@ -1,7 +1,9 @@
 import { type OperationDefinition, operations } from '@loupe/contract';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientOptions } from '@loupe/sdk';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { DEFAULT_WAIT_SECONDS, type JsonObjectSchema, toJsonObjectSchema, toolInputSchema, toolOutputSchema } from './tool-schemas.ts';
+import { toolsetOf } from './toolsets.ts';
 
 /** One MCP tool, derived from one registry operation. */
 export interface McpTool {
@@ -14,7 +16,16 @@ export interface McpTool {
   inputSchema: JsonObjectSchema;
   outputSchema?: JsonObjectSchema;
   annotations: ToolAnnotations;
+  toolset: string;
 }
+
+/** A tool of the MCP layer's own, with no operation behind it (listing toolsets, building a CDN URL). */
+export interface LocalTool extends Omit<McpTool, 'operation'> {
+  /** Called with the arguments once `input` accepted them. */
+  run(args: Record<string, unknown>, context: { connection: ClientOptions; signal: AbortSignal }): Promise<CallToolResult>;
+}
+
+export type ServedTool = McpTool | LocalTool;
 
 export interface McpToolOptions {
   /** The largest file `upload_image` takes, as the server's LOUPE_MAX_UPLOAD_BYTES. */
@@ -88,6 +99,7 @@ function toolFor(operation: OperationDefinition, options: McpToolOptions): McpTo
     inputSchema: toJsonObjectSchema(input, 'input'),
     ...(output ? { outputSchema: toJsonObjectSchema(output, 'output') } : {}),
     annotations: annotations(operation),
+    toolset: toolsetOf(operation),
   };
 }
 

@@ -21,7 +21,7 @@ for (const dialect of testDialects()) {
     async function connect(key: string): Promise<Client> {
       const client = new Client({ name: 'loupe-mcp-workspaces-test', version: '1.0.0' });
       const requestInit = { headers: { authorization: `Bearer ${key}` } };
-      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url), { requestInit }));
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp?toolsets=audits,images', t.url), { requestInit }));
       clients.push(client);
       return client;
     }

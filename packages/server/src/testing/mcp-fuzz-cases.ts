@@ -31,6 +31,9 @@ function headersOf(caller: McpCaller, changes: Record<string, string | null> = {
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== null));
 }
 
+/** /mcp listing every toolset: the tool cases call every tool. */
+export const ALL_TOOLS_PATH = '/mcp?toolsets=all';
+
 const post = (label: string, body: string | Buffer, headers: Record<string, string>, path = '/mcp'): RouteCase => ({
   label,
   answers: 'mcp',
@@ -149,7 +152,12 @@ export function mcpToolCases(tools: readonly ListedTool[], caller: McpCaller, ra
     const properties = tool.inputSchema.properties ?? {};
     const base = Object.fromEntries((tool.inputSchema.required ?? []).map((name) => [name, sampleOf(properties[name])]));
     const call = (label: string, args: unknown) =>
-      post(`${tool.name} ${label}`, message({ method: 'tools/call', params: { name: tool.name, arguments: args } }), headers);
+      post(
+        `${tool.name} ${label}`,
+        message({ method: 'tools/call', params: { name: tool.name, arguments: args } }),
+        headers,
+        ALL_TOOLS_PATH,
+      );
     return [
       ...pick(oddArguments, 1, random).map((name) => call(`with an argument named ${name}`, replaced(base, [name], { polluted: true }))),
       ...Object.keys(properties).flatMap((name) =>

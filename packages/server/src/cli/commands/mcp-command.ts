@@ -18,13 +18,15 @@ export function registerMcpCommand(program: Command): void {
       '--workspace <id>',
       "the workspace tools act in when none is passed; needed only when the key's user is in several (env LOUPE_WORKSPACE)",
     )
+    .option('--toolsets <names>', 'toolsets to list, comma-separated, or all (env LOUPE_MCP_TOOLSETS; default images,crawls,reports)')
     .option('--config <file>', 'config file (env LOUPE_CONFIG; default ~/.config/loupe/config.json)')
-    .action(async (options: { url?: string; key?: string; workspace?: string; config?: string }) => {
+    .action(async (options: { url?: string; key?: string; workspace?: string; toolsets?: string; config?: string }) => {
       try {
-        const config = resolveClientConfig(options);
+        const { toolsets = process.env.LOUPE_MCP_TOOLSETS, ...connection } = options;
+        const config = resolveClientConfig(connection);
         // Loaded here so the other commands do not load the MCP SDK.
         const { runMcpStdio } = await import('../../mcp/mcp-stdio.ts');
-        await runMcpStdio(config);
+        await runMcpStdio(config, { toolsets });
       } catch (error) {
         process.stderr.write(`loupe mcp: ${errorBody(error).error}\n`);
         process.exitCode = exitCodeFor(error);
