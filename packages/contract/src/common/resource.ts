@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { errorCodes } from './errors.ts';
 
-/** IDs are UUIDs (v7, time-ordered) and timestamps ISO 8601 UTC with milliseconds (DESIGN.md §4). */
-export const Id = z.uuid();
+/**
+ * IDs are UUIDs (v7, time-ordered) and timestamps ISO 8601 UTC with milliseconds (DESIGN.md §4).
+ * UUIDs compare case-insensitively (RFC 9562): an id in capitals is read in the lower case stored.
+ */
+export const Id = z.uuid().overwrite((id) => id.toLowerCase());
 export const Timestamp = z.iso.datetime();
 
 export const Deleted = z.object({ deleted: z.literal(true) });

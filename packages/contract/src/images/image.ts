@@ -96,5 +96,5 @@ export const PendingUpload = z
   .meta({ id: 'PendingUpload' });
 export type PendingUpload = z.infer<typeof PendingUpload>;
 
-export const ConfirmUpload = z.strictObject({ imageId: z.uuid() });
+export const ConfirmUpload = z.strictObject({ imageId: Id });
 export type ConfirmUpload = z.infer<typeof ConfirmUpload>;

@@ -48,7 +48,8 @@ function header(request: FastifyRequest, name: string): string | undefined {
 function credentialsOf(request: FastifyRequest): Credentials {
   return {
     authorization: request.headers.authorization,
-    team: header(request, 'x-service-team'),
+    // A workspace id, and UUIDs compare case-insensitively: read it in the lower case stored.
+    team: header(request, 'x-service-team')?.toLowerCase(),
     session: readSessionCookie(request.headers.cookie),
     csrfToken: header(request, CSRF_HEADER),
   };
