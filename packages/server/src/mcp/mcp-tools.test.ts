@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { z } from 'zod';
 import { exampleRules } from '../rule-packs/example-rules.ts';
+import { inAgentWords, restOnlyWords } from './agent-wording.ts';
 import { estimatedOperations } from './credit-guard.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { mcpTools, type ServedTool, toolName } from './mcp-tools.ts';
@@ -81,7 +82,11 @@ describe('MCP tools', () => {
     for (const tool of mcpTools({ maxUploadBytes: 1024 })) {
       const { operation, input } = tool;
       for (const [name, field] of Object.entries(operation.params?.shape ?? {})) assert.equal(input.shape[name], field);
-      for (const [name, field] of Object.entries(querySchema(operation)?.shape ?? {})) assert.equal(input.shape[name], field);
+      for (const [name, field] of Object.entries(querySchema(operation)?.shape ?? {})) {
+        // The cursor says where a tool answers it: the same schema under another description.
+        if (name === 'cursor') assert.equal((input.shape[name] as z.ZodOptional).unwrap(), (field as z.ZodOptional).unwrap());
+        else assert.equal(input.shape[name], field);
+      }
       if (operation.body) {
         const body = input.shape.body as z.ZodType;
         assert.equal(operation.upload ? (body as z.ZodOptional).unwrap() : body, operation.body, operation.id);
@@ -165,6 +170,16 @@ describe('MCP tools', () => {
       );
     }
     assert.match(toolFor(tools, registry.find((o) => o.id === 'startCrawl')!).description ?? '', /get_crawl/);
+  });
+
+  it('describes tools in tool terms: no headers, multipart bodies or links to follow', () => {
+    for (const tool of servedTools({ maxUploadBytes: 1024 }, chosenToolsets('all'))) {
+      assert.doesNotMatch(tool.description, restOnlyWords, tool.name);
+      assert.doesNotMatch(JSON.stringify(tool.inputSchema), /rel=\\"next|x-service-team|multipart/i, tool.name);
+    }
+    const upload = tools.find((tool) => tool.name === 'upload_image')!;
+    assert.match(upload.description ?? '', /a file sent as `upload`/);
+    assert.equal(inAgentWords('Needs no x-service-team header.'), 'Acts in no workspace.');
   });
 
   it('marks reads read-only and deletions destructive', () => {

@@ -2,6 +2,7 @@ import { type OperationDefinition, operations } from '@loupe/contract';
 import type { ClientOptions } from '@loupe/sdk';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { inAgentWords } from './agent-wording.ts';
 import { DEFAULT_WAIT_SECONDS, type JsonObjectSchema, toJsonObjectSchema, toolInputSchema, toolOutputSchema } from './tool-schemas.ts';
 import { toolsetOf } from './toolsets.ts';
 
@@ -94,7 +95,7 @@ function toolFor(operation: OperationDefinition, options: McpToolOptions): McpTo
     name: toolName(operation.id),
     operation,
     title: operation.summary,
-    description: withToolNames([`${operation.summary}.`, operation.description, ...toolNotes(operation, options)].join(' ')),
+    description: withToolNames(inAgentWords([`${operation.summary}.`, operation.description, ...toolNotes(operation, options)].join(' '))),
     input,
     inputSchema: toJsonObjectSchema(input, 'input'),
     ...(output ? { outputSchema: toJsonObjectSchema(output, 'output') } : {}),

@@ -65,9 +65,12 @@ export function mcpOnlyFieldNames(operation: OperationDefinition): string[] {
  */
 export function toolInputSchema(operation: OperationDefinition, maxUploadBytes: number): z.ZodObject {
   const body = operation.body && (operation.upload ? operation.body.optional() : operation.body);
+  const query = querySchema(operation)?.shape;
   return z.strictObject({
     ...operation.params?.shape,
-    ...querySchema(operation)?.shape,
+    ...query,
+    // A tool answers the next page's cursor in the page itself, not in a Link header.
+    ...(operation.paged && query?.cursor ? { cursor: query.cursor.describe('The nextCursor of the previous page.') } : {}),
     ...(body ? { body } : {}),
     ...mcpOnlyFields(operation, maxUploadBytes),
   });
