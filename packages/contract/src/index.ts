@@ -14,6 +14,7 @@ export * from './crawls/credits.ts';
 export * from './diff/report-diff.ts';
 export * from './identity/api-key.ts';
 export * from './identity/roles.ts';
+export * from './images/cdn-delivery-document.ts';
 export * from './images/image.ts';
 export * from './images/image-project.ts';
 export * from './images/preset.ts';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { cdnDeliveryPath } from './images/cdn-delivery-document.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { type OperationDefinition, successStatus } from './operation.ts';
 import { operations } from './registry.ts';
@@ -29,9 +30,9 @@ describe('OpenAPI document', () => {
   });
 
   it('has exactly one path item per registry operation, with its success status', () => {
-    const documented = Object.entries(document.paths).flatMap(([path, items]) =>
-      Object.entries(items).map(([method, item]) => `${method.toUpperCase()} ${path} ${item.operationId}`),
-    );
+    const documented = Object.entries(document.paths)
+      .filter(([path]) => path !== cdnDeliveryPath)
+      .flatMap(([path, items]) => Object.entries(items).map(([method, item]) => `${method.toUpperCase()} ${path} ${item.operationId}`));
     const registered = operations.map((o) => `${o.method} ${o.path} ${o.id}`);
     assert.deepEqual(documented.sort(), registered.sort());
     for (const operation of operations) {
@@ -102,5 +103,30 @@ describe('OpenAPI document', () => {
       if (operation.params) assert.ok(responses['404'], operation.id);
       if (operation.method !== 'GET') assert.ok(responses['413'] && responses['415'], operation.id);
     }
+  });
+
+  it('describes CDN delivery: its parameters, signature, answers and their headers, with no key', () => {
+    const deliver = document.paths[cdnDeliveryPath]?.get as unknown as {
+      security: unknown[];
+      parameters: { name: string; in: string }[];
+      responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+    };
+    assert.deepEqual(deliver.security, []);
+    const names = deliver.parameters.map((p) => `${p.in} ${p.name}`);
+    for (const name of [
+      'path projectSlug',
+      'path imagePath',
+      'query t',
+      'query width',
+      'query w',
+      'query s',
+      'query exp',
+      'header If-None-Match',
+    ]) {
+      assert.ok(names.includes(name), name);
+    }
+    assert.deepEqual(Object.keys(deliver.responses).sort(), ['200', '304', '400', '403', '404', '500', '503']);
+    assert.ok(deliver.responses['200']?.content?.['image/*'] && deliver.responses['200']?.headers?.ETag);
+    assert.match(JSON.stringify(deliver.responses['403']), /signature_required.*signature_invalid.*signature_expired/);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { errorCatalogue } from './common/errors.ts';
+import { type ErrorCode, errorCatalogue } from './common/errors.ts';
 import { ErrorBodySchema } from './common/resource.ts';
+import { cdnDeliveryPath, cdnDeliveryPathItem } from './images/cdn-delivery-document.ts';
 import { type OperationDefinition, querySchema, responseSchema, successStatus } from './operation.ts';
 import { declaredErrors } from './operation-errors.ts';
 import { operations } from './registry.ts';
@@ -28,6 +29,7 @@ export function buildOpenApiDocument(info: { version: string; serverUrl?: string
   for (const operation of operations as readonly OperationDefinition[]) {
     (paths[operation.path] ??= {})[operation.method.toLowerCase()] = pathItem(operation, convert, errorSchema);
   }
+  paths[cdnDeliveryPath] = cdnDeliveryPathItem((codes) => errorResponses(codes, errorSchema));
 
   return {
     openapi: '3.1.0',
@@ -38,7 +40,7 @@ export function buildOpenApiDocument(info: { version: string; serverUrl?: string
         'Images delivered through named transform presets, and site crawls with audit reports. The image API lives under `/api/images`, the workspace API under `/api/v1` (send `x-service-team`). Errors always have the body `{ error, code, details? }`.',
     },
     servers: [{ url: info.serverUrl ?? '/' }],
-    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set([...operations.map((o) => o.tag), 'Delivery'])].map((name) => ({ name })),
     paths,
     components: {
       schemas: components,
@@ -115,14 +117,7 @@ function pathItem(
         : {}),
     },
   };
-  for (const code of declaredErrors(operation)) {
-    const status = String(errorCatalogue[code].status);
-    const existing = responses[status] as { description: string } | undefined;
-    responses[status] = {
-      description: existing ? `${existing.description} Or \`${code}\`.` : `\`${code}\`: ${errorCatalogue[code].message}`,
-      content: { 'application/json': { schema: errorSchema } },
-    };
-  }
+  Object.assign(responses, errorResponses(declaredErrors(operation), errorSchema));
 
   return {
     operationId: operation.id,
@@ -134,6 +129,20 @@ function pathItem(
     ...(operation.body ? { requestBody: requestBody(operation, convert) } : {}),
     responses,
   };
+}
+
+/** The error answers of these codes, by status, each in the error body. */
+function errorResponses(codes: readonly ErrorCode[], errorSchema: JsonSchema): Record<string, unknown> {
+  const responses: Record<string, { description: string; content: unknown }> = {};
+  for (const code of codes) {
+    const status = String(errorCatalogue[code].status);
+    const existing = responses[status];
+    responses[status] = {
+      description: existing ? `${existing.description} Or \`${code}\`.` : `\`${code}\`: ${errorCatalogue[code].message}`,
+      content: { 'application/json': { schema: errorSchema } },
+    };
+  }
+  return responses;
 }
 
 function successContent(operation: OperationDefinition, schema: JsonSchema): Record<string, unknown> {

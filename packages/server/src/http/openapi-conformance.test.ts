@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type OperationDefinition, operations } from '@loupe/contract';
+import { cdnDeliveryPath, type OperationDefinition, operations } from '@loupe/contract';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { baseBody, baseQuery, sampleValues } from '../testing/fuzz-base.ts';
 import { fuzzCases } from '../testing/fuzz-cases.ts';
@@ -94,6 +94,41 @@ for (const dialect of testDialects()) {
         assert.equal(failures.length, 0, `seed ${SEED}, ${failures.length} of ${cases.length} cases:\n${failures.join('\n')}`);
       });
     }
+
+    it('CDN delivery answers only declared statuses, with error bodies its schema describes', async () => {
+      const project = await t.request('GET', `/api/images/projects/${own.ids.imageProjectId}`, { key: own.key });
+      const projectSlug = String(project.body.slug);
+      const signed = await t.request('PUT', `/api/images/projects/${own.ids.imageProjectId}/signing`, {
+        key: own.key,
+        body: { path: 'tiny.gif', params: { w: 32 } },
+      });
+      const values = {
+        ...sampleValues(own, site.url('/')),
+        pathParam: (name: string) => (name === 'projectSlug' ? projectSlug : 'tiny.gif'),
+        headers: {},
+      };
+      const generated = openApiCases(conformance.document, 'GET', cdnDeliveryPath, values, mulberry32(SEED), 60);
+      const extra = [
+        ...(signed.status === 200 ? [new URL(String(signed.body.url)).pathname + new URL(String(signed.body.url)).search] : []),
+        `/cdn/${projectSlug}/tiny.gif?w=32&s=${'0'.repeat(64)}`,
+        `/cdn/${projectSlug}/tiny.gif?t=thumb`,
+        `/cdn/${projectSlug}/no-such.gif`,
+        `/cdn/no-such-project/tiny.gif`,
+        `/cdn/${projectSlug}/tiny.gif?w=1&w=2`,
+      ].map((path) => ({ label: path, request: { method: 'GET', path } }));
+      const cases = [...generated, ...extra];
+      const failures = await runFuzzCases(
+        t.url,
+        cases,
+        (answer) => {
+          if (answer.status < 300) succeeded++;
+          return conformance.problemWith('GET', cdnDeliveryPath, answer);
+        },
+        'deliverImage',
+      );
+      sent += cases.length;
+      assert.equal(failures.length, 0, `seed ${SEED}, ${failures.length} of ${cases.length} cases:\n${failures.join('\n')}`);
+    });
 
     it('had successes among its answers, each checked against its schema', (context) => {
       context.diagnostic(`${sent} requests over ${registry.length} operations, ${succeeded} answered 2xx (seed ${SEED})`);

@@ -51,7 +51,8 @@ export class OpenApiConformance {
       return `answered ${answer.status}, which the document does not declare (declared: ${Object.keys(item.responses).join(', ')})`;
     const mediaType = answer.contentType.split(';')[0]!.trim();
     if (!declared.content || answer.status === 204 || answer.status === 304) return undefined;
-    const media = declared.content[mediaType];
+    // `image/*` in the document covers every image type.
+    const media = declared.content[mediaType] ?? declared.content[`${mediaType.split('/')[0]}/*`];
     if (!media)
       return `answered ${answer.status} as ${mediaType || 'no content type'}, declared ${Object.keys(declared.content).join(', ')}`;
     if (mediaType !== 'application/json' || !media.schema) return undefined;
