@@ -8,6 +8,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { z } from 'zod';
 import { exampleRules } from '../rule-packs/example-rules.ts';
 import { inAgentWords, restOnlyWords } from './agent-wording.ts';
+import { answerViews } from './answer-views.ts';
 import { estimatedOperations } from './credit-guard.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { mcpTools, type ServedTool, toolName } from './mcp-tools.ts';
@@ -42,13 +43,14 @@ describe('MCP tools', () => {
     tools = await listTools();
   });
 
-  it('lists one tool for every registry operation, named after it in snake_case', () => {
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), registry.map((operation) => toolName(operation.id)).sort());
+  it('lists one tool for every registry operation, named after it in snake_case, and the answer views beside them', () => {
+    const beside = answerViews.filter((view) => view.name !== toolName(view.operationId)).map((view) => view.name);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...registry.map((operation) => toolName(operation.id)), ...beside].sort());
     assert.equal(toolName('startProjectCrawl'), 'start_project_crawl');
   });
 
   it('lists no tool without an operation, and no name twice', () => {
-    const names = new Set(registry.map((operation) => toolName(operation.id)));
+    const names = new Set([...registry.map((operation) => toolName(operation.id)), ...answerViews.map((view) => view.name)]);
     assert.deepEqual(
       tools.filter((tool) => !names.has(tool.name)).map((tool) => tool.name),
       [],

@@ -3,6 +3,7 @@ import type { ClientOptions } from '@loupe/sdk';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { inAgentWords } from './agent-wording.ts';
+import { type AnswerView, answerViews } from './answer-views.ts';
 import { DEFAULT_WAIT_SECONDS, type JsonObjectSchema, toJsonObjectSchema, toolInputSchema, toolOutputSchema } from './tool-schemas.ts';
 import { toolsetOf } from './toolsets.ts';
 
@@ -18,6 +19,8 @@ export interface McpTool {
   outputSchema?: JsonObjectSchema;
   annotations: ToolAnnotations;
   toolset: string;
+  /** Answers part of the operation's answer, with arguments of its own. */
+  view?: AnswerView;
 }
 
 /** A tool of the MCP layer's own, with no operation behind it (listing toolsets, building a CDN URL). */
@@ -88,23 +91,43 @@ function annotations(operation: OperationDefinition): ToolAnnotations {
   };
 }
 
-function toolFor(operation: OperationDefinition, options: McpToolOptions): McpTool {
-  const input = toolInputSchema(operation, options.maxUploadBytes);
-  const output = toolOutputSchema(operation);
+function toolFor(operation: OperationDefinition, options: McpToolOptions, view?: AnswerView): McpTool {
+  const input = view
+    ? toolInputSchema(operation, options.maxUploadBytes).extend(view.fields)
+    : toolInputSchema(operation, options.maxUploadBytes);
+  const output = view ? view.output : toolOutputSchema(operation);
+  const [title, description] = view ? [view.title, view.description] : [operation.summary, operation.description];
   return {
-    name: toolName(operation.id),
+    name: view?.name ?? toolName(operation.id),
     operation,
-    title: operation.summary,
-    description: withToolNames(inAgentWords([`${operation.summary}.`, operation.description, ...toolNotes(operation, options)].join(' '))),
+    title,
+    description: withToolNames(inAgentWords([`${title}.`, description, ...toolNotes(operation, options)].join(' '))),
     input,
     inputSchema: toJsonObjectSchema(input, 'input'),
     ...(output ? { outputSchema: toJsonObjectSchema(output, 'output') } : {}),
-    annotations: annotations(operation),
+    annotations: { ...annotations(operation), title },
     toolset: toolsetOf(operation),
+    ...(view ? { view } : {}),
   };
 }
 
-/** One tool per registry operation, in the registry's order. */
+/**
+ * One tool per registry operation, in the registry's order: the operation's answer, or the view
+ * named after it (get_report answers a summary); then the views beside their operation's tool.
+ */
 export function mcpTools(options: McpToolOptions): McpTool[] {
-  return (operations as readonly OperationDefinition[]).map((operation) => toolFor(operation, options));
+  const tools = (operations as readonly OperationDefinition[]).map((operation) =>
+    toolFor(
+      operation,
+      options,
+      answerViews.find((view) => view.operationId === operation.id && view.name === toolName(operation.id)),
+    ),
+  );
+  const beside = answerViews.filter((view) => !tools.some((tool) => tool.name === view.name));
+  return [
+    ...tools,
+    ...beside.map((view) =>
+      toolFor(operations.find((operation) => operation.id === view.operationId) as OperationDefinition, options, view),
+    ),
+  ];
 }

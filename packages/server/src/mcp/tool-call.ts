@@ -44,6 +44,8 @@ interface ToolArguments {
   maxCredits?: number;
   waitSeconds: number;
   upload?: { file: string; filename: string; contentType?: string; fields?: Record<string, unknown> };
+  /** The arguments of the tool's answer view. */
+  viewArguments: Record<string, unknown>;
 }
 
 /**
@@ -53,7 +55,7 @@ interface ToolArguments {
  */
 function readArguments(tool: McpTool, args: Record<string, unknown>): ToolArguments {
   const { operation } = tool;
-  const mcpOnly = mcpOnlyFieldNames(operation);
+  const mcpOnly = [...mcpOnlyFieldNames(operation), ...Object.keys(tool.view?.fields ?? {})];
   const checked = new Set([...Object.keys(operation.params?.shape ?? {}), ...mcpOnly]);
   const shape = Object.fromEntries(
     Object.entries(tool.input.shape).map(([name, field]) => [name, checked.has(name) ? field : z.unknown().optional()]),
@@ -71,6 +73,7 @@ function readArguments(tool: McpTool, args: Record<string, unknown>): ToolArgume
     maxCredits: parsed.maxCredits as number | undefined,
     waitSeconds: (parsed.waitSeconds as number | undefined) ?? DEFAULT_WAIT_SECONDS,
     upload: parsed.upload as ToolArguments['upload'],
+    viewArguments: Object.fromEntries(Object.keys(tool.view?.fields ?? {}).map((name) => [name, parsed[name]])),
   };
 }
 
@@ -125,6 +128,7 @@ async function invoke(tool: McpTool, connection: ClientOptions, args: ToolArgume
     : args.request;
   if (operation.paged) return toolSuccess((await sendForPage(call, operation.id, request)) as Record<string, unknown>);
   const answer = await send(call, operation.id, request);
+  if (tool.view) return toolSuccess(tool.view.answer(answer, args.viewArguments));
   if (operation.download) return toolText(typeof answer === 'string' ? answer : JSON.stringify(answer));
   if (answersArray(operation)) return toolSuccess({ items: answer });
   return toolSuccess(answer as Record<string, unknown>);
