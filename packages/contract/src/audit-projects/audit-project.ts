@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { atLeastOneField } from '../common/at-least-one-field.ts';
+import { distinctItems } from '../common/distinct-items.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { CrawlStatus, StartCrawl } from '../crawls/crawl.ts';
@@ -27,11 +28,9 @@ const CrawlFields = z.strictObject(optionalCrawlFields);
 export const CrawlDefaults = CrawlFields.omit({ url: true, projectId: true }).meta({ id: 'CrawlDefaults' });
 export type CrawlDefaults = z.output<typeof CrawlDefaults>;
 
-const RulePackIds = z
-  .array(Id)
-  .max(20)
-  .refine((ids) => new Set(ids).size === ids.length, 'Rule packs must not repeat.')
-  .describe('Custom rule packs run in every crawl of the project, after the built-in checks.');
+const RulePackIds = distinctItems(z.array(Id).max(20), 'Rule packs must not repeat.').describe(
+  'Custom rule packs run in every crawl of the project, after the built-in checks.',
+);
 
 export const LatestReport = z.object({
   id: Id,

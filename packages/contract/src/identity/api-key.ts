@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { distinctItems } from '../common/distinct-items.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { Scope } from './roles.ts';
@@ -24,10 +25,7 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const CreateApiKey = z.strictObject({
   name: freeText({ max: 100 }),
-  scopes: z
-    .array(Scope)
-    .min(1)
-    .refine((list) => new Set(list).size === list.length, 'Scopes must not repeat.')
+  scopes: distinctItems(z.array(Scope).min(1), 'Scopes must not repeat.')
     .optional()
     .describe("Defaults to every scope the caller's key holds."),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working; omit for a key that does not expire.'),

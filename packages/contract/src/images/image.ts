@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { atLeastOneField } from '../common/at-least-one-field.ts';
+import { distinctItems } from '../common/distinct-items.ts';
 import { firstUnsafeCharacter, freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 
@@ -70,11 +71,7 @@ export const ListImagesQuery = z.strictObject({
 export const UpdateImage = atLeastOneField(
   z.strictObject({
     altText: freeText({ max: 1000, multiline: true }).nullable().optional(),
-    tags: z
-      .array(Tag)
-      .max(50)
-      .refine((tags) => new Set(tags).size === tags.length, 'Tags must not repeat.')
-      .optional(),
+    tags: distinctItems(z.array(Tag).max(50), 'Tags must not repeat.').optional(),
   }),
   'Give at least one field to change.',
 );

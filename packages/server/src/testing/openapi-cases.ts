@@ -133,7 +133,10 @@ class Generator {
         const min = schema.minItems ?? 0;
         const max = Math.min(schema.maxItems ?? 2, min + 2);
         const length = depth > 3 ? min : this.integer(min, max);
-        return Array.from({ length }, () => this.value(schema.items ?? {}, field, depth + 1));
+        const items = Array.from({ length }, () => this.value(schema.items ?? {}, field, depth + 1));
+        return schema.uniqueItems
+          ? items.filter((item, at) => items.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === at)
+          : items;
       }
       case 'string':
         return this.string(schema, field);
@@ -174,7 +177,7 @@ class Generator {
     if (schema.format === 'email') return `gen${this.integer(0, 9999)}@example.test`;
     if (schema.format === 'date-time') return new Date(Date.now() + this.integer(1, 48) * 3_600_000).toISOString();
     if (schema.format === 'date') return new Date().toISOString().slice(0, 10);
-    if (schema.pattern) return undefinedPatternSample(schema);
+    if (schema.pattern) return patternSample(schema);
     const min = schema.minLength ?? 1;
     const max = Math.min(schema.maxLength ?? min + 12, min + 12);
     const letters = 'abcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -217,8 +220,24 @@ class Generator {
   }
 }
 
-/** A string for a patterned field: names, slugs and paths in this API take letters and digits. */
-function undefinedPatternSample(schema: JsonSchema): string {
-  const min = Math.max(1, schema.minLength ?? 1);
-  return 'a'.repeat(min).padEnd(Math.min(8, schema.maxLength ?? 8), 'b');
+/** Strings that the patterns of this API's fields (hex colours, hostnames, rule ids, slugs, …) take. */
+const PATTERN_CANDIDATES = [
+  'abcdef',
+  'a1b2c3',
+  'images.example.com',
+  'content/placeholder-copy',
+  'custom/generated-rule',
+  'generated-name',
+  'gen_1',
+  'a',
+  '123',
+  'x'.repeat(16),
+];
+
+/** A string for a patterned field: the first candidate the pattern and the length bounds accept, else a letter. */
+function patternSample(schema: JsonSchema): string {
+  const pattern = new RegExp(schema.pattern as string, 'u');
+  const fits = (value: string) =>
+    pattern.test(value) && value.length >= (schema.minLength ?? 0) && value.length <= (schema.maxLength ?? Infinity);
+  return PATTERN_CANDIDATES.find(fits) ?? 'a';
 }
