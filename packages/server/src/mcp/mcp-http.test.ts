@@ -49,7 +49,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
 
   it('lists one tool per registry operation with toolsets=all, and list_toolsets', async () => {
     const { tools } = await (await connect()).listTools();
-    assert.equal(tools.filter((tool) => !['list_toolsets', 'list_report_issues'].includes(tool.name)).length, operations.length);
+    assert.equal(tools.filter((tool) => !['list_toolsets', 'list_report_issues', 'cdn_url'].includes(tool.name)).length, operations.length);
     assert.ok(tools.some((tool) => tool.name === 'start_project_crawl'));
   });
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { LoupeError, parseOrThrow } from '@loupe/contract';
+import { parseOrThrow } from '@loupe/contract';
 import type { ClientOptions } from '@loupe/sdk';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -12,8 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { LocalTool, ServedTool } from './mcp-tools.ts';
-import { callTool } from './tool-call.ts';
-import { toolError } from './tool-result.ts';
+import { callTool, failureResult } from './tool-call.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -47,7 +46,8 @@ async function runLocal(
   try {
     return await tool.run(parseOrThrow(tool.input, args) as Record<string, unknown>, { connection, signal });
   } catch (error) {
-    if (error instanceof LoupeError) return toolError(error.toBody());
+    const result = failureResult(error, connection);
+    if (result) return result;
     throw error;
   }
 }

@@ -56,7 +56,7 @@ describe('MCP over stdio (loupe mcp)', () => {
     const byDefault = (await (await spawnMcp(ownerEnv())).listTools()).tools.map((tool) => tool.name);
     assert.ok(byDefault.includes('start_crawl') && !byDefault.includes('create_rule_pack'));
     const { tools } = await (await spawnMcp(ownerEnv(), ['--toolsets', 'all'])).listTools();
-    assert.equal(tools.filter((tool) => !['list_toolsets', 'list_report_issues'].includes(tool.name)).length, operations.length);
+    assert.equal(tools.filter((tool) => !['list_toolsets', 'list_report_issues', 'cdn_url'].includes(tool.name)).length, operations.length);
     const rules = (await (await spawnMcp(ownerEnv(), ['--toolsets', 'rules'])).listTools()).tools.map((tool) => tool.name);
     assert.ok(rules.includes('create_rule_pack') && !rules.includes('start_crawl'));
   });

@@ -33,6 +33,19 @@ function openCall(connection: ClientOptions, signal: AbortSignal): Call {
   return { client: createClient({ ...connection, fetch }), signal };
 }
 
+/** An SDK client for a tool of the MCP layer's own; its failures are answered by `failureResult`. */
+export function openClient(connection: ClientOptions, signal: AbortSignal): LoupeClient {
+  return openCall(connection, signal).client;
+}
+
+/** A tool error for what a call to Loupe threw (its refusal, or Loupe not reached); undefined for a bug. */
+export function failureResult(error: unknown, connection: ClientOptions): CallToolResult | undefined {
+  if (error instanceof LoupeError) return toolError(error.toBody());
+  const failed = findCause(error, RequestFailed);
+  if (failed) return toolError({ error: `Loupe could not be reached at ${connection.baseUrl}: ${failed.message}`, code: 'request_failed' });
+  return undefined;
+}
+
 function causeOf(error: Error): string {
   return error.cause instanceof Error ? ` (${error.cause.message})` : '';
 }
@@ -152,10 +165,8 @@ export async function callTool(
     if ('refusal' in choice) return toolError(choice.refusal);
     return await invoke(tool, { ...connection, workspaceId: choice.workspaceId }, read, signal);
   } catch (error) {
-    if (error instanceof LoupeError) return toolError(error.toBody());
-    const failed = findCause(error, RequestFailed);
-    if (failed)
-      return toolError({ error: `Loupe could not be reached at ${connection.baseUrl}: ${failed.message}`, code: 'request_failed' });
+    const result = failureResult(error, connection);
+    if (result) return result;
     throw error;
   }
 }
