@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { operations } from '@loupe/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { addMember, issueKey } from '../provisioning/provisioning.ts';
 import { generatedSite } from '../testing/fixture-sites.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
@@ -101,6 +102,22 @@ describe('MCP over stdio (loupe mcp)', () => {
     const client = await spawnMcp({ LOUPE_URL: t.url, LOUPE_API_KEY: t.owner.key });
     assert.equal(typeof (await callOk(client, 'get_credits')).balance, 'number');
     assert.equal((await callError(client, 'get_credits', { workspaceId: randomUUID() })).code, 'not_found');
+  });
+
+  it("refuses a workspace tool with no workspace when the key's user is in several, listing them", async () => {
+    const other = await t.createWorkspace();
+    const email = `two-${randomUUID()}@example.test`;
+    const userId = await addMember(t.server.database, { workspaceId: t.owner.workspaceId, email, role: 'member' });
+    await addMember(t.server.database, { workspaceId: other.workspaceId, email, role: 'viewer' });
+    const { secret } = await issueKey(t.server.database, { workspaceId: t.owner.workspaceId, userId, role: 'member', name: 'two' });
+    const client = await spawnMcp({ LOUPE_URL: t.url, LOUPE_API_KEY: secret });
+    const refused = await callError(client, 'get_credits');
+    assert.equal(refused.code, 'workspace_required');
+    assert.deepEqual(
+      refused.workspaces.map((workspace: { id: string }) => workspace.id).sort(),
+      [t.owner.workspaceId, other.workspaceId].sort(),
+    );
+    assert.equal(typeof (await callOk(client, 'get_credits', { workspaceId: other.workspaceId })).balance, 'number');
   });
 
   it("answers an unknown key with the API's 401 as a tool error", async () => {
