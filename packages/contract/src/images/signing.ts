@@ -21,7 +21,15 @@ export const UpdateSigning = atLeastOneField(
     rotate: z.literal(true).optional().describe('Generate a new secret; the old one verifies for a grace period.'),
   }),
   'Give at least one field to change.',
-);
+)
+  .refine((patch) => !(patch.enabled === false && patch.requireSignedUrls === true), {
+    path: ['requireSignedUrls'],
+    message: 'Cannot require signatures with signing disabled.',
+  })
+  // The same refusal in the JSON Schema, so the OpenAPI document refuses it too.
+  .meta({
+    not: { required: ['enabled', 'requireSignedUrls'], properties: { enabled: { const: false }, requireSignedUrls: { const: true } } },
+  });
 export type UpdateSigning = z.infer<typeof UpdateSigning>;
 
 export const SignUrlRequest = z.strictObject({

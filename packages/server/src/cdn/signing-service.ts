@@ -53,11 +53,6 @@ export class SigningService {
    * secret valid for the grace period so URLs already handed out keep working.
    */
   async update(principal: Principal, projectId: string, input: UpdateSigning): Promise<SigningSettings> {
-    if (input.enabled === false && input.requireSignedUrls === true) {
-      throw new LoupeError('validation_failed', {
-        details: { fieldErrors: { requireSignedUrls: ['Cannot require signatures with signing disabled.'] }, formErrors: [] },
-      });
-    }
     const project = await this.#projects.get(principal, projectId);
     const at = now();
     return inTransaction(this.#database, async (transaction) => {

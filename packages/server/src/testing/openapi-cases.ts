@@ -156,6 +156,15 @@ class Generator {
   }
 
   private object(schema: JsonSchema, depth: number): Record<string, unknown> {
+    // A `not` (fields that may not go together): draw again until the object stays clear of it.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const object = this.objectOnce(schema, depth);
+      if (!schema.not || !matchesConstants(schema.not, object)) return object;
+    }
+    return {};
+  }
+
+  private objectOnce(schema: JsonSchema, depth: number): Record<string, unknown> {
     const required = new Set<string>(schema.required ?? []);
     const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
     const object: Record<string, unknown> = {};
@@ -218,6 +227,14 @@ class Generator {
     if (Array.isArray(value)) return { label: 'an object for an array', value: { 0: value[0] } };
     return { label: 'null', value: null };
   }
+}
+
+/** Whether `object` has every field `schema` requires with the constant it names: the `not` shapes of this API. */
+function matchesConstants(schema: JsonSchema, object: Record<string, unknown>): boolean {
+  const required: string[] = schema.required ?? [];
+  return required.every(
+    (name) => name in object && (schema.properties?.[name]?.const === undefined || schema.properties[name].const === object[name]),
+  );
 }
 
 /** Strings that the patterns of this API's fields (hex colours, hostnames, rule ids, slugs, …) take. */
