@@ -4,8 +4,11 @@ import { type OperationDefinition, querySchema } from './operation.ts';
 
 /** Every operation may answer these: a refused input, a server fault, a server shutting down. */
 const everyOperation: ErrorCode[] = ['validation_failed', 'internal_error', 'not_ready'];
-/** Any call that may carry a body: JSON that does not parse, too large, or of another media type. */
-const withBody: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
+/**
+ * Any call that may carry a body and write: JSON that does not parse, too large, of another media
+ * type, or a disk too full to write on.
+ */
+const withBody: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'insufficient_storage'];
 
 /** Whether the operation names a resource by id (in its path, query or body): the id may be unknown. */
 function namesResources(operation: OperationDefinition): boolean {

@@ -43,6 +43,7 @@ export const deliveryOperations = [
     params: ProjectParams,
     body: SignUrlRequest,
     output: SignedUrl,
+    errors: ['signing_disabled'],
   }),
   defineOperation({
     id: 'getImageUsage',

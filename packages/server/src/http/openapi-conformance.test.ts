@@ -81,6 +81,13 @@ for (const dialect of testDialects()) {
         key: own.key,
         body: { path: 'tiny.gif', params: { w: 32 } },
       });
+      const signingPath = '/api/images/projects/{projectId}/signing';
+      const signedProblem = conformance.problemWith('PUT', signingPath, {
+        status: signed.status,
+        contentType: 'application/json',
+        text: JSON.stringify(signed.body),
+      });
+      assert.equal(signedProblem, undefined, 'signUrl');
       const values = {
         ...sampleValues(own, site.url('/')),
         pathParam: (name: string) => (name === 'projectSlug' ? projectSlug : 'tiny.gif'),
