@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { ErrorCode } from './common/errors.ts';
 import { type OperationDefinition, querySchema } from './operation.ts';
 
-/** Every operation may answer these: a refused input, a server fault, a server shutting down. */
-const everyOperation: ErrorCode[] = ['validation_failed', 'internal_error', 'not_ready'];
+/** Every operation may answer these: a refused input, headers over 16 KB, a server fault, a server shutting down. */
+const everyOperation: ErrorCode[] = ['validation_failed', 'headers_too_large', 'internal_error', 'not_ready'];
 /**
  * Any call that may carry a body and write: JSON that does not parse, too large, of another media
  * type, or a disk too full to write on.

@@ -15,6 +15,7 @@ export const cdnDeliveryErrors: readonly ErrorCode[] = [
   'signature_invalid',
   'signature_expired',
   'not_found',
+  'headers_too_large',
   'internal_error',
   'overloaded',
   'transform_timeout',
