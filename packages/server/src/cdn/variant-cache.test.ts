@@ -217,12 +217,42 @@ describe('VariantCache', () => {
       await cache.getOrCreate(key, producing(key));
     }
 
-    assert.equal(await cache.purgePrefix('img1|'), 2);
+    assert.equal((await cacheFiles(directory)).length, 3);
+    const diskBefore = cache.stats().diskBytes;
+
+    const result = await cache.purgePrefix('img1|');
+    assert.equal(result.variants, 2);
+    assert.equal(result.bytes, diskBefore - cache.stats().diskBytes);
+    assert.deepEqual(await cache.purgePrefix('img1|'), { variants: 0, bytes: 0 });
 
     assert.equal(await cache.get('img1|w=100|webp'), undefined);
     assert.equal(await cache.get('img1|w=200|webp'), undefined);
     assert.equal((await cache.get('img2|w=100|webp'))?.tier, 'memory');
     assert.equal(cache.stats().diskEntries, 1);
+    assert.equal((await cacheFiles(directory)).length, 1);
+  });
+
+  it('stores nothing from a computation a purge overtook, and does not let later callers join it', async () => {
+    const cache = await openCache();
+    const started = deferred<void>();
+    const release = deferred<void>();
+    const stale = cache.getOrCreate('img1|w=100|webp', async () => {
+      started.resolve();
+      await release.promise;
+      return { data: bytesFor('old'), contentType: 'image/webp' };
+    });
+    await started.promise;
+
+    assert.deepEqual(await cache.purgePrefix('img1|'), { variants: 0, bytes: 0 });
+    const fresh = await cache.getOrCreate('img1|w=100|webp', producing('new'));
+    release.resolve();
+
+    assert.equal(fresh.source, 'computed');
+    assert.deepEqual((await stale).variant.data, bytesFor('old'));
+    const cached = await cache.get('img1|w=100|webp');
+    assert.deepEqual(cached?.variant.data, bytesFor('new'));
+    assert.equal(cached?.variant.etag, fresh.variant.etag);
+    assert.notEqual(fresh.variant.etag, (await stale).variant.etag);
     assert.equal((await cacheFiles(directory)).length, 1);
   });
 

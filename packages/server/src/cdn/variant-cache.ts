@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -8,8 +8,17 @@ import { decodeVariantFile, encodeVariantFile, readVariantFileHeader, variantHas
 export interface Variant {
   data: Buffer;
   contentType: string;
-  /** Strong (DESIGN §7): the key names the image version, transforms and format, so it determines the bytes. */
+  /**
+   * Strong (DESIGN §7): a digest of the key and the bytes. The bytes count because a purge after
+   * an original was changed outside Loupe recomputes the same key into new pixels.
+   */
   etag: string;
+}
+
+/** What a purge took out of the cache. */
+export interface PurgeResult {
+  variants: number;
+  bytes: number;
 }
 
 export interface VariantCacheOptions {
@@ -26,7 +35,7 @@ export interface VariantCacheOptions {
 export type VariantSource = 'memory' | 'disk' | 'computed' | 'joined';
 
 interface DiskEntry {
-  /** SHA-256 of the key in hex: the file name, and the ETag. */
+  /** SHA-256 of the key in hex: the file name. */
   hash: string;
   /** The whole file, header included, since that is what the disk bound limits. */
   size: number;
@@ -55,6 +64,8 @@ export class VariantCache {
   readonly #memory: LRUCache<string, Variant> | undefined;
   readonly #index = new Map<string, DiskEntry>();
   readonly #inFlight = new Map<string, Promise<Variant>>();
+  /** Running computations by key, flagged when a purge covers them so that they store nothing. */
+  readonly #computing = new Map<string, Set<{ purged: boolean }>>();
   /** Background work (mtime refreshes) that `close()` waits for. */
   readonly #background = new Set<Promise<unknown>>();
   /** Unlinks still running, by hash: a new write of the same hash waits, or the unlink could remove it. */
@@ -140,27 +151,34 @@ export class VariantCache {
   }
 
   /**
-   * Drops every cached variant whose key starts with prefix. A computation still running for
-   * such a key stores its result afterwards; that key is unreachable once the image version
-   * changed, so the disk LRU reclaims it in time.
+   * Drops every cached variant whose key starts with prefix. A computation still running for such
+   * a key answers its callers but stores nothing, and later callers do not join it: after the
+   * purge, the next request reads the original again.
    */
-  async purgePrefix(prefix: string): Promise<number> {
-    const purged = new Set<string>();
-    for (const key of this.#memory?.keys() ?? []) {
-      if (key.startsWith(prefix)) purged.add(key);
+  async purgePrefix(prefix: string): Promise<PurgeResult> {
+    for (const [key, runs] of this.#computing) {
+      if (!key.startsWith(prefix)) continue;
+      for (const run of runs) run.purged = true;
+      this.#inFlight.delete(key);
+    }
+    const purged = new Map<string, number>();
+    for (const [key, variant] of this.#memory?.entries() ?? []) {
+      if (key.startsWith(prefix)) purged.set(key, variant.data.length);
     }
     const hashes: string[] = [];
     for (const [key, entry] of this.#index) {
       if (!key.startsWith(prefix)) continue;
-      purged.add(key);
+      purged.set(key, entry.size);
       hashes.push(entry.hash);
     }
-    for (const key of purged) {
+    for (const key of purged.keys()) {
       this.#memory?.delete(key);
       this.#forget(key);
     }
     await Promise.all(hashes.map((hash) => this.#remove(hash)));
-    return purged.size;
+    let bytes = 0;
+    for (const size of purged.values()) bytes += size;
+    return { variants: purged.size, bytes };
   }
 
   /**
@@ -226,7 +244,7 @@ export class VariantCache {
       }
       return undefined;
     }
-    const variant: Variant = { ...stored, etag: etagOf(entry.hash) };
+    const variant: Variant = { ...stored, etag: etagOf(key, stored.data) };
     // Purged or evicted during the read: answer, but do not bring the variant back.
     if (this.#index.get(key) !== entry) return variant;
     this.#remember(key, variant);
@@ -237,16 +255,25 @@ export class VariantCache {
   }
 
   async #compute(key: string, produce: () => Promise<{ data: Buffer; contentType: string }>): Promise<Variant> {
-    const { data, contentType } = await produce();
-    const hash = variantHash(key);
-    const variant: Variant = { data, contentType, etag: etagOf(hash) };
-    this.#remember(key, variant);
-    await this.#write(key, hash, variant);
-    return variant;
+    const run = { purged: false };
+    const runs = this.#computing.get(key) ?? new Set();
+    runs.add(run);
+    this.#computing.set(key, runs);
+    try {
+      const { data, contentType } = await produce();
+      const variant: Variant = { data, contentType, etag: etagOf(key, data) };
+      if (run.purged) return variant;
+      this.#remember(key, variant);
+      await this.#write(key, variantHash(key), variant, run);
+      return variant;
+    } finally {
+      runs.delete(run);
+      if (runs.size === 0 && this.#computing.get(key) === runs) this.#computing.delete(key);
+    }
   }
 
   /** Never throws: a variant that cannot be written is still a good answer, just not a cached one. */
-  async #write(key: string, hash: string, variant: Variant): Promise<void> {
+  async #write(key: string, hash: string, variant: Variant, run: { purged: boolean }): Promise<void> {
     const pieces = encodeVariantFile(key, variant.contentType, variant.data);
     const size = pieces.reduce((total, piece) => total + piece.length, 0);
     if (size > this.#maxDiskBytes) return;
@@ -257,9 +284,20 @@ export class VariantCache {
       await mkdir(join(this.#directory, hash.slice(0, 2)), { recursive: true });
       await writeFile(temporary, pieces);
       await this.#removing.get(hash);
+      // Purged while the file was written: publishing it would bring the old bytes back.
+      if (run.purged) {
+        this.#memory?.delete(key);
+        await rm(temporary, { force: true });
+        return;
+      }
       await rename(temporary, path);
     } catch {
       await rm(temporary, { force: true }).catch(() => {});
+      return;
+    }
+    if (run.purged) {
+      this.#memory?.delete(key);
+      await this.#remove(hash);
       return;
     }
     this.#forget(key);
@@ -329,6 +367,6 @@ function memorySize(key: string, variant: Variant): number {
   return variant.data.length + key.length + 1;
 }
 
-function etagOf(hash: string): string {
-  return `"${hash}"`;
+function etagOf(key: string, data: Buffer): string {
+  return `"${createHash('sha256').update(key).update('\0').update(data).digest('hex')}"`;
 }
