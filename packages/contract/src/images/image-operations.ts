@@ -1,10 +1,24 @@
 import { z } from 'zod';
 import { Deleted, Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { ConfirmUpload, CreateUpload, Image, ImportImage, ListImagesQuery, PendingUpload, UpdateImage, UploadFields } from './image.ts';
+import {
+  ConfirmUpload,
+  CreateUpload,
+  Image,
+  ImportImage,
+  ListImagesQuery,
+  PendingUpload,
+  UpdateImage,
+  UploadFields,
+  VariantsPurged,
+} from './image.ts';
 import { ProjectParams } from './project-operations.ts';
 
 const ImageParams = z.strictObject({ projectId: Id, imageId: Id });
+
+/** What a purge reaches and what it cannot: the CDN's answers are cacheable as immutable (DESIGN §7). */
+const PURGE_NOTE_TEXT =
+  'The next CDN request for each variant reads the original again, so an original changed outside Loupe (its file replaced in the blob store) is served from then on, under a new `ETag`. CDN answers carry `Cache-Control: public, max-age=31536000, immutable`: browsers and shared caches that already hold a variant keep it without asking until they evict it, so a purge only reaches clients that revalidate or have not cached it yet; change the URL (a query parameter or path) where every client must see the new pixels at once.';
 
 export const imageOperations = [
   defineOperation({
@@ -106,5 +120,29 @@ export const imageOperations = [
     scopes: ['images:write'],
     params: ImageParams,
     output: Deleted,
+  }),
+  defineOperation({
+    id: 'purgeImageVariants',
+    api: 'image',
+    method: 'POST',
+    path: '/api/images/projects/{projectId}/images/{imageId}/purge',
+    summary: "Purge an image's cached variants",
+    description: `Removes every cached variant of the image and answers how many and how many bytes. ${PURGE_NOTE_TEXT}`,
+    tag: 'Images',
+    scopes: ['images:write'],
+    params: ImageParams,
+    output: VariantsPurged,
+  }),
+  defineOperation({
+    id: 'purgeProjectVariants',
+    api: 'image',
+    method: 'POST',
+    path: '/api/images/projects/{projectId}/purge',
+    summary: "Purge a project's cached variants",
+    description: `Removes the cached variants of every image of the project and answers how many and how many bytes. ${PURGE_NOTE_TEXT}`,
+    tag: 'Images',
+    scopes: ['images:write'],
+    params: ProjectParams,
+    output: VariantsPurged,
   }),
 ];

@@ -45,6 +45,18 @@ export const Image = z
   .meta({ id: 'Image' });
 export type Image = z.infer<typeof Image>;
 
+export const VariantsPurged = z
+  .object({
+    purged: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Cached variants removed (the untransformed original served from the cache counts as one).'),
+    bytesFreed: z.number().int().nonnegative().describe('Bytes the removed variants took in the cache.'),
+  })
+  .meta({ id: 'VariantsPurged' });
+export type VariantsPurged = z.infer<typeof VariantsPurged>;
+
 export const ImportImage = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).describe('An http(s) address to fetch the image from.'),
   path: ImagePath.optional().describe("Defaults to the URL's last path segment."),

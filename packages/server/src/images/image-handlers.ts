@@ -5,7 +5,15 @@ import type { UploadSlotService } from './upload-slot-service.ts';
 
 type ImageHandlers = Pick<
   Handlers,
-  'listImages' | 'uploadImage' | 'createImageUpload' | 'confirmImageUpload' | 'getImage' | 'updateImage' | 'deleteImage'
+  | 'listImages'
+  | 'uploadImage'
+  | 'createImageUpload'
+  | 'confirmImageUpload'
+  | 'getImage'
+  | 'updateImage'
+  | 'deleteImage'
+  | 'purgeImageVariants'
+  | 'purgeProjectVariants'
 >;
 
 export function imageHandlers(images: ImageService, slots: UploadSlotService): ImageHandlers {
@@ -22,5 +30,7 @@ export function imageHandlers(images: ImageService, slots: UploadSlotService): I
     getImage: ({ params }, { principal }) => images.get(principal, params.projectId, params.imageId),
     updateImage: ({ params, body }, { principal }) => images.update(principal, params.projectId, params.imageId, body),
     deleteImage: ({ params }, { principal }) => images.delete(principal, params.projectId, params.imageId),
+    purgeImageVariants: ({ params }, { principal }) => images.purgeVariants(principal, params.projectId, params.imageId),
+    purgeProjectVariants: ({ params }, { principal }) => images.purgeProjectVariants(principal, params.projectId),
   };
 }

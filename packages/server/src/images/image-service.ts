@@ -7,6 +7,7 @@ import {
   parseOrThrow,
   type UpdateImage,
   type UploadedFile,
+  type VariantsPurged,
 } from '@loupe/contract';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
@@ -42,7 +43,7 @@ export interface ImageServiceDependencies {
   importer: ImageImporter;
   inspect: (data: Uint8Array) => Promise<InspectedImage>;
   /** Called once an original is deleted or replaced, to drop its cached variants at once. */
-  purgeVariants: (blobKey: string) => Promise<unknown>;
+  purgeVariants: (blobKey: string) => Promise<{ variants: number; bytes: number }>;
   /** The origin of CDN URLs (LOUPE_PUBLIC_URL). */
   publicUrl: string;
 }
@@ -110,6 +111,28 @@ export class ImageService {
     if (!row || !(await this.#dependencies.disk.evenWhenFull(() => this.#images.delete(project.id, imageId)))) throw imageNotFound();
     await this.#forget(row.blob_key);
     return { deleted: true };
+  }
+
+  /** Drops the image's cached variants, so that the next CDN request reads its original again. */
+  async purgeVariants(principal: Principal, projectId: string, imageId: string): Promise<VariantsPurged> {
+    const project = await this.#dependencies.projects.get(principal, projectId);
+    const row = await this.#images.find(project.id, imageId);
+    if (!row) throw imageNotFound();
+    return this.#purge([row.blob_key]);
+  }
+
+  /** Drops the cached variants of every image of the project. */
+  async purgeProjectVariants(principal: Principal, projectId: string): Promise<VariantsPurged> {
+    const project = await this.#dependencies.projects.get(principal, projectId);
+    return this.#purge(await this.#images.blobKeys(project.id));
+  }
+
+  async #purge(blobKeys: string[]): Promise<VariantsPurged> {
+    const results = await Promise.all(blobKeys.map((key) => this.#dependencies.purgeVariants(key)));
+    return {
+      purged: results.reduce((total, result) => total + result.variants, 0),
+      bytesFreed: results.reduce((total, result) => total + result.bytes, 0),
+    };
   }
 
   /**

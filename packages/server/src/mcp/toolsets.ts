@@ -19,7 +19,11 @@ export const toolsets: readonly Toolset[] = [
     tags: ['Image projects', 'Images'],
   },
   { name: 'presets', description: 'Named transform presets (resize, crop, format, quality) applied on delivery.', tags: ['Presets'] },
-  { name: 'cdn', description: 'CDN URL signing settings and per-day CDN usage.', tags: ['Signing', 'Usage'] },
+  {
+    name: 'cdn',
+    description: "CDN URL signing settings, per-day CDN usage, and purging an image's or a project's cached variants.",
+    tags: ['Signing', 'Usage'],
+  },
   {
     name: 'crawls',
     description: 'Start, estimate, follow and cancel site crawls; credits balance and ledger.',
@@ -57,6 +61,9 @@ const byOperation: Record<string, string> = {
   unshareReport: 'sharing',
   getSharedReport: 'sharing',
   diffReports: 'audits',
+  // Cache maintenance, rarely needed: the default listing stays within what clients accept.
+  purgeImageVariants: 'cdn',
+  purgeProjectVariants: 'cdn',
 };
 
 export function toolsetOf(operation: OperationDefinition): string {
