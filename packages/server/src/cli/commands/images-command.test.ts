@@ -133,6 +133,33 @@ describe('loupe images', () => {
     assert.equal((await runLoupe(['images', 'delete', 'rocket.jpg', '--project', project.id], viewer)).code, 3);
   });
 
+  it('purges the cached variants of one image or of the whole project', async () => {
+    const project = json(await runLoupe(['projects', 'create', 'Purged', '--json'], env));
+    await runLoupe(['images', 'upload', join(folder, 'rocket.jpg'), join(folder, 'camera.png'), '--project', project.id], env);
+    for (const path of ['rocket.jpg', 'camera.png']) {
+      for (const width of [40, 50]) assert.equal((await fetch(`${t.url}/cdn/${project.slug}/${path}?w=${width}`)).status, 200);
+    }
+    const one = json(await runLoupe(['images', 'purge', 'rocket.jpg', '--project', project.slug, '--json'], env));
+    assert.equal(one.purged, 2);
+    assert.ok(one.bytesFreed > 0);
+    const all = await runLoupe(['images', 'purge', '--all', '--project', project.slug], env);
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stdout, /^Purged 2 cached variants \(.+\) of every image\.$/m);
+    assert.deepEqual(json(await runLoupe(['images', 'purge', '--all', '--project', project.id, '--json'], env)), {
+      purged: 0,
+      bytesFreed: 0,
+    });
+
+    for (const args of [[], ['rocket.jpg', '--all']]) {
+      const run = await runLoupe(['images', 'purge', ...args, '--project', project.id, '--json'], env);
+      assert.equal(run.code, 2, args.join(' '));
+      assert.equal(JSON.parse(run.stderr).code, 'validation_failed');
+    }
+    assert.equal((await runLoupe(['images', 'purge', 'nope.jpg', '--project', project.id], env)).code, 4);
+    const viewer = serverEnv(t, await t.createMemberKey(workspaceId, 'viewer'));
+    assert.equal((await runLoupe(['images', 'purge', '--all', '--project', project.id], viewer)).code, 3);
+  });
+
   it('exits 4 for an unknown project', async () => {
     const run = await runLoupe(['images', 'upload', join(folder, 'rocket.jpg'), '--project', UNKNOWN_ID, '--json'], env);
     assert.equal(run.code, 4);

@@ -9,7 +9,7 @@ import { type ListFlags, listAll, withListFlags } from '../list-all.ts';
 import { errorBody, type Output } from '../output.ts';
 import { imageProjectId } from '../project-references.ts';
 import { formatBytes, formatFields, formatTable } from '../table.ts';
-import { repeatable, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
+import { repeatable, usageError, userAction, wholeNumber, withClientFlags } from '../user-command.ts';
 
 type UploadResult = ImageFile & ({ image: Image } | { error: ErrorBody });
 
@@ -80,9 +80,9 @@ function describeImage(i: Image): string {
   ]);
 }
 
-/** `loupe images`: upload files and folders into an image project, list, show, tag and delete its images. */
+/** `loupe images`: upload files and folders into an image project, list, show, tag and delete its images, purge their variants. */
 export function registerImagesCommand(program: Command): void {
-  const images = program.command('images').description('Images: upload files and folders, list, show, tag, delete.');
+  const images = program.command('images').description('Images: upload files and folders, list, show, tag, delete, purge cached variants.');
 
   withClientFlags(
     images
@@ -199,6 +199,35 @@ export function registerImagesCommand(program: Command): void {
         const projectId = await imageProjectId(client, options.project);
         const answer = await client.deleteImage({ projectId, imageId: await imageId(client, projectId, reference as string) });
         output.result(answer, () => `Deleted image ${String(reference)}.`);
+      }),
+    );
+
+  withClientFlags(
+    images
+      .command('purge')
+      .description(
+        'Purge cached variants, of one image or (--all) of the project, so the CDN reads the originals again. Browsers and shared caches that hold a variant (served immutable) keep it until they evict it.',
+      ),
+  )
+    .argument('[image]', 'image id, or its path in the project')
+    .option('--all', 'purge the variants of every image of the project')
+    .requiredOption(...projectOption)
+    .action(
+      userAction<{ project: string; all?: boolean }>(async ({ session, output }, [reference], options) => {
+        if ((reference === undefined) === (options.all !== true)) {
+          throw usageError('image', 'Name one image, or pass --all for every image of the project.');
+        }
+        const client = session.client();
+        const projectId = await imageProjectId(client, options.project);
+        const answer =
+          reference === undefined
+            ? await client.purgeProjectVariants({ projectId })
+            : await client.purgeImageVariants({ projectId, imageId: await imageId(client, projectId, reference as string) });
+        output.result(
+          answer,
+          (a) =>
+            `Purged ${a.purged} cached variant${a.purged === 1 ? '' : 's'} (${formatBytes(a.bytesFreed)}) of ${reference ?? 'every image'}.`,
+        );
       }),
     );
 }
