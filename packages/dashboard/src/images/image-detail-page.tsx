@@ -14,6 +14,7 @@ import { cdnParams } from './cdn-address.ts';
 import { CdnUrlBox } from './cdn-url-box.tsx';
 import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
+import { PurgeVariants } from './purge-variants.tsx';
 import { useCdnAddress } from './use-cdn-address.ts';
 
 /** A view that fits the page on a 2× screen without sending the original. */
@@ -62,6 +63,12 @@ export function ImageDetailPage() {
         </section>
         {can('images:write') && <DescribeForm image={image.data} onSaved={image.reload} />}
         <CdnUrlBox image={image.data} />
+        {can('images:write') && (
+          <PurgeVariants
+            subject={image.data.path}
+            purge={() => api.purgeImageVariants({ projectId: project.id, imageId: image.data.id })}
+          />
+        )}
         {can('images:write') && <DeleteImage image={image.data} />}
       </div>
     </div>

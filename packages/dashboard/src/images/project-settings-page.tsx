@@ -11,6 +11,7 @@ import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
+import { PurgeVariants } from './purge-variants.tsx';
 
 /** A 409 about the domain is about the field the user typed it in. */
 function atDomainField(error: unknown): unknown {
@@ -21,9 +22,9 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain and deletion. */
+/** `…/settings`: the project's name, custom domain, cached variants and deletion. */
 export function ProjectSettingsPage() {
-  const { can } = useWorkspace();
+  const { api, can } = useWorkspace();
   const { project } = useImageProject();
   return (
     <>
@@ -48,6 +49,7 @@ export function ProjectSettingsPage() {
         <>
           <RenameForm />
           <DomainForm />
+          <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
         </>
       )}
