@@ -152,7 +152,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     ...diffHandlers(new DiffService(database)),
     ...rulePackHandlers(rulePacks, new RulePackPreviewService(database, auditProjects, rulePacks, config.ruleBudgets, crawlOfReport)),
     ...teamHandlers(
-      new TeamService(database, plans),
+      new TeamService(database, plans, { defaultPlan: plans.defaultPlan(config.defaultPlan) }),
       new MemberService(database, keyCache.forgetAll),
       new InviteService(database, config.publicUrl),
     ),

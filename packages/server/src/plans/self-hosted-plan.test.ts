@@ -78,6 +78,16 @@ for (const dialect of testDialects()) {
       );
     });
 
+    it('lets an owner move between plans, back to self-hosted included, where it is what new workspaces get', async () => {
+      const ws = await t.createWorkspace({ plan: 'free' });
+      const options = { key: ws.key, team: ws.workspaceId };
+      const moved = await t.request('PATCH', '/api/v1/team', { body: { plan: 'self-hosted' }, ...options });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.equal(moved.body.plan, 'self-hosted');
+      const back = await t.request('PATCH', '/api/v1/team', { body: { plan: 'pro' }, ...options });
+      assert.equal(back.body.plan, 'pro');
+    });
+
     it('estimates the largest crawl as sufficient with no credits at all', async () => {
       const answer = await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), maxPages: 100_000 } });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));

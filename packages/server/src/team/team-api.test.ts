@@ -340,6 +340,15 @@ for (const dialect of testDialects()) {
         assert.equal(ledger.body.length, 1);
       });
 
+      it('refuses an owner the unmetered self-hosted plan where new workspaces are metered, and keeps the plan', async () => {
+        const ws = await t.createWorkspace();
+        const answer = await patch(ws, { plan: 'self-hosted' });
+        assert.equal(answer.status, 403, JSON.stringify(answer.body));
+        assert.equal(answer.body.code, 'forbidden');
+        assert.match(answer.body.error, /only its operator assigns it \(loupe admin set-plan\)/);
+        assert.equal((await t.request('GET', TEAM, as(ws))).body.plan, 'free');
+      });
+
       it('refuses an unknown plan with 400 and keeps the plan', async () => {
         const ws = await t.createWorkspace();
         assertInvalid(await patch(ws, { plan: 'platinum' }), 'plan');

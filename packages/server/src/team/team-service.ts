@@ -31,10 +31,16 @@ export class TeamService {
   readonly #plans: Plans;
   readonly #teams: TeamStore;
   readonly #members: MemberStore;
+  /**
+   * Whether an owner may choose an unmetered plan: only where new workspaces get one. An
+   * instance that sells plans keeps `self-hosted` for its operator (`loupe admin set-plan`).
+   */
+  readonly #unmeteredChoosable: boolean;
 
-  constructor(database: Database, plans: Plans) {
+  constructor(database: Database, plans: Plans, options: { defaultPlan: string }) {
     this.#database = database;
     this.#plans = plans;
+    this.#unmeteredChoosable = !plans.metered(options.defaultPlan);
     this.#teams = new TeamStore(database);
     this.#members = new MemberStore(database);
   }
@@ -87,6 +93,11 @@ export class TeamService {
     if (!names.includes(plan)) {
       throw new LoupeError('validation_failed', {
         details: { fieldErrors: { plan: [`Unknown plan: choose one of ${names.join(', ')}.`] }, formErrors: [] },
+      });
+    }
+    if (!this.#unmeteredChoosable && !this.#plans.metered(plan)) {
+      throw new LoupeError('forbidden', {
+        message: `The ${plan} plan spends no credits: on this instance only its operator assigns it (loupe admin set-plan).`,
       });
     }
   }
