@@ -31,16 +31,13 @@ interface LinkRow extends TargetRow {
   more_anchors: string | null;
 }
 
-/** A link's own columns (`l`) and its target's outcome (`t`, left-joined on the url_key). */
+/** What a link says of itself (`l`), whichever end the list starts from. */
+const LINK = ['l.kind', 'l.anchor', 'l.element', 'l.rel', 'l.target_url', 'l.occurrences', 'l.more_anchors'] as const;
+
+/** A link's own columns and its target's outcome (`t`, left-joined on the url_key). */
 const LINK_AND_TARGET = [
-  'l.kind',
+  ...LINK,
   'l.target_key as key_a',
-  'l.anchor',
-  'l.element',
-  'l.rel',
-  'l.target_url',
-  'l.occurrences',
-  'l.more_anchors',
   't.id as target_id',
   't.url as target_row_url',
   't.status_code',
@@ -98,17 +95,7 @@ export class PageLinks {
     const rows = await this.#database.db
       .selectFrom('crawl_links as l')
       .innerJoin('crawl_urls as s', 's.id', 'l.source_id')
-      .select([
-        'l.kind',
-        'l.source_id',
-        's.url as source_url',
-        'l.anchor',
-        'l.element',
-        'l.rel',
-        'l.target_url',
-        'l.occurrences',
-        'l.more_anchors',
-      ])
+      .select([...LINK, 'l.source_id', 's.url as source_url'])
       .where('l.crawl_id', '=', crawlId)
       .where('l.target_key', '=', target.url_key)
       .$if(after !== undefined, (q) => q.where(rowsAfter(['l.source_id', 'l.kind'], after as string[])))
