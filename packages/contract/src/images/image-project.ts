@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { atLeastOneField } from '../common/at-least-one-field.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
+import { enlargements } from './transforms.ts';
 
 const ProjectName = freeText({ max: 100 });
 
@@ -15,6 +16,12 @@ const CustomDomain = z
   )
   .transform((domain) => domain.toLowerCase());
 
+const ProjectEnlarge = z
+  .enum(enlargements)
+  .describe(
+    "The default of the transform parameter `enlarge` for this project's URLs and presets, which may override it: `allow` (new projects) makes the asked size even from a smaller original, `never` never makes the picture larger than the original.",
+  );
+
 export const ImageProject = z
   .object({
     id: Id,
@@ -23,6 +30,7 @@ export const ImageProject = z
     customDomain: z.string().nullable(),
     plan: z.string().describe("The workspace's plan."),
     requireSignedUrls: z.boolean(),
+    enlarge: ProjectEnlarge,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -46,6 +54,7 @@ export const UpdateImageProject = atLeastOneField(
   z.strictObject({
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
+    enlarge: ProjectEnlarge.optional(),
   }),
   'Give at least one field to change.',
 );

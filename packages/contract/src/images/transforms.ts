@@ -19,6 +19,11 @@ export const gravities = [
   'bottom-left',
   'bottom-right',
 ] as const;
+/**
+ * Whether a resize may make the picture larger than the original (issue #26): under `never`
+ * width×dpr and height×dpr are upper bounds, not exact sizes (README "Enlargement").
+ */
+export const enlargements = ['allow', 'never'] as const;
 
 /** Every transform parameter with the exact range of spec §2. */
 export const transformFields = {
@@ -44,6 +49,11 @@ export const transformFields = {
     .describe('Background colour, six hex digits without #.'),
   rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Rotation in degrees.'),
   flip: z.enum(['h', 'v']).describe('Flip horizontally or vertically.'),
+  enlarge: z
+    .enum(enlargements)
+    .describe(
+      "Whether a resize may make the picture larger than the original; unset, the project's `enlarge` decides. Under `never` no side of the picture outgrows the original's pixels: contain and one-side resizes stop at the original's size, cover, crop and fill shrink their box (keeping its shape) until the original covers it, pad keeps its box and pads a picture it does not enlarge.",
+    ),
 };
 
 export type TransformName = keyof typeof transformFields;

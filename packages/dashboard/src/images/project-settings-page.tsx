@@ -9,6 +9,7 @@ import { FormField } from '../components/form-field.tsx';
 import { SaveActions } from '../components/save-actions.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { EnlargeForm } from './enlarge-form.tsx';
 import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
@@ -22,7 +23,7 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain, cached variants and deletion. */
+/** `…/settings`: the project's name, custom domain, enlargement, cached variants and deletion. */
 export function ProjectSettingsPage() {
   const { api, can } = useWorkspace();
   const { project } = useImageProject();
@@ -42,6 +43,8 @@ export function ProjectSettingsPage() {
           <>
             <dt>Custom domain</dt>
             <dd>{project.customDomain ?? <span className="muted">None</span>}</dd>
+            <dt>Enlargement</dt>
+            <dd>{project.enlarge}</dd>
           </>
         )}
       </dl>
@@ -49,6 +52,7 @@ export function ProjectSettingsPage() {
         <>
           <RenameForm />
           <DomainForm />
+          <EnlargeForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
         </>

@@ -9,6 +9,7 @@ import { parseCdnQuery } from './cdn-query.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
 import type { QualityChooser } from './quality-chooser.ts';
+import { resolveEnlarge } from './resolve-enlarge.ts';
 import type { TransformLimiter } from './transform-limiter.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
 import type { Variant, VariantCache } from './variant-cache.ts';
@@ -120,6 +121,7 @@ export class DeliveryService {
       }
       transforms = { ...preset, ...query.transforms };
     }
+    transforms = resolveEnlarge(transforms, project.enlarge);
 
     const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path as string, image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';

@@ -3,11 +3,14 @@ import type { CompiledQuery, Selectable } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
 import type { ImageProjectTable, ImageTable } from '../database/schema.ts';
+import { asEnlarge } from '../images/project-store.ts';
 
 export interface DeliveryProject {
   id: string;
   slug: string;
   requireSignedUrls: boolean;
+  /** The default of the transform parameter `enlarge`. */
+  enlarge: NonNullable<Transforms['enlarge']>;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
 }
@@ -24,7 +27,7 @@ export interface DeliveryImage {
 
 type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
-  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
+  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at' | 'enlarge'
 >;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
 
@@ -40,7 +43,15 @@ export class DeliveryStore {
     const projects = () =>
       database.db
         .selectFrom('image_projects')
-        .select(['id', 'slug', 'require_signed_urls', 'signing_secret', 'previous_signing_secret', 'previous_secret_expires_at']);
+        .select([
+          'id',
+          'slug',
+          'require_signed_urls',
+          'signing_secret',
+          'previous_signing_secret',
+          'previous_secret_expires_at',
+          'enlarge',
+        ]);
     this.#projectBy = {
       slug: compiledOnce(() => projects().where('slug', '=', '').compile()),
       domain: compiledOnce(() => projects().where('custom_domain', '=', '').compile()),
@@ -68,6 +79,7 @@ export class DeliveryStore {
       id: row.id,
       slug: row.slug,
       requireSignedUrls: row.require_signed_urls === 1,
+      enlarge: asEnlarge(row.enlarge),
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
     };
   }

@@ -1,4 +1,4 @@
-import type { ImageProject, ImageProjectWithStats } from '@loupe/contract';
+import { enlargements, type ImageProject, type ImageProjectWithStats } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from '../database/compiled-query.ts';
 import type { Database } from '../database/database.ts';
@@ -15,14 +15,21 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
     customDomain: row.custom_domain,
     plan,
     requireSignedUrls: row.require_signed_urls === 1,
+    enlarge: asEnlarge(row.enlarge),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
+/** The stored `enlarge`; only the contract's values are ever written. */
+export function asEnlarge(stored: string): ImageProject['enlarge'] {
+  return enlargements.find((value) => value === stored) ?? 'allow';
+}
+
 export interface ProjectChanges {
   name?: string;
   customDomain?: string | null;
+  enlarge?: ImageProject['enlarge'];
 }
 
 /** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
@@ -91,6 +98,7 @@ export class ProjectStore {
       .set({
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
+        ...(changes.enlarge !== undefined ? { enlarge: changes.enlarge } : {}),
         updated_at: at,
       })
       .where('workspace_id', '=', workspaceId)

@@ -41,6 +41,63 @@ describe('output size, computed before decoding, is what the pipeline makes', ()
   }
 });
 
+describe('output size under either enlargement is what the pipeline makes', () => {
+  const boxes = [{ width: 300, height: 100 }, { width: 500, height: 500 }, { width: 500 }, { height: 300 }];
+  const rocket = testImage('rocket.jpg');
+  for (const fit of ['cover', 'crop', 'contain', 'fill', 'scale-down', 'pad'] as const) {
+    for (const enlarge of ['allow', 'never'] as const) {
+      it(`rocket.jpg (640×427) ${fit} enlarge=${enlarge}, every box at dpr 1–3`, async () => {
+        for (const box of boxes) {
+          for (const dpr of [1, 2, 3]) {
+            const transforms: SizeTransforms = { ...box, dpr, fit, enlarge };
+            assert.deepEqual(
+              outputSize(transforms, { width: 640, height: 427 }),
+              await madeSize(rocket, transforms),
+              JSON.stringify(transforms),
+            );
+          }
+        }
+      });
+    }
+  }
+  it('turns the original before limiting a box to it, an EXIF-oriented one included', async () => {
+    // Stored sideways (480×320) with orientation 6: displayed 320×480.
+    const sideways = await sharp(testImage('rocket.jpg'))
+      .resize(480, 320, { fit: 'fill' })
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    for (const transforms of [
+      { width: 800, height: 400, enlarge: 'never' },
+      { width: 800, height: 400, enlarge: 'never', rotate: 90 },
+      { width: 800, height: 400, fit: 'fill', enlarge: 'never', rotate: 270 },
+      { width: 900, fit: 'contain', enlarge: 'never' },
+      { width: 900, height: 900, fit: 'pad', enlarge: 'never', rotate: 90 },
+    ] as const) {
+      assert.deepEqual(
+        outputSize(transforms, { width: 320, height: 480 }),
+        await madeSize(sideways, transforms),
+        JSON.stringify(transforms),
+      );
+    }
+  });
+  it('makes the same sizes from the larger photo, hubble_deep_field.jpg (1000×872)', async () => {
+    const hubble = testImage('hubble_deep_field.jpg');
+    for (const transforms of [
+      { width: 600, height: 600, dpr: 2, enlarge: 'never' },
+      { width: 1200, height: 300, fit: 'fill', enlarge: 'never' },
+      { width: 700, height: 700, fit: 'pad', dpr: 3, enlarge: 'never' },
+      { width: 400, dpr: 3, fit: 'contain', enlarge: 'never' },
+    ] as const) {
+      assert.deepEqual(
+        outputSize(transforms, { width: 1000, height: 872 }),
+        await madeSize(hubble, transforms),
+        JSON.stringify(transforms),
+      );
+    }
+  });
+});
+
 describe('output bound', () => {
   const tooLarge = (limit: number, width: number, height: number) => (error: unknown) =>
     error instanceof LoupeError &&
@@ -77,6 +134,17 @@ describe('output bound', () => {
   it('allows scale-down of any box: it never enlarges', () => {
     assert.doesNotThrow(() => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit: 'scale-down' }, photo, 40_000_000));
   });
+  it('allows a huge cover or fill box that may not enlarge: the original bounds it', () => {
+    for (const fit of ['cover', 'crop', 'fill'] as const) {
+      assert.doesNotThrow(() => assertOutputWithinBound({ width: 8192, height: 8192, dpr: 3, fit, enlarge: 'never' }, photo, 40_000_000));
+    }
+  });
+  it('still refuses a huge pad box under enlarge=never: the band fills it', () => {
+    assert.throws(
+      () => assertOutputWithinBound({ width: 8192, height: 8192, fit: 'pad', enlarge: 'never' }, photo, 40_000_000),
+      tooLarge(40_000_000, 8192, 8192),
+    );
+  });
   it('counts the side that follows the aspect ratio when one side is given', () => {
     assert.throws(() => assertOutputWithinBound({ width: 8192 }, strip, 40_000_000), tooLarge(40_000_000, 8192, 8192000));
     assert.throws(() => assertOutputWithinBound({ height: 8192, rotate: 90 }, strip, 40_000_000), tooLarge(40_000_000, 8192000, 8192));
@@ -90,11 +158,22 @@ describe('output bound', () => {
       (error: unknown) => tooLarge(40_000_000, 24576, 24576)(error) && (error as LoupeError).details?.fieldErrors.transforms?.length === 1,
     );
   });
+  it('refuses a preset that leaves enlarge to the project, or pads, above the limit', () => {
+    for (const transforms of [
+      { width: 8192, height: 8192, dpr: 3, fit: 'fill' },
+      { width: 8192, height: 8192, dpr: 3, fit: 'fill', enlarge: 'allow' },
+      { width: 8192, height: 8192, dpr: 3, fit: 'pad', enlarge: 'never' },
+    ] as const) {
+      assert.throws(() => assertPresetWithinBound(transforms, 40_000_000, 'transforms'), tooLarge(40_000_000, 24576, 24576));
+    }
+  });
   it('saves a preset whose size depends on the original', () => {
     for (const transforms of [
       { width: 8192, height: 8192, dpr: 3, fit: 'contain' },
       { width: 8192, dpr: 3 },
       { height: 8192, fit: 'fill' },
+      { width: 8192, height: 8192, dpr: 3, fit: 'cover', enlarge: 'never' },
+      { width: 8192, height: 8192, dpr: 3, fit: 'fill', enlarge: 'never' },
     ] as const) {
       assert.doesNotThrow(() => assertPresetWithinBound(transforms, 40_000_000, 'transforms'), JSON.stringify(transforms));
     }

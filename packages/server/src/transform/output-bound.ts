@@ -1,5 +1,5 @@
 import { LoupeError, type Transforms } from '@loupe/contract';
-import { hasBox, planResize, type ResizePlan, type Size } from './resize-plan.ts';
+import { hasBox, limitToOriginal, planResize, type ResizePlan, rotatedSize, type Size } from './resize-plan.ts';
 
 /**
  * The bound on what a transform makes (LOUPE_MAX_OUTPUT_PIXELS). Input is bounded when it is
@@ -8,7 +8,7 @@ import { hasBox, planResize, type ResizePlan, type Size } from './resize-plan.ts
  * transforms and the original's stored size alone, so the bound is checked before anything
  * is decoded, and a preset that could only ever exceed it is refused when saved.
  */
-export type SizeTransforms = Pick<Transforms, 'width' | 'height' | 'dpr' | 'fit' | 'gravity' | 'rotate'>;
+export type SizeTransforms = Pick<Transforms, 'width' | 'height' | 'dpr' | 'fit' | 'gravity' | 'rotate' | 'enlarge'>;
 
 /** The fits that make exactly the box, whatever the original: cover crops to it, fill stretches, pad pads. */
 function makesTheBox(plan: ResizePlan): plan is ResizePlan & Size {
@@ -17,16 +17,16 @@ function makesTheBox(plan: ResizePlan): plan is ResizePlan & Size {
 
 /** The size the pipeline makes from an original of `source` pixels (as displayed: EXIF orientation applied). */
 export function outputSize(transforms: SizeTransforms, source: Size): Size {
-  const turned = transforms.rotate === 90 || transforms.rotate === 270;
-  const oriented = turned ? { width: source.height, height: source.width } : source;
-  const plan = planResize(transforms);
-  if (!plan) return oriented;
+  const oriented = rotatedSize(source, transforms.rotate);
+  const requested = planResize(transforms);
+  if (!requested) return oriented;
+  const plan = limitToOriginal(requested, oriented);
   if (makesTheBox(plan)) return { width: plan.width, height: plan.height };
-  // contain and scale-down, and any fit given one side: inside the box, the aspect ratio kept.
+  // contain (scale-down too), and any fit given one side: inside the box, the aspect ratio kept.
   const scale = Math.min(
     plan.width === undefined ? Infinity : plan.width / oriented.width,
     plan.height === undefined ? Infinity : plan.height / oriented.height,
-    plan.fit === 'scale-down' ? 1 : Infinity,
+    plan.enlarge ? Infinity : 1,
   );
   return { width: Math.max(1, Math.round(oriented.width * scale)), height: Math.max(1, Math.round(oriented.height * scale)) };
 }
@@ -52,11 +52,12 @@ export function assertOutputWithinBound(transforms: SizeTransforms, source: Size
 /**
  * Throws output_too_large for transforms whose output exceeds `limit` from every original:
  * the fits that make exactly their box. Others depend on the original (a contain of a thin
- * strip is small) and are checked on delivery.
+ * strip is small; so is a cover that may not enlarge) and are checked on delivery. A preset
+ * that leaves `enlarge` unset may enlarge: its project's default can change after it is saved.
  */
 export function assertPresetWithinBound(transforms: SizeTransforms, limit: number, field: string): void {
   const plan = planResize(transforms);
-  if (plan && makesTheBox(plan) && plan.width * plan.height > limit) {
+  if (plan && makesTheBox(plan) && (plan.enlarge || plan.fit === 'pad') && plan.width * plan.height > limit) {
     throw outputTooLarge({ width: plan.width, height: plan.height }, limit, field);
   }
 }

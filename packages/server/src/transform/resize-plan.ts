@@ -16,9 +16,11 @@ export interface ResizePlan {
   /** width×dpr and height×dpr (DESIGN.md §7); a missing side follows the aspect ratio. */
   width?: number;
   height?: number;
-  /** `crop` is folded into `cover`, its synonym. */
-  fit: 'cover' | 'contain' | 'fill' | 'scale-down' | 'pad';
+  /** `crop` is folded into `cover`, its synonym, and `scale-down` into `contain` that never enlarges. */
+  fit: 'cover' | 'contain' | 'fill' | 'pad';
   gravity: Gravity;
+  /** False under `enlarge=never` (and for scale-down): no side of the picture outgrows the original's. */
+  enlarge: boolean;
 }
 
 type Box = ResizePlan & Size;
@@ -26,16 +28,47 @@ type Box = ResizePlan & Size;
 /**
  * The resize step of a request, or undefined when it sets neither width nor height (`dpr`
  * alone multiplies nothing). Without `fit`, a box is covered: it is the only fit where
- * `gravity` means something, and sharp's default too.
+ * `gravity` means something, and sharp's default too. `enlarge` unset allows enlarging: the
+ * CDN resolves it against the project's default before it gets here.
  */
-export function planResize(transforms: Pick<Transforms, 'width' | 'height' | 'dpr' | 'fit' | 'gravity'>): ResizePlan | undefined {
+export function planResize(
+  transforms: Pick<Transforms, 'width' | 'height' | 'dpr' | 'fit' | 'gravity' | 'enlarge'>,
+): ResizePlan | undefined {
   const { width, height, dpr = 1, fit, gravity = 'center' } = transforms;
   if (width === undefined && height === undefined) return undefined;
   return {
     width: width === undefined ? undefined : width * dpr,
     height: height === undefined ? undefined : height * dpr,
-    fit: fit === undefined || fit === 'crop' ? 'cover' : fit,
+    fit: fit === undefined || fit === 'crop' ? 'cover' : fit === 'scale-down' ? 'contain' : fit,
     gravity,
+    enlarge: transforms.enlarge !== 'never' && fit !== 'scale-down',
+  };
+}
+
+/** `source` once turned by `rotate`, which comes before the resize (DESIGN.md §7). */
+export function rotatedSize(source: Size, rotate: Transforms['rotate']): Size {
+  return rotate === 90 || rotate === 270 ? { width: source.height, height: source.width } : source;
+}
+
+/** Whether the plan's box depends on the original's size: a cover or fill box that may not enlarge. */
+export function limitsBoxToOriginal(plan: ResizePlan): plan is Box {
+  return !plan.enlarge && hasBox(plan) && (plan.fit === 'cover' || plan.fit === 'fill');
+}
+
+/**
+ * The plan for an original of `source` pixels (oriented and rotated). A cover or fill box that
+ * would enlarge shrinks, keeping its shape, until the original covers it: 800×800 of a 400×300
+ * original is 300×300, cropped by gravity (imgix fit=min, imgproxy enlarge=0). Contain and the
+ * picture inside pad stop at the original's size through sharp's withoutEnlargement instead.
+ */
+export function limitToOriginal(plan: ResizePlan, source: Size): ResizePlan {
+  if (!limitsBoxToOriginal(plan)) return plan;
+  const scale = Math.min(1, source.width / plan.width, source.height / plan.height);
+  if (scale === 1) return plan;
+  return {
+    ...plan,
+    width: clamp(Math.round(plan.width * scale), 1, source.width),
+    height: clamp(Math.round(plan.height * scale), 1, source.height),
   };
 }
 
@@ -65,22 +98,23 @@ const positions = {
   face: 'attention',
 } as const satisfies Record<Gravity, string>;
 
-/** sharp's resize options for the plan. `pad` resizes like `contain`; its band comes later. */
+/**
+ * sharp's resize options for the plan, once limitToOriginal has shrunk its box. `pad` resizes
+ * like `contain`; its band comes later.
+ */
 export function sharpResize(plan: ResizePlan): ResizeOptions {
   const size = { width: plan.width, height: plan.height };
   // With one side there is no box to cover, fill or pad: every fit keeps the aspect
   // ratio (sharp's `fill` would keep the other side's original length instead).
-  if (!hasBox(plan)) return { ...size, fit: 'inside', withoutEnlargement: plan.fit === 'scale-down' };
+  if (!hasBox(plan)) return { ...size, fit: 'inside', withoutEnlargement: !plan.enlarge };
   switch (plan.fit) {
     case 'cover':
       return { ...size, fit: 'cover', position: positions[plan.gravity] };
     case 'fill':
       return { ...size, fit: 'fill' };
-    case 'scale-down':
-      return { ...size, fit: 'inside', withoutEnlargement: true };
     case 'contain':
     case 'pad':
-      return { ...size, fit: 'inside' };
+      return { ...size, fit: 'inside', withoutEnlargement: !plan.enlarge };
   }
 }
 

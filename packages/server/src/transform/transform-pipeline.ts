@@ -6,7 +6,18 @@ import { faceCrop } from './face-crop.ts';
 import { isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { orientationSteps } from './orientation-steps.ts';
 import { openRaw, type RawImage, readRaw, timeBudget } from './raw-image.ts';
-import { cropsByGravity, hasBox, padOffsets, planResize, type ResizePlan, type Size, sharpResize } from './resize-plan.ts';
+import {
+  cropsByGravity,
+  hasBox,
+  limitsBoxToOriginal,
+  limitToOriginal,
+  padOffsets,
+  planResize,
+  type ResizePlan,
+  rotatedSize,
+  type Size,
+  sharpResize,
+} from './resize-plan.ts';
 import { roundedCornerMask } from './rounded-corners.ts';
 
 export { ImageDecodeError, type ImageDecodeFailure } from './image-decode-error.ts';
@@ -57,7 +68,7 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
   if (transforms.format === 'jxl' && options.encodeJxl === undefined) throw missingJxlEncoder();
   const secondsLeft = timeBudget(options.timeoutSeconds);
   try {
-    const plan = planResize(transforms);
+    const plan = await planFor(input, transforms, options);
     let image = await decodeAndResize(input, transforms, plan, options, secondsLeft);
 
     const colour = colourAdjustment(transforms);
@@ -131,6 +142,21 @@ export function decodeOptions(maxInputPixels: number): SharpOptions {
     // formats here are served as stills.
     pages: 1,
   };
+}
+
+/**
+ * The resize plan for this original. Only a cover or fill box that may not enlarge needs the
+ * original's size, which its header tells without decoding the pixels.
+ */
+async function planFor(input: Buffer, transforms: ResolvedTransforms, options: PipelineOptions): Promise<ResizePlan | undefined> {
+  const plan = planResize(transforms);
+  if (!plan || !limitsBoxToOriginal(plan)) return plan;
+  try {
+    const { autoOrient } = await sharp(input, decodeOptions(options.maxInputPixels)).metadata();
+    return limitToOriginal(plan, rotatedSize(autoOrient, transforms.rotate));
+  } catch (error) {
+    throw toImageDecodeError(error);
+  }
 }
 
 /** Decode → rotate → flip → resize/crop, in one sharp pipeline from the original. */

@@ -19,6 +19,8 @@ export interface ImageProjectTable {
   signing_secret: string | null;
   previous_signing_secret: string | null;
   previous_secret_expires_at: string | null;
+  /** `allow` or `never`: the default of the transform parameter `enlarge`. */
+  enlarge: Generated<string>;
   created_at: string;
   updated_at: string;
 }
