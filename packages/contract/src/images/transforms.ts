@@ -27,8 +27,8 @@ export const enlargements = ['allow', 'never'] as const;
 
 /** Every transform parameter with the exact range of spec §2. */
 export const transformFields = {
-  width: integer(1, 8192).describe('Output width in pixels.'),
-  height: integer(1, 8192).describe('Output height in pixels.'),
+  width: integer(1, 8192).describe("Output width in pixels, times dpr; under `enlarge=never` at most the original's."),
+  height: integer(1, 8192).describe("Output height in pixels, times dpr; under `enlarge=never` at most the original's."),
   fit: z.enum(fits).describe('Resize mode.'),
   format: z.enum(formats).describe('Output format; `auto` negotiates on Accept.'),
   quality: integer(1, 100).describe('Output quality.'),

@@ -81,6 +81,22 @@ describe('output size under either enlargement is what the pipeline makes', () =
       );
     }
   });
+  it('limits a box to one frame of an animated GIF (14×25, 24 frames)', async () => {
+    const gif = testImage('no_time_for_that_tiny.gif');
+    for (const [transforms, expected] of [
+      [
+        { width: 100, height: 100, enlarge: 'never' },
+        { width: 14, height: 14 },
+      ],
+      [
+        { width: 100, height: 50, fit: 'fill', enlarge: 'never' },
+        { width: 14, height: 7 },
+      ],
+    ] as const) {
+      assert.deepEqual(outputSize(transforms, { width: 14, height: 25 }), expected);
+      assert.deepEqual(await madeSize(gif, transforms), expected);
+    }
+  });
   it('makes the same sizes from the larger photo, hubble_deep_field.jpg (1000×872)', async () => {
     const hubble = testImage('hubble_deep_field.jpg');
     for (const transforms of [

@@ -152,8 +152,11 @@ async function planFor(input: Buffer, transforms: ResolvedTransforms, options: P
   const plan = planResize(transforms);
   if (!plan || !limitsBoxToOriginal(plan)) return plan;
   try {
-    const { autoOrient } = await sharp(input, decodeOptions(options.maxInputPixels)).metadata();
-    return limitToOriginal(plan, rotatedSize(autoOrient, transforms.rotate));
+    const metadata = await sharp(input, decodeOptions(options.maxInputPixels)).metadata();
+    // Frames decoded together are stacked; the box is limited to one frame, what is shown.
+    const { pageHeight, autoOrient } = metadata;
+    const shown = pageHeight !== undefined && pageHeight < metadata.height ? { width: metadata.width, height: pageHeight } : autoOrient;
+    return limitToOriginal(plan, rotatedSize(shown, transforms.rotate));
   } catch (error) {
     throw toImageDecodeError(error);
   }
