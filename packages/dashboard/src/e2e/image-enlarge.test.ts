@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { addPasswordMember, setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { readTestImage, uploadForm } from '@loupe/server/src/testing/test-images.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'ena@example.test';
 
@@ -16,13 +17,6 @@ describe('enlargement in a browser', () => {
   let page: Page;
   let projectId: string;
 
-  async function signIn(email: string) {
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
-  }
   const projectPage = (tail: string) => `${t.url}/w/${t.owner.workspaceId}/images/${projectId}/${tail}`;
   const enlargeOfProject = async () => (await t.request('GET', `/api/images/projects/${projectId}`)).body.enlarge;
 
@@ -46,7 +40,7 @@ describe('enlargement in a browser', () => {
   });
 
   it("sets the project's default to never in its settings; it stays after a reload", async () => {
-    await signIn(OWNER_EMAIL);
+    await signIn(page, t.url, OWNER_EMAIL);
     await page.goto(projectPage('settings'));
     const form = page.getByRole('form', { name: 'Enlargement' });
     const select = form.getByRole('combobox', { name: 'Enlarge' });
@@ -80,7 +74,7 @@ describe('enlargement in a browser', () => {
     const viewer = await addPasswordMember(t, t.owner.workspaceId, t.owner.key, 'viewer');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
-    await signIn(viewer);
+    await signIn(page, t.url, viewer);
     await page.goto(projectPage('settings'));
     await page.getByRole('heading', { name: 'Settings', level: 2 }).waitFor();
     await page.locator('dt', { hasText: 'Enlargement' }).waitFor();

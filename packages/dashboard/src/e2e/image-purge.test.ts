@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { addPasswordMember, setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { readTestImage, uploadForm } from '@loupe/server/src/testing/test-images.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'pia@example.test';
 
@@ -31,14 +32,6 @@ describe('purging cached variants in a browser', () => {
     for (const width of widths) assert.equal((await fetch(`${t.url}/cdn/${slug}/${path}?w=${width}&f=png`)).status, 200);
   };
 
-  async function signIn(email: string) {
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
-  }
-
   before(async () => {
     await ensureDashboardBuilt();
     t = await startTestServer('sqlite');
@@ -58,7 +51,7 @@ describe('purging cached variants in a browser', () => {
 
   it("purges an image's variants after a confirmation saying what a purge cannot reach", async () => {
     await warm('rocket.jpg', [41, 42]);
-    await signIn(OWNER_EMAIL);
+    await signIn(page, t.url, OWNER_EMAIL);
     await page.goto(`${t.url}/w/${t.owner.workspaceId}/images/${projectId}/images/${imageId}`);
     await page.getByRole('heading', { name: 'rocket.jpg' }).waitFor();
     // The page's own view of the image is a variant too (1200 px WebP): wait for it, so the count is known.
@@ -95,7 +88,7 @@ describe('purging cached variants in a browser', () => {
     const viewer = await addPasswordMember(t, t.owner.workspaceId, t.owner.key, 'viewer');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
-    await signIn(viewer);
+    await signIn(page, t.url, viewer);
     await page.goto(`${t.url}/w/${t.owner.workspaceId}/images/${projectId}/images/${imageId}`);
     await page.getByRole('heading', { name: 'rocket.jpg' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Purge cached variants' }).count(), 0);

@@ -14,103 +14,15 @@ type Size = [width: number, height: number];
  * of the picture beyond 640×427 (pad keeps its box, cover and fill shrink theirs to a square
  * the original covers, 427×427).
  */
-const EXPECTED: Record<string, Record<'allow' | 'never', [Size, Size, Size]>> = {
-  'w=400&h=400&fit=cover': {
-    allow: [
-      [400, 400],
-      [800, 800],
-      [1200, 1200],
-    ],
-    never: [
-      [400, 400],
-      [427, 427],
-      [427, 427],
-    ],
-  },
-  'w=400&h=400&fit=crop': {
-    allow: [
-      [400, 400],
-      [800, 800],
-      [1200, 1200],
-    ],
-    never: [
-      [400, 400],
-      [427, 427],
-      [427, 427],
-    ],
-  },
-  'w=400&h=400&fit=fill': {
-    allow: [
-      [400, 400],
-      [800, 800],
-      [1200, 1200],
-    ],
-    never: [
-      [400, 400],
-      [427, 427],
-      [427, 427],
-    ],
-  },
-  'w=400&h=400&fit=contain': {
-    allow: [
-      [400, 267],
-      [800, 534],
-      [1200, 801],
-    ],
-    never: [
-      [400, 267],
-      [640, 427],
-      [640, 427],
-    ],
-  },
-  'w=400&h=400&fit=scale-down': {
-    allow: [
-      [400, 267],
-      [640, 427],
-      [640, 427],
-    ],
-    never: [
-      [400, 267],
-      [640, 427],
-      [640, 427],
-    ],
-  },
-  'w=400&h=400&fit=pad': {
-    allow: [
-      [400, 400],
-      [800, 800],
-      [1200, 1200],
-    ],
-    never: [
-      [400, 400],
-      [800, 800],
-      [1200, 1200],
-    ],
-  },
-  'w=400': {
-    allow: [
-      [400, 267],
-      [800, 534],
-      [1200, 801],
-    ],
-    never: [
-      [400, 267],
-      [640, 427],
-      [640, 427],
-    ],
-  },
-  'h=300': {
-    allow: [
-      [450, 300],
-      [899, 600],
-      [1349, 900],
-    ],
-    never: [
-      [450, 300],
-      [640, 427],
-      [640, 427],
-    ],
-  },
+const EXPECTED: Record<string, Record<'allow' | 'never', string>> = {
+  'w=400&h=400&fit=cover': { allow: '400×400 800×800 1200×1200', never: '400×400 427×427 427×427' },
+  'w=400&h=400&fit=crop': { allow: '400×400 800×800 1200×1200', never: '400×400 427×427 427×427' },
+  'w=400&h=400&fit=fill': { allow: '400×400 800×800 1200×1200', never: '400×400 427×427 427×427' },
+  'w=400&h=400&fit=contain': { allow: '400×267 800×534 1200×801', never: '400×267 640×427 640×427' },
+  'w=400&h=400&fit=scale-down': { allow: '400×267 640×427 640×427', never: '400×267 640×427 640×427' },
+  'w=400&h=400&fit=pad': { allow: '400×400 800×800 1200×1200', never: '400×400 800×800 1200×1200' },
+  'w=400': { allow: '400×267 800×534 1200×801', never: '400×267 640×427 640×427' },
+  'h=300': { allow: '450×300 899×600 1349×900', never: '450×300 640×427 640×427' },
 };
 
 async function cdn(t: TestServer, path: string) {
@@ -169,10 +81,11 @@ for (const dialect of testDialects()) {
 
     for (const [query, bySetting] of Object.entries(EXPECTED)) {
       for (const enlarge of ['allow', 'never'] as const) {
-        it(`${query}&enlarge=${enlarge} at dpr 1, 2, 3 is ${bySetting[enlarge].map((s) => s.join('×')).join(', ')}`, async () => {
+        it(`${query}&enlarge=${enlarge} at dpr 1, 2, 3 is ${bySetting[enlarge]}`, async () => {
           const made = [];
-          for (const dpr of [1, 2, 3]) made.push(await sizeOf(t, `/cdn/${slug}/rocket.jpg?${query}&dpr=${dpr}&enlarge=${enlarge}`));
-          assert.deepEqual(made, bySetting[enlarge]);
+          for (const dpr of [1, 2, 3])
+            made.push((await sizeOf(t, `/cdn/${slug}/rocket.jpg?${query}&dpr=${dpr}&enlarge=${enlarge}`)).join('×'));
+          assert.equal(made.join(' '), bySetting[enlarge]);
         });
       }
     }
