@@ -63,6 +63,16 @@ describe('loupe projects', () => {
     assert.match(gone.stderr, /loupe projects list shows them/);
   });
 
+  it('sets the enlargement default, shows it, and exits 2 on a value the server refuses', async () => {
+    const created = json(await runLoupe(['projects', 'create', 'No upscale', '--json'], env));
+    const updated = json(await runLoupe(['projects', 'update', created.id, '--enlarge', 'never', '--json'], env));
+    assert.equal(updated.enlarge, 'never');
+    assert.match((await runLoupe(['projects', 'get', created.id], env)).stdout, /^enlarge +never$/m);
+    const refused = await runLoupe(['projects', 'update', created.id, '--enlarge', 'sometimes'], env);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /enlarge/);
+  });
+
   it('deletes a project', async () => {
     const created = json(await runLoupe(['projects', 'create', 'Doomed', '--json'], env));
     const run = await runLoupe(['projects', 'delete', created.id, '--json'], env);

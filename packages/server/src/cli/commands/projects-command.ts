@@ -53,6 +53,7 @@ export function registerProjectsCommand(program: Command): void {
             ['custom domain', p.customDomain],
             ['plan', p.plan],
             ['signed urls', p.requireSignedUrls ? 'required' : 'optional'],
+            ['enlarge', p.enlarge],
             ['images', p.stats.imageCount],
             ['total size', formatBytes(p.stats.totalSize)],
             ['created', p.createdAt],
@@ -61,15 +62,20 @@ export function registerProjectsCommand(program: Command): void {
       }),
     );
 
-  withClientFlags(projects.command('update').description('Rename an image project, or set or clear its custom domain.'))
+  withClientFlags(
+    projects.command('update').description('Rename an image project, set or clear its custom domain, or set its enlargement default.'),
+  )
     .argument('<project>', 'project id or slug')
     .option('--name <name>', 'the new name')
     .option('--custom-domain <host>', 'a hostname serving the project\'s images; "none" clears it')
+    .option('--enlarge <allow|never>', 'whether resizes may make a picture larger than its original, unless a URL or preset says')
     .action(
-      userAction<{ name?: string; customDomain?: string }>(async ({ session, output }, [reference], options) => {
+      userAction<{ name?: string; customDomain?: string; enlarge?: string }>(async ({ session, output }, [reference], options) => {
         const body = {
           ...(options.name !== undefined ? { name: options.name } : {}),
           ...(options.customDomain !== undefined ? { customDomain: options.customDomain === 'none' ? null : options.customDomain } : {}),
+          // The server checks the value, and answers a wrong one with its field error.
+          ...(options.enlarge !== undefined ? { enlarge: options.enlarge as 'allow' | 'never' } : {}),
         };
         const client = session.client();
         const project = await client.updateImageProject({ projectId: await imageProjectId(client, reference as string), body });
