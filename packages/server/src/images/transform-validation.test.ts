@@ -28,6 +28,8 @@ const accepted: Record<string, unknown[]> = {
   bg: ['000000', 'ffffff', 'FFFFFF', 'a1B2c3'],
   rotate: [90, 180, 270],
   flip: ['h', 'v'],
+  // Issue #26 point 4, beyond spec §2.
+  enlarge: ['allow', 'never'],
 };
 
 const rejected: Record<string, unknown[]> = {
@@ -50,6 +52,7 @@ const rejected: Record<string, unknown[]> = {
   bg: ['#ff0000', '#fff', 'fffff', 'fffffff', 'gggggg', 'ff 000', '', 123456, null],
   rotate: [0, 45, 360, -90, 90.5, '90', null],
   flip: ['hv', 'x', 'H', 'horizontal', '', true, null],
+  enlarge: ['sometimes', 'Never', 'ALLOW', '', true, false, 1, null],
 };
 
 const label = (value: unknown) => JSON.stringify(value);
@@ -130,6 +133,7 @@ for (const dialect of testDialects()) {
         'bg',
         'rotate',
         'flip',
+        'enlarge',
       ];
       assert.deepEqual(Object.keys(accepted), fields);
       assert.deepEqual(Object.keys(rejected), fields);
