@@ -15,14 +15,14 @@ describe('preset editor controls, read from the contract', () => {
       transformControls.map((each) => each.name),
       transformNames,
     );
-    assert.equal(transformControls.length, 19);
+    assert.equal(transformControls.length, 20);
   });
 
   it('gives numbers with a range a slider over exactly that range', () => {
     assert.deepEqual(control('width'), {
       name: 'width',
       label: 'Width',
-      description: 'Output width in pixels.',
+      description: "Output width in pixels, times dpr; under `enlarge=never` at most the original's.",
       queryName: 'w',
       kind: 'number',
       min: 1,
@@ -58,6 +58,8 @@ describe('preset editor controls, read from the contract', () => {
     assert.deepEqual(rotate.kind === 'select' && rotate.options, [90, 180, 270]);
     const gravity = control('gravity');
     assert.ok(gravity.kind === 'select' && gravity.options.includes('bottom-right'));
+    const enlarge = control('enlarge');
+    assert.deepEqual(enlarge.kind === 'select' && enlarge.options, ['allow', 'never']);
   });
 
   it('gives booleans a checkbox and the background a colour picker', () => {
