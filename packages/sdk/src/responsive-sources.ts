@@ -11,6 +11,11 @@ export interface ResponsiveSourcesOptions extends CdnUrlOptions {
    * candidate then sets `h` too, so a wider candidate keeps the box instead of only its width.
    */
   aspectRatio?: number;
+  /**
+   * Writes each candidate's URL; `cdnUrl` by default. An app that keeps the signing secret
+   * on its server passes a function that asks the server to sign (the API's signUrl).
+   */
+  urlOf?: (options: CdnUrlOptions) => Promise<string>;
 }
 
 export interface ResponsiveSources {
@@ -39,7 +44,7 @@ const DEFAULT_SIZES = '100vw';
  * });
  */
 export async function responsiveSources(options: ResponsiveSourcesOptions): Promise<ResponsiveSources> {
-  const { widths, sizes = DEFAULT_SIZES, aspectRatio, ...url } = options;
+  const { widths, sizes = DEFAULT_SIZES, aspectRatio, urlOf = cdnUrl, ...url } = options;
   const details: ValidationDetails = { fieldErrors: {}, formErrors: [] };
   const fail = (field: string, message: string) => (details.fieldErrors[field] ??= []).push(message);
   if (widths.length === 0) fail('widths', 'Give at least one width.');
@@ -56,7 +61,7 @@ export async function responsiveSources(options: ResponsiveSourcesOptions): Prom
     ascending.map(async (width) => {
       const size: Partial<Transforms> = { width, dpr: 1 };
       if (aspectRatio !== undefined) size.height = Math.max(1, Math.round(width / aspectRatio));
-      return { width, url: await cdnUrl({ ...url, transforms: { ...url.transforms, ...size } }) };
+      return { width, url: await urlOf({ ...url, transforms: { ...url.transforms, ...size } }) };
     }),
   );
   return {
