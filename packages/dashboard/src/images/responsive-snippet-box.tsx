@@ -6,6 +6,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { cdnParams, publicBaseOf } from './cdn-address.ts';
+import { PresetSelect } from './preset-select.tsx';
 import { useImageProject } from './project-context.ts';
 
 const DEFAULT_WIDTHS = '320, 640, 960, 1280';
@@ -27,7 +28,6 @@ function parseWidths(text: string): number[] {
 export function ResponsiveSnippetBox({ image }: { image: Image }) {
   const { api } = useWorkspace();
   const { project } = useImageProject();
-  const presets = useQuery(() => api.listPresets({ projectId: project.id, limit: 100 }), [api, project.id]);
   const [preset, setPreset] = useState('');
   const [widths, setWidths] = useState(DEFAULT_WIDTHS);
   const [sizes, setSizes] = useState(DEFAULT_SIZES);
@@ -59,17 +59,7 @@ export function ResponsiveSnippetBox({ image }: { image: Image }) {
     <section className="card stack" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Responsive snippet</h2>
       <div className="control-row">
-        <div className="inline-field">
-          <label htmlFor={`${id}-preset`}>Preset</label>
-          <select id={`${id}-preset`} value={preset} onChange={(event) => setPreset(event.target.value)}>
-            <option value="">Original (no preset)</option>
-            {presets.data?.map((each) => (
-              <option key={each.id} value={each.name}>
-                {each.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PresetSelect value={preset} onChange={setPreset} />
         <label className="checkbox">
           <input type="checkbox" checked={picture} onChange={(event) => setPicture(event.target.checked)} /> &lt;picture&gt; with AVIF and
           WebP
@@ -83,7 +73,6 @@ export function ResponsiveSnippetBox({ image }: { image: Image }) {
         <label htmlFor={`${id}-sizes`}>Sizes</label>
         <input id={`${id}-sizes`} value={sizes} onChange={(event) => setSizes(event.target.value)} />
       </div>
-      {presets.status === 'failed' && <ErrorMessage error={presets.error} onRetry={presets.reload} />}
       {snippet.status === 'failed' && <ErrorMessage error={snippet.error} />}
       {snippet.status === 'done' && (
         <div className="url-row">
