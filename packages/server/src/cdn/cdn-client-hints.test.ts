@@ -66,6 +66,18 @@ for (const dialect of testDialects()) {
       assert.equal(answer.headers.get('vary'), null);
     });
 
+    it('takes clientHints as a boolean only, from this workspace only', async () => {
+      const path = `/api/images/projects/${offId}`;
+      for (const value of ['yes', 1, null, 'true']) {
+        const answer = await t.request('PATCH', path, { body: { clientHints: value } });
+        assert.equal(answer.status, 400, JSON.stringify(value));
+        assert.ok(answer.body.details.fieldErrors.clientHints, JSON.stringify(answer.body));
+      }
+      const other = await t.createWorkspace();
+      assert.equal((await t.request('PATCH', path, { body: { clientHints: true }, key: other.key })).status, 404);
+      assert.equal((await t.request('GET', path)).body.clientHints, false);
+    });
+
     it('makes a 300-wide preset 600 px wide under Sec-CH-DPR: 2, with Accept-CH and Vary exact', async () => {
       const answer = await cdn(t, `/cdn/${on}/hubble.jpg?t=card`, { 'sec-ch-dpr': '2' });
       assert.deepEqual(await size(answer), [600, 523]);
