@@ -22,6 +22,13 @@ const ProjectEnlarge = z
     "The default of the transform parameter `enlarge` for this project's URLs and presets, which may override it: `allow` (new projects) makes the asked size even from a smaller original, `never` never makes the picture larger than the original.",
   );
 
+/** Issue #26 point 3: responsive delivery by client hints, opt-in per project. */
+const ClientHints = z
+  .boolean()
+  .describe(
+    'CDN answers honour the client hints Sec-CH-DPR, Sec-CH-Width (and legacy DPR, Width) and Save-Data, and announce them in Accept-CH. Explicit URL parameters win over hints.',
+  );
+
 export const ImageProject = z
   .object({
     id: Id,
@@ -31,6 +38,7 @@ export const ImageProject = z
     plan: z.string().describe("The workspace's plan."),
     requireSignedUrls: z.boolean(),
     enlarge: ProjectEnlarge,
+    clientHints: ClientHints,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -55,6 +63,7 @@ export const UpdateImageProject = atLeastOneField(
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
     enlarge: ProjectEnlarge.optional(),
+    clientHints: ClientHints.optional(),
   }),
   'Give at least one field to change.',
 );

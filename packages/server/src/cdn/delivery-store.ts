@@ -11,6 +11,8 @@ export interface DeliveryProject {
   requireSignedUrls: boolean;
   /** The default of the transform parameter `enlarge`. */
   enlarge: NonNullable<Transforms['enlarge']>;
+  /** Whether answers honour client hints (issue #26 point 3). */
+  clientHints: boolean;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
 }
@@ -27,7 +29,14 @@ export interface DeliveryImage {
 
 type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
-  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at' | 'enlarge'
+  | 'id'
+  | 'slug'
+  | 'require_signed_urls'
+  | 'client_hints'
+  | 'signing_secret'
+  | 'previous_signing_secret'
+  | 'previous_secret_expires_at'
+  | 'enlarge'
 >;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
 
@@ -51,6 +60,7 @@ export class DeliveryStore {
           'previous_signing_secret',
           'previous_secret_expires_at',
           'enlarge',
+          'client_hints',
         ]);
     this.#projectBy = {
       slug: compiledOnce(() => projects().where('slug', '=', '').compile()),
@@ -80,6 +90,7 @@ export class DeliveryStore {
       slug: row.slug,
       requireSignedUrls: row.require_signed_urls === 1,
       enlarge: asEnlarge(row.enlarge),
+      clientHints: row.client_hints === 1,
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
     };
   }

@@ -16,6 +16,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
     plan,
     requireSignedUrls: row.require_signed_urls === 1,
     enlarge: asEnlarge(row.enlarge),
+    clientHints: row.client_hints === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -30,6 +31,7 @@ export interface ProjectChanges {
   name?: string;
   customDomain?: string | null;
   enlarge?: ImageProject['enlarge'];
+  clientHints?: boolean;
 }
 
 /** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
@@ -99,6 +101,7 @@ export class ProjectStore {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
         ...(changes.enlarge !== undefined ? { enlarge: changes.enlarge } : {}),
+        ...(changes.clientHints !== undefined ? { client_hints: changes.clientHints ? 1 : 0 } : {}),
         updated_at: at,
       })
       .where('workspace_id', '=', workspaceId)
