@@ -253,7 +253,10 @@ for (const dialect of testDialects()) {
 
     it('refuses overlay settings without an overlay', async () => {
       const body = await refused('ovo=50');
-      assert.deepEqual(Object.keys(body.details.fieldErrors), ['overlayOpacity']);
+      assert.deepEqual(body.details.fieldErrors, {
+        ovo: ['overlayOpacity needs an overlay: set overlay to an image path of this project.'],
+      });
+      assert.deepEqual(Object.keys((await refused('overlayTile=true')).details.fieldErrors), ['overlayTile']);
     });
 
     // Each value against the parameter's range: in range is 200, outside or the wrong type is 400 on that name.

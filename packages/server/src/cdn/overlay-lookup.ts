@@ -1,18 +1,14 @@
-import { LoupeError, type TransformName, type Transforms, transformShortNames } from '@loupe/contract';
+import { LoupeError, type TransformName, type Transforms, transformNames, transformShortNames } from '@loupe/contract';
 import type { DeliveryImage, DeliveryStore } from './delivery-store.ts';
 
-const OVERLAY_SETTINGS = [
-  'overlayGravity',
-  'overlayX',
-  'overlayY',
-  'overlayScale',
-  'overlayOpacity',
-  'overlayTile',
-  'overlaySpacing',
-] as const satisfies readonly TransformName[];
+/** The settings of an overlay: the contract names them all `overlay…`. */
+const OVERLAY_SETTINGS = transformNames.filter((name) => name.startsWith('overlay') && name !== 'overlay');
 
-function invalid(field: string, message: string): LoupeError {
-  return new LoupeError('validation_failed', { message, details: { fieldErrors: { [field]: [message] }, formErrors: [] } });
+/** A 400 keyed by the name the caller used: the short one if the query has it, else the long one (as in a preset). */
+function invalid(field: TransformName, params: Record<string, string>, message: string): LoupeError {
+  const short = transformShortNames[field];
+  const name = short !== undefined && Object.hasOwn(params, short) ? short : field;
+  return new LoupeError('validation_failed', { message, details: { fieldErrors: { [name]: [message] }, formErrors: [] } });
 }
 
 /**
@@ -32,16 +28,10 @@ export async function findOverlay(
   const path = transforms.overlay;
   if (path === undefined) {
     const stray = OVERLAY_SETTINGS.find((field) => transforms[field] !== undefined);
-    if (stray) throw invalid(stray, `${stray} needs an overlay: set overlay to an image path of this project.`);
+    if (stray) throw invalid(stray, params, `${stray} needs an overlay: set overlay to an image path of this project.`);
     return undefined;
   }
   const overlay = await store.image(projectId, path);
-  if (!overlay) {
-    const field =
-      transformShortNames.overlay !== undefined && Object.hasOwn(params, transformShortNames.overlay)
-        ? transformShortNames.overlay
-        : 'overlay';
-    throw invalid(field, `No image at "${path}" in this project to use as overlay.`);
-  }
+  if (!overlay) throw invalid('overlay', params, `No image at "${path}" in this project to use as overlay.`);
   return overlay;
 }
