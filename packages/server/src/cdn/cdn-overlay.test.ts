@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { cdnUrl } from '../../../sdk/src/index.ts';
 import { testDialects } from '../testing/test-dialects.ts';
-import { readTestImage, uploadForm } from '../testing/test-images.ts';
+import { readTestImage, uploadImage } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { BLUE, decode, GREEN, near, type Pixels, pixel, RED, synthetic } from '../transform/test-pixels.ts';
 
@@ -21,20 +21,18 @@ const SQUARE = 'marks/red.png';
 const isRed = (image: Pixels, x: number, y: number) => near(pixel(image, x, y), RED, 12);
 const isBlue = (image: Pixels, x: number, y: number) => near(pixel(image, x, y), BLUE, 12);
 
+/** Asserts `colour` at every point, naming the point and what was there. */
+function assertAt(image: Pixels, colour: typeof isRed, points: readonly (readonly [number, number])[], what: string): void {
+  for (const [x, y] of points) assert.ok(colour(image, x, y), `${what} at ${x},${y}: ${pixel(image, x, y)}`);
+}
+
 for (const dialect of testDialects()) {
   describe(`CDN overlays (${dialect})`, () => {
     let t: TestServer;
     let projectId: string;
     let slug: string;
 
-    const upload = async (project: string, path: string, data: Buffer) => {
-      const response = await fetch(`${t.url}/api/images/projects/${project}/images`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${t.owner.key}` },
-        body: uploadForm({ name: path.split('/').pop() as string, data }, { path }),
-      });
-      assert.equal(response.status, 201, await response.text());
-    };
+    const upload = (project: string, path: string, data: Buffer) => uploadImage(t, t.owner.key, project, path, data);
     const cdn = async (path: string, query: string): Promise<CdnAnswer> => {
       const response = await fetch(`${t.url}/cdn/${slug}/${path}?${query}`);
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
@@ -77,21 +75,29 @@ for (const dialect of testDialects()) {
     it('places the overlay at bottom-right, offset inwards by x and y', async () => {
       const image = await pixels(`f=png&ov=${SQUARE}&ovg=bottom-right&ovx=10&ovy=5`);
       // 200×100 result, 20×20 overlay: columns 170–189, rows 75–94.
-      for (const [x, y] of [
-        [170, 75],
-        [189, 94],
-        [180, 85],
-      ] as const)
-        assert.ok(isRed(image, x, y), `inside at ${x},${y}: ${pixel(image, x, y)}`);
-      for (const [x, y] of [
-        [169, 85],
-        [190, 85],
-        [180, 74],
-        [180, 95],
-        [199, 99],
-        [0, 0],
-      ] as const)
-        assert.ok(isBlue(image, x, y), `outside at ${x},${y}: ${pixel(image, x, y)}`);
+      assertAt(
+        image,
+        isRed,
+        [
+          [170, 75],
+          [189, 94],
+          [180, 85],
+        ],
+        'inside',
+      );
+      assertAt(
+        image,
+        isBlue,
+        [
+          [169, 85],
+          [190, 85],
+          [180, 74],
+          [180, 95],
+          [199, 99],
+          [0, 0],
+        ],
+        'outside',
+      );
     });
 
     it('centres the overlay by default, and offsets from the centre push right and down', async () => {
@@ -142,30 +148,42 @@ for (const dialect of testDialects()) {
     it('tiling repeats the overlay over the whole result, spacing apart', async () => {
       // 20 px squares every 40 px from the top-left corner.
       const image = await pixels(`f=png&ov=${SQUARE}&ovt=1&ovsp=20&ovg=top-left`);
-      for (const [x, y] of [
-        [10, 10],
-        [50, 10],
-        [170, 50],
-        [90, 90],
-        [179, 99],
-      ] as const)
-        assert.ok(isRed(image, x, y), `tile at ${x},${y}: ${pixel(image, x, y)}`);
-      for (const [x, y] of [
-        [30, 10],
-        [10, 30],
-        [70, 70],
-        [190, 30],
-        [199, 99],
-      ] as const)
-        assert.ok(isBlue(image, x, y), `gap at ${x},${y}: ${pixel(image, x, y)}`);
+      assertAt(
+        image,
+        isRed,
+        [
+          [10, 10],
+          [50, 10],
+          [170, 50],
+          [90, 90],
+          [179, 99],
+        ],
+        'tile',
+      );
+      assertAt(
+        image,
+        isBlue,
+        [
+          [30, 10],
+          [10, 30],
+          [70, 70],
+          [190, 30],
+          [199, 99],
+        ],
+        'gap',
+      );
       const whole = await pixels(`f=png&ov=${SQUARE}&overlayTile=true`);
-      for (const [x, y] of [
-        [0, 0],
-        [199, 99],
-        [100, 50],
-        [37, 81],
-      ] as const)
-        assert.ok(isRed(whole, x, y), 'without spacing the tiles cover everything');
+      assertAt(
+        whole,
+        isRed,
+        [
+          [0, 0],
+          [199, 99],
+          [100, 50],
+          [37, 81],
+        ],
+        'without spacing the tiles cover everything',
+      );
     });
 
     it('applies before pad and radius: rounded corners cut the overlay too', async () => {
@@ -233,12 +251,7 @@ for (const dialect of testDialects()) {
       const other = await t.createWorkspace();
       const project = await t.request('POST', '/api/images/projects', { body: { name: 'Elsewhere' }, key: other.key });
       assert.equal(project.status, 201, JSON.stringify(project.body));
-      const response = await fetch(`${t.url}/api/images/projects/${project.body.id}/images`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${other.key}` },
-        body: uploadForm({ name: 'secret.png', data: await synthetic(20, 20, () => GREEN) }, { path: 'secret.png' }),
-      });
-      assert.equal(response.status, 201);
+      await uploadImage(t, other.key, project.body.id, 'secret.png', await synthetic(20, 20, () => GREEN));
       const sameWorkspace = await t.request('POST', '/api/images/projects', { body: { name: 'Sibling' } });
       await upload(sameWorkspace.body.id, 'sibling.png', await synthetic(20, 20, () => GREEN));
 
