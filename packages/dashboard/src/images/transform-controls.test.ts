@@ -47,7 +47,8 @@ describe('preset editor controls, read from the contract', () => {
   });
 
   it('gives the overlay a text field and its gravity a select of places only', () => {
-    assert.deepEqual([control('overlay').kind, control('overlay').queryName], ['text', 'ov']);
+    assert.deepEqual([control('overlay').kind, control('overlay').queryName, control('overlay').label], ['text', 'ov', 'Overlay image']);
+    assert.deepEqual([control('overlayX').label, control('overlayOpacity').label], ['Overlay X offset', 'Overlay opacity']);
     const gravity = control('overlayGravity');
     assert.ok(gravity.kind === 'select' && gravity.options.includes('bottom-right') && gravity.options.includes('center'));
     assert.ok(gravity.kind === 'select' && !gravity.options.includes('auto') && !gravity.options.includes('face'));
