@@ -148,7 +148,11 @@ function forward(
   });
   upstream.on('error', (error) => {
     refusal(`${target.hostname}:${port}`, error);
-    if (!response.headersSent) response.writeHead(error instanceof BlockedAddressError ? 403 : 502);
+    // The header tells the renderer this 403 is the guard's, not the site's.
+    if (!response.headersSent) {
+      if (error instanceof BlockedAddressError) response.writeHead(403, { 'x-loupe-guard': 'refused' });
+      else response.writeHead(502);
+    }
     response.end();
   });
   pipeline(request, upstream, () => undefined);

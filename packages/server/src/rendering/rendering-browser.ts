@@ -38,6 +38,8 @@ export async function launchRenderingBrowser(options: RenderingBrowserOptions): 
       '--disable-sync',
       '--disable-features=DnsOverHttps,MediaRouter,OptimizationHints',
       '--mute-audio',
+      // A page's script heap beyond this ends its tab (a crash the renderer reports), not the machine.
+      '--js-flags=--max-old-space-size=512',
     ],
   });
 }
