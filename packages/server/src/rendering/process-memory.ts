@@ -1,9 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 
 /**
- * Resident bytes of every process below `root` whose command name matches `name` (Linux
- * /proc): Chromium is a browser process, a GPU or utility process and a renderer per site,
- * and only their sum says what rendering costs. Processes that exit meanwhile are skipped.
+ * Memory of every process below `root` whose command name matches `name` (Linux /proc):
+ * Chromium is a browser process, a GPU or utility process and a renderer per site, and only
+ * their sum says what rendering costs. Each counts its proportional set size (PSS: pages it
+ * shares divided among their sharers), since summed RSS counts the shared libraries once per
+ * process. Processes that exit meanwhile are skipped.
  */
 export async function processTreeMemory(root: number, name: RegExp): Promise<number> {
   const parents = new Map<number, number>();
@@ -21,11 +23,16 @@ export async function processTreeMemory(root: number, name: RegExp): Promise<num
   let bytes = 0;
   for (const [pid, processName] of names) {
     if (!name.test(processName) || !descendsFrom(pid, root, parents)) continue;
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    const kilobytes = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    if (kilobytes) bytes += Number(kilobytes) * 1024;
+    bytes += await processMemory(pid);
   }
   return bytes;
+}
+
+/** One process's proportional set size in bytes; 0 once it has exited. */
+export async function processMemory(pid: number): Promise<number> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const kilobytes = /^Pss:\s+(\d+) kB/m.exec(rollup)?.[1];
+  return kilobytes ? Number(kilobytes) * 1024 : 0;
 }
 
 function descendsFrom(pid: number, root: number, parents: Map<number, number>): boolean {
