@@ -5,6 +5,7 @@ import { contentTypes, encodeOutput, missingJxlEncoder } from './encode-output.t
 import { faceCrop } from './face-crop.ts';
 import { isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { orientationSteps } from './orientation-steps.ts';
+import { placeOverlay } from './overlay.ts';
 import { openRaw, type RawImage, readRaw, timeBudget } from './raw-image.ts';
 import {
   cropsByGravity,
@@ -39,6 +40,8 @@ export interface PipelineOptions {
     channels: 3;
   }) => Promise<{ x: number; y: number; width: number; height: number } | null>;
   encodeJxl?: (image: { data: Buffer; width: number; height: number; channels: 4 }, quality: number) => Promise<Buffer>;
+  /** The stored original of the image that `transforms.overlay` names. */
+  overlay?: Buffer;
 }
 
 export interface TransformedImage {
@@ -60,7 +63,7 @@ sharp.concurrency(1);
 
 /**
  * The transform pipeline of DESIGN.md §7: decode (EXIF auto-orient) → rotate → flip →
- * resize/crop → colour → blur, sharpen → radius → flatten → encode. The original is
+ * resize/crop → colour → blur, sharpen → overlay → pad, radius → flatten → encode. The original is
  * decoded once; later stages pass raw pixels at output size, never re-encoded, each its
  * own sharp pass because sharp's internal operation order differs from DESIGN's.
  */
@@ -77,6 +80,12 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
     }
     if (transforms.blur !== undefined || (transforms.sharpen ?? 0) > 0) {
       image = await readRaw(detailFilters(openRaw(image, secondsLeft()), transforms));
+    }
+    // After the colour and detail steps, so a watermark stays crisp and true to its colours;
+    // before pad and radius, so it sits on the picture and rounded corners cut it too.
+    if (transforms.overlay !== undefined) {
+      if (!options.overlay) throw new Error('The overlay image was not given to the pipeline.');
+      image = await placeOverlay(image, options.overlay, transforms, options.maxInputPixels, secondsLeft);
     }
     const padBox = plan?.fit === 'pad' && hasBox(plan) ? plan : undefined;
     if (padBox || transforms.radius !== undefined) {
