@@ -12,7 +12,7 @@ const accepted: Record<string, unknown[]> = {
   width: [1, 8192],
   height: [1, 8192],
   fit: ['cover', 'contain', 'fill', 'scale-down', 'crop', 'pad'],
-  format: ['webp', 'avif', 'jpeg', 'png', 'jxl', 'auto'],
+  format: ['webp', 'avif', 'jpeg', 'png', 'jxl', 'gif', 'auto'],
   quality: [1, 100],
   qualityMode: ['high', 'medium', 'low'],
   dpr: [1, 2, 3],
@@ -28,13 +28,14 @@ const accepted: Record<string, unknown[]> = {
   bg: ['000000', 'ffffff', 'FFFFFF', 'a1B2c3'],
   rotate: [90, 180, 270],
   flip: ['h', 'v'],
+  frame: [1, 10000],
 };
 
 const rejected: Record<string, unknown[]> = {
   width: [0, 8193, -1, 10.5, '100', true, null, [100]],
   height: [0, 8193, -1, 10.5, '100', true, null],
   fit: ['stretch', 'Cover', 'scale_down', '', 1, null],
-  format: ['jpg', 'gif', 'WEBP', '', 1, null],
+  format: ['jpg', 'GIF', 'WEBP', '', 1, null],
   quality: [0, 101, 50.5, '80', null],
   qualityMode: ['ultra', 'HIGH', '', 1, null],
   dpr: [0, 4, 1.5, '2', null],
@@ -50,6 +51,7 @@ const rejected: Record<string, unknown[]> = {
   bg: ['#ff0000', '#fff', 'fffff', 'fffffff', 'gggggg', 'ff 000', '', 123456, null],
   rotate: [0, 45, 360, -90, 90.5, '90', null],
   flip: ['hv', 'x', 'H', 'horizontal', '', true, null],
+  frame: [0, -1, 10001, 1.5, '2', true, null],
 };
 
 const label = (value: unknown) => JSON.stringify(value);

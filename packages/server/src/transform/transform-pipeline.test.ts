@@ -251,7 +251,7 @@ describe('refused input', () => {
     });
   }
   it('probeImage refuses an image over maxInputPixels', async () => {
-    const attempt = probeImage(rocket, { maxInputPixels: 640 * 427 - 1 });
+    const attempt = probeImage(rocket, { maxInputPixels: 640 * 427 - 1, maxAnimationPixels: 640 * 427 });
     await assert.rejects(attempt, (error) => error instanceof ImageDecodeError && error.reason === 'too_large');
   });
   it('transformImage refuses an image over maxInputPixels', async () => {
