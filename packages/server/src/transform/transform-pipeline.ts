@@ -82,9 +82,8 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
     const plan = planResize(transforms);
     const animated = ANIMATED_FORMATS.has(transforms.format) && transforms.frame === undefined;
     const animation = animated ? await readAnimation(input, transforms, options) : undefined;
-    let image = animation
-      ? await decodeAndResizeFrames(input, transforms, plan, options, secondsLeft)
-      : await decodeAndResize(input, transforms, plan, options, secondsLeft);
+    const request = { input, transforms, plan, options, secondsLeft };
+    let image = animation ? await decodeAndResizeFrames(request) : await decodeAndResize(request);
 
     const colour = colourAdjustment(transforms);
     if (colour) {
@@ -197,14 +196,18 @@ async function readAnimation(input: Buffer, transforms: ResolvedTransforms, opti
   return { frames, timing: { delay: metadata.delay, loop: metadata.loop } };
 }
 
+/** What the decode-and-resize step works from. */
+interface DecodeRequest {
+  input: Buffer;
+  transforms: ResolvedTransforms;
+  plan: ResizePlan | undefined;
+  options: PipelineOptions;
+  secondsLeft: () => number;
+}
+
 /** Decode → rotate → flip → resize/crop, in one sharp pipeline from the original. */
-async function decodeAndResize(
-  input: Buffer,
-  transforms: ResolvedTransforms,
-  plan: ResizePlan | undefined,
-  options: PipelineOptions,
-  secondsLeft: () => number,
-): Promise<RawImage> {
+async function decodeAndResize(request: DecodeRequest): Promise<RawImage> {
+  const { input, transforms, plan, options, secondsLeft } = request;
   const page = transforms.frame === undefined ? 0 : transforms.frame - 1;
   const original = () =>
     orient(sharp(input, decodeOptions(options.maxInputPixels, { page })).timeout({ seconds: secondsLeft() }), transforms);
@@ -228,13 +231,8 @@ async function decodeAndResize(
  * those run on each frame. Saliency and face gravity choose the crop from the first frame
  * and apply it to all, so that the frames stay aligned.
  */
-async function decodeAndResizeFrames(
-  input: Buffer,
-  transforms: ResolvedTransforms,
-  plan: ResizePlan | undefined,
-  options: PipelineOptions,
-  secondsLeft: () => number,
-): Promise<RawImage> {
+async function decodeAndResizeFrames(request: DecodeRequest): Promise<RawImage> {
+  const { input, transforms, plan, options, secondsLeft } = request;
   const steps = orientationSteps(transforms.rotate, transforms.flip);
   const orientsAsStack = steps.angle === 0 && !steps.flip;
   const byFirstFrame = plan !== undefined && cropsByGravity(plan) && (plan.gravity === 'auto' || plan.gravity === 'face');
