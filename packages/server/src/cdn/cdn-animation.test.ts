@@ -140,6 +140,18 @@ for (const dialect of testDialects()) {
       assertMarkers(padded, 5, 15);
     });
 
+    it('an image stored before frames were counted (frames null) has them read from its header', async () => {
+      const answer = await upload(
+        'before-0036.gif',
+        (await animationFromPhoto(await readTestImage('rocket.jpg'), { frames: 5, width: 40, height: 30, format: 'gif' })).data,
+      );
+      assert.equal(answer.status, 201);
+      await t.server.database.db.updateTable('images').set({ frames: null }).where('path', '=', 'before-0036.gif').execute();
+      const decoded = await frames('before-0036.gif', 'w=20&f=auto');
+      assert.deepEqual([decoded.format, decoded.pages, decoded.pageHeight], ['gif', 5, 15]);
+      assert.equal((await cdn('before-0036.gif', 'frame=6')).status, 400);
+    });
+
     it('refuses an animation bomb with animation_too_large before decoding it, and keeps a poster of it', async () => {
       // 24 frames of 2000×1333: 64 Mpx of frames, over the default 50 Mpx.
       const answer = await cdn('anim.gif', 'w=2000');

@@ -132,6 +132,8 @@ for (const dialect of testDialects()) {
         'bg',
         'rotate',
         'flip',
+        // Issue #26: a poster frame of an animation.
+        'frame',
       ];
       assert.deepEqual(Object.keys(accepted), fields);
       assert.deepEqual(Object.keys(rejected), fields);
