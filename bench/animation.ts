@@ -1,6 +1,6 @@
 /**
  * An animated 50-frame GIF resized cold (issue #26, point 1): Loupe over HTTP against sharp
- * directly with the same settings, in one process each. Run by hand: `node bench/animation.ts`.
+ * directly with the same settings. Run by hand: `npm run bench:animation`.
  *
  *   BENCH_COLD_REQUESTS   timed requests (or sharp calls) per row (default 8)
  *
@@ -16,6 +16,10 @@ import { loadAverage, numberSetting, printTable, quantile, runBench } from './be
 import { loupeApi, startLoupe } from './loupe-server.ts';
 
 const REQUESTS = numberSetting('BENCH_COLD_REQUESTS', 8, 1);
+// sharp here as Loupe runs it (transform-pipeline.ts): one libvips thread per image, no
+// operation cache; so the ratio is what Loupe adds, not a difference of settings.
+sharp.concurrency(1);
+sharp.cache(false);
 const WIDTH = 240;
 
 async function timed(count: number, once: (index: number) => Promise<unknown>): Promise<number[]> {

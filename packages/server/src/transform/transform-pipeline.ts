@@ -129,10 +129,11 @@ export async function probeImage(
     const metadata = await sharp(input, decodeOptions(options.maxInputPixels)).metadata();
     // Only the first frame is decoded here; an animation that could never be delivered whole
     // is refused by its header, before its frames are.
-    if ((metadata.pages ?? 1) > 1 && (metadata.pages ?? 1) * metadata.width * metadata.height > options.maxAnimationPixels) {
+    const frames = metadata.pages ?? 1;
+    if (frames > 1 && frames * metadata.width * metadata.height > options.maxAnimationPixels) {
       throw new ImageDecodeError(
         'too_large',
-        `The animation has ${metadata.pages} frames of ${metadata.width}×${metadata.height} pixels; this server takes at most ${options.maxAnimationPixels} pixels of frames (LOUPE_MAX_ANIMATION_PIXELS).`,
+        `The animation has ${frames} frames of ${metadata.width}×${metadata.height} pixels; this server takes at most ${options.maxAnimationPixels} pixels of frames (LOUPE_MAX_ANIMATION_PIXELS).`,
       );
     }
     const size = options.thumbnailSize ?? 32;
@@ -148,7 +149,7 @@ export async function probeImage(
       height: metadata.autoOrient.height,
       format,
       hasAlpha: metadata.hasAlpha,
-      pages: metadata.pages ?? 1,
+      pages: frames,
       thumbnail: { data, width: info.width, height: info.height, channels: 4 },
     };
   } catch (error) {
