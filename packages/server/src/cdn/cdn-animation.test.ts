@@ -164,6 +164,17 @@ for (const dialect of testDialects()) {
       assert.deepEqual([poster.pages, poster.width], [1, 2000]);
     });
 
+    it('a client hint that would make the animation too large falls back to the URL size', async () => {
+      const changed = await t.request('PATCH', `/api/images/projects/${projectId}`, { body: { clientHints: true } });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+      // 24 frames at w=600 is 24 × 600 × 400 = 5.8 Mpx; DPR 3 would be 52 Mpx, over the 50 Mpx bound.
+      const hinted = await frames('anim.gif', 'w=600&f=webp', { 'sec-ch-dpr': '3' });
+      assert.deepEqual([hinted.pages, hinted.width], [24, 600]);
+      const doubled = await frames('anim.gif', 'w=300&f=webp', { 'sec-ch-dpr': '2' });
+      assert.deepEqual([doubled.pages, doubled.width], [24, 600]);
+      await t.request('PATCH', `/api/images/projects/${projectId}`, { body: { clientHints: false } });
+    });
+
     it('refuses to store an animation whose frames exceed the bound, from its header', async () => {
       // 600 frames of 300×300 (54 Mpx): each frame small, the whole over 50 Mpx.
       const frame = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#336699' } })

@@ -192,7 +192,12 @@ export class DeliveryService {
   #hinted(image: DeliveryImage, transforms: Partial<Transforms>, { hints, explicit }: HintsOfRequest) {
     const hinted = applyClientHints(transforms, explicit, hints, image);
     const size = outputSize(hinted.transforms, image);
-    return size.width * size.height > this.#dependencies.maxOutputPixels ? { transforms, vary: hinted.vary } : hinted;
+    const pixels = size.width * size.height;
+    // An animation's frames count too (LOUPE_MAX_ANIMATION_PIXELS): a hint must not make it a refusal.
+    const frames = transforms.frame === undefined ? (image.frames ?? 1) : 1;
+    const over =
+      pixels > this.#dependencies.maxOutputPixels || (frames > 1 && frames * pixels > this.#dependencies.pipeline.maxAnimationPixels);
+    return over ? { transforms, vary: hinted.vary } : hinted;
   }
 
   async #variant(image: DeliveryImage, transforms: Partial<Transforms>, accept: string | undefined) {
