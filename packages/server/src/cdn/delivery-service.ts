@@ -11,6 +11,7 @@ import { parseCdnQuery } from './cdn-query.ts';
 import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
+import { findOverlay } from './overlay-lookup.ts';
 import type { QualityChooser } from './quality-chooser.ts';
 import type { TransformLimiter } from './transform-limiter.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
@@ -47,7 +48,7 @@ export interface DeliveryDependencies {
   limiter: TransformLimiter;
   usage: UsageRecorder;
   quality: QualityChooser;
-  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds'>;
+  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds' | 'overlay'>;
   maxInputPixels: number;
   /** LOUPE_MAX_OUTPUT_PIXELS: larger outputs are refused before anything is decoded. */
   maxOutputPixels: number;
@@ -137,6 +138,7 @@ export class DeliveryService {
       path as string,
       image,
       transforms,
+      query.params,
       request.accept,
       hints,
     );
@@ -151,24 +153,28 @@ export class DeliveryService {
   }
 
   /**
-   * The image may be replaced between reading its record and reading its original (the old
-   * original is deleted once the new one is in): then the record is read again, a few times.
+   * The image (or its overlay) may be replaced between reading its record and reading its
+   * original (the old original is deleted once the new one is in): then the records are read
+   * again, a few times.
    */
   async #variantOfCurrent(
     projectId: string,
     path: string,
     image: DeliveryImage,
     transforms: Partial<Transforms>,
+    params: Record<string, string>,
     accept: string | undefined,
     hints: HintsOfRequest | undefined,
   ) {
     let current = image;
     for (let attempt = 1; ; attempt++) {
+      const overlay = await findOverlay(this.#dependencies.store, projectId, transforms, params);
       try {
         const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
-        return { ...(await this.#variant(current, hinted.transforms, accept)), varyOnHints: hinted.vary };
+        return { ...(await this.#variant(current, hinted.transforms, overlay, accept)), varyOnHints: hinted.vary };
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
+        if (error.blobKey === overlay?.blobKey && error.blobKey !== current.blobKey) continue;
         const reread = await this.#dependencies.store.image(projectId, path);
         if (!reread || reread.blobKey === current.blobKey) throw notFound();
         current = reread;
@@ -200,7 +206,7 @@ export class DeliveryService {
     return over ? { transforms, vary: hinted.vary } : hinted;
   }
 
-  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, accept: string | undefined) {
+  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, overlay: DeliveryImage | undefined, accept: string | undefined) {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
     // With nothing to change, the original is served as stored.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
@@ -229,7 +235,9 @@ export class DeliveryService {
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
 
-    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
+    // The overlay's version is part of the key: replacing the overlay image renews every variant it marks.
+    const overlayVersion = overlay ? `|overlay:${overlay.blobKey}` : '';
+    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${overlayVersion}`;
     const served = await this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
         const input = await this.#original(image.blobKey);
@@ -241,6 +249,7 @@ export class DeliveryService {
               ...this.#dependencies.pipeline,
               maxInputPixels: this.#dependencies.maxInputPixels,
               timeoutSeconds: this.#dependencies.timeoutSeconds,
+              ...(overlay ? { overlay: await this.#original(overlay.blobKey) } : {}),
             },
           );
           return { data: output.data, contentType: output.contentType };
@@ -270,8 +279,11 @@ interface HintsOfRequest {
 
 /** An image record whose original is no longer in the blob store (replaced or deleted meanwhile). */
 class OriginalGoneError extends LoupeError {
+  readonly blobKey: string;
+
   constructor(blobKey: string) {
     super('not_found', { message: 'No such image.' });
     this.name = `OriginalGoneError(${blobKey})`;
+    this.blobKey = blobKey;
   }
 }

@@ -7,6 +7,7 @@ import { faceCrop } from './face-crop.ts';
 import { ImageDecodeError, isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { orientationSteps } from './orientation-steps.ts';
 import { outputSize } from './output-bound.ts';
+import { placeOverlay } from './overlay.ts';
 import { eachFrame, frameOf, openRaw, type RawImage, readRaw, timeBudget } from './raw-image.ts';
 import {
   coverCropAround,
@@ -48,6 +49,8 @@ export interface PipelineOptions {
     channels: 3;
   }) => Promise<{ x: number; y: number; width: number; height: number } | null>;
   encodeJxl?: (image: { data: Buffer; width: number; height: number; channels: 4 }, quality: number) => Promise<Buffer>;
+  /** The stored original of the image that `transforms.overlay` names. */
+  overlay?: Buffer;
 }
 
 export interface TransformedImage {
@@ -71,7 +74,7 @@ sharp.concurrency(1);
 
 /**
  * The transform pipeline of DESIGN.md §7: decode (EXIF auto-orient) → rotate → flip →
- * resize/crop → colour → blur, sharpen → radius → flatten → encode. The original is
+ * resize/crop → colour → blur, sharpen → overlay → pad, radius → flatten → encode. The original is
  * decoded once; later stages pass raw pixels at output size, never re-encoded, each its
  * own sharp pass because sharp's internal operation order differs from DESIGN's.
  */
@@ -91,6 +94,14 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
     }
     if (transforms.blur !== undefined || (transforms.sharpen ?? 0) > 0) {
       image = await eachFrame(image, (frame) => readRaw(detailFilters(openRaw(frame, secondsLeft()), transforms)));
+    }
+    // After the colour and detail steps, so a watermark stays crisp and true to its colours;
+    // before pad and radius, so it sits on the picture and rounded corners cut it too.
+    if (transforms.overlay !== undefined) {
+      if (!options.overlay) throw new Error('The overlay image was not given to the pipeline.');
+      const overlay = options.overlay;
+      // On each frame of an animation: composited on the stack, it would mark only one.
+      image = await eachFrame(image, (frame) => placeOverlay(frame, overlay, transforms, options.maxInputPixels, secondsLeft));
     }
     const padBox = plan?.fit === 'pad' && hasBox(plan) ? plan : undefined;
     if (padBox || transforms.radius !== undefined) {
