@@ -140,6 +140,17 @@ for (const dialect of testDialects()) {
       assertMarkers(padded, 5, 15);
     });
 
+    it('an overlay marks every frame of an animation', async () => {
+      const mark = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#ff00ff' } })
+        .png()
+        .toBuffer();
+      assert.equal((await upload('mark.png', mark)).status, 201);
+      const marked = await frames('anim.gif', 'w=60&f=webp&ov=mark.png&ovg=bottom-right');
+      assert.equal(marked.pages, 24);
+      for (const frame of marked.frames) assert.ok(near(pixel(frame, 55, 35).slice(0, 3), [255, 0, 255], 24), `${pixel(frame, 55, 35)}`);
+      assertMarkers(marked, 5, 5);
+    });
+
     it('an image stored before frames were counted (frames null) has them read from its header', async () => {
       const answer = await upload(
         'before-0036.gif',
