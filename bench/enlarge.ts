@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import { decodeOptions, transformImage } from '../packages/server/src/transform/transform-pipeline.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 30);
-const options = { maxInputPixels: 100_000_000, timeoutSeconds: 60 };
+const options = { maxInputPixels: 100_000_000, maxAnimationPixels: 100_000_000, timeoutSeconds: 60 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function timed(action: () => Promise<unknown>): Promise<number> {

@@ -5,7 +5,7 @@ import { ImagePath } from './image.ts';
 const integer = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const fits = ['cover', 'contain', 'fill', 'scale-down', 'crop', 'pad'] as const;
-export const formats = ['webp', 'avif', 'jpeg', 'png', 'jxl', 'auto'] as const;
+export const formats = ['webp', 'avif', 'jpeg', 'png', 'jxl', 'gif', 'auto'] as const;
 /** Spec §2's "corners" are the four corner values of DESIGN.md §7. */
 export const gravities = [
   'auto',
@@ -36,7 +36,11 @@ export const transformFields = {
   width: integer(1, 8192).describe("Output width in pixels, times dpr; under `enlarge=never` at most the original's."),
   height: integer(1, 8192).describe("Output height in pixels, times dpr; under `enlarge=never` at most the original's."),
   fit: z.enum(fits).describe('Resize mode.'),
-  format: z.enum(formats).describe('Output format; `auto` negotiates on Accept.'),
+  format: z
+    .enum(formats)
+    .describe(
+      'Output format; `auto` negotiates on Accept. An animated original stays animated as `webp`, `gif` or `auto` (WebP, else GIF); other formats give a still.',
+    ),
   quality: integer(1, 100).describe('Output quality.'),
   qualityMode: z.enum(['high', 'medium', 'low']).describe('Perceptual quality target; `quality` overrides it.'),
   dpr: integer(1, 3).describe('Device pixel ratio: multiplies width and height.'),
@@ -60,6 +64,9 @@ export const transformFields = {
     .describe(
       "Whether a resize may make the picture larger than the original; unset, the project's `enlarge` decides. Under `never` no side of the picture outgrows the original's pixels: contain and one-side resizes stop at the original's size, cover, crop and fill shrink their box (keeping its shape) until the original covers it, pad keeps its box and pads a picture it does not enlarge.",
     ),
+  frame: integer(1, 10000).describe(
+    'One frame of an animated original, 1 for the first: the output is a still. 400 beyond the number of frames the image has.',
+  ),
   overlay: ImagePath.describe(
     'Path of another image of the same project to place over the result (a watermark); its first frame if animated.',
   ),
