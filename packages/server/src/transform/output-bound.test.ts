@@ -95,6 +95,8 @@ describe('output size under either enlargement is what the pipeline makes', () =
     ] as const) {
       assert.deepEqual(outputSize(transforms, { width: 14, height: 25 }), expected);
       assert.deepEqual(await madeSize(gif, transforms), expected);
+      const animated = await transformImage(gif, { ...transforms, format: 'webp' }, options);
+      assert.deepEqual([animated.width, animated.height, animated.frames], [expected.width, expected.height, 24]);
     }
   });
   it('makes the same sizes from the larger photo, hubble_deep_field.jpg (1000×872)', async () => {
