@@ -65,9 +65,11 @@ export const errorCatalogue = {
     message:
       'This server sends no email (LOUPE_SMTP_URL is not set): ask its operator for a reset link (`loupe admin reset-password <email>`).',
   },
+  origin_failed: { status: 502, message: "The project's origin did not answer with an image that could be stored." },
   not_ready: { status: 503, message: 'The service is not ready.' },
   overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },
   transform_timeout: { status: 503, message: 'Transforming this image took too long; retry shortly or ask for a smaller output.' },
+  origin_timeout: { status: 504, message: "The project's origin did not answer in time." },
   insufficient_storage: { status: 507, message: "The server's storage is full: delete something, or retry once space is freed." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -2,6 +2,8 @@ import { ImagePath, LoupeError, type Transforms, verifyCdnSignature } from '@lou
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { isProjectSlug } from '../images/slug.ts';
+import { parseOrigin } from '../origins/origin-config.ts';
+import type { OriginPuller } from '../origins/origin-puller.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound } from '../transform/output-bound.ts';
 import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
@@ -43,6 +45,8 @@ export interface DeliveryDependencies {
   /** LOUPE_MAX_OUTPUT_PIXELS: larger outputs are refused before anything is decoded. */
   maxOutputPixels: number;
   timeoutSeconds: number;
+  /** Brings a missing image from the project's origin, when it has one (origins/origin-puller.ts). */
+  origins?: Pick<OriginPuller, 'pull'>;
 }
 
 const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
@@ -106,7 +110,8 @@ export class DeliveryService {
     await this.#checkSignature(project, request.encodedPath, query.params, at);
 
     const path = decodeImagePath(request.encodedPath);
-    const image = path === undefined ? undefined : await this.#dependencies.store.image(project.id, path);
+    if (path === undefined) throw notFound();
+    const image = (await this.#dependencies.store.image(project.id, path)) ?? (await this.#fromOrigin(project, path));
     if (!image) throw notFound();
 
     let transforms: Partial<Transforms> = query.transforms;
@@ -121,7 +126,7 @@ export class DeliveryService {
       transforms = { ...preset, ...query.transforms };
     }
 
-    const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path as string, image, transforms, request.accept);
+    const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path, image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#dependencies.usage.record(project.id, {
@@ -130,6 +135,14 @@ export class DeliveryService {
       cacheHit,
     });
     return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
+  }
+
+  /** The image fetched from the project's origin and stored, after the signature was checked; undefined when there is none. */
+  async #fromOrigin(project: DeliveryProject, path: string): Promise<DeliveryImage | undefined> {
+    const origin = parseOrigin(project.origin);
+    if (!origin || !this.#dependencies.origins) return undefined;
+    if (!(await this.#dependencies.origins.pull(project, origin, path))) return undefined;
+    return this.#dependencies.store.image(project.id, path);
   }
 
   /**

@@ -10,6 +10,9 @@ export interface DeliveryProject {
   requireSignedUrls: boolean;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
+  workspaceId: string;
+  /** JSON of the project's origin (origins/origin-config.ts), null when it has none. */
+  origin: string | null;
 }
 
 export interface DeliveryImage {
@@ -25,7 +28,8 @@ export interface DeliveryImage {
 type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
   'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
->;
+> &
+  Pick<Selectable<ImageProjectTable>, 'workspace_id' | 'origin'>;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
@@ -40,7 +44,8 @@ export class DeliveryStore {
     const projects = () =>
       database.db
         .selectFrom('image_projects')
-        .select(['id', 'slug', 'require_signed_urls', 'signing_secret', 'previous_signing_secret', 'previous_secret_expires_at']);
+        .select(['id', 'slug', 'require_signed_urls', 'signing_secret', 'previous_signing_secret', 'previous_secret_expires_at'])
+        .select(['workspace_id', 'origin']);
     this.#projectBy = {
       slug: compiledOnce(() => projects().where('slug', '=', '').compile()),
       domain: compiledOnce(() => projects().where('custom_domain', '=', '').compile()),
@@ -69,6 +74,8 @@ export class DeliveryStore {
       slug: row.slug,
       requireSignedUrls: row.require_signed_urls === 1,
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
+      workspaceId: row.workspace_id,
+      origin: row.origin,
     };
   }
 

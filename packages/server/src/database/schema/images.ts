@@ -19,6 +19,8 @@ export interface ImageProjectTable {
   signing_secret: string | null;
   previous_signing_secret: string | null;
   previous_secret_expires_at: string | null;
+  /** JSON of the project's origin (origins/origin-config.ts), secret included; null when none. */
+  origin: string | null;
   created_at: string;
   updated_at: string;
 }
