@@ -41,6 +41,10 @@ export const errorCatalogue = {
   not_found: { status: 404, message: 'Not found.' },
   preset_name_taken: { status: 409, message: 'A preset with this name already exists in the project.' },
   custom_domain_taken: { status: 409, message: 'This custom domain is used by another project.' },
+  origin_secret_required: {
+    status: 409,
+    message: 'No secret is stored for this endpoint and access key id: send secretAccessKey.',
+  },
   signing_disabled: { status: 409, message: 'Enable signing for this project first.' },
   schedule_limit_reached: { status: 409, message: 'The project has as many schedules as a project may have.' },
   rule_pack_name_taken: { status: 409, message: 'A rule pack with this name already exists in the workspace.' },

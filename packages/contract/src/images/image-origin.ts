@@ -5,6 +5,8 @@ const OriginBaseUrl = z
   .url({ protocol: /^https?$/ })
   .max(2048)
   .refine((value) => {
+    // zod runs refinements after a failed check too: an unparsable value is the url check's to report.
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.username === '' && url.password === '' && url.search === '' && url.hash === '';
   }, 'Must be a base address without user, password, query or fragment.')
@@ -62,7 +64,9 @@ const S3OriginInput = z.strictObject({
   ...S3OriginFields,
   secretAccessKey: printable(256)
     .optional()
-    .describe('Write-only: never answered. May be left out to keep the stored one when endpoint and accessKeyId are unchanged.'),
+    .describe(
+      'Write-only: never answered. May be left out to keep the stored one when endpoint and accessKeyId are unchanged (otherwise 409 origin_secret_required).',
+    ),
 });
 
 export const ImageOriginInput = z.discriminatedUnion('kind', [HttpsOriginInput, S3OriginInput]);

@@ -29,5 +29,6 @@ export const originOperations = [
     params: ProjectParams,
     body: SetImageOrigin,
     output: ImageOrigin,
+    errors: ['origin_secret_required'],
   }),
 ];

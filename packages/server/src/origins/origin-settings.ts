@@ -59,6 +59,6 @@ export class OriginSettings {
     if (stored?.kind === 's3' && stored.endpoint === input.endpoint && stored.accessKeyId === input.accessKeyId) {
       return { ...rest, secretAccessKey: stored.secretAccessKey };
     }
-    throw invalid('origin.secretAccessKey', 'Required: no secret is stored for this endpoint and access key id.');
+    throw new LoupeError('origin_secret_required');
   }
 }

@@ -259,16 +259,16 @@ for (const dialect of testDialects()) {
       const path = `/api/images/projects/${project.body.id}/origin`;
       const s3Origin = { kind: 's3', endpoint: 'https://s3.example.com', region: 'auto', bucket: 'photos', accessKeyId: 'AKID' };
       const missing = await t.request('PUT', path, { body: { origin: s3Origin } });
-      assert.equal(missing.status, 400);
-      assert.ok(missing.body.details.fieldErrors['origin.secretAccessKey']);
+      assert.equal(missing.status, 409);
+      assert.equal(missing.body.code, 'origin_secret_required');
       assert.equal((await t.request('PUT', path, { body: { origin: { ...s3Origin, secretAccessKey: 'TOPSECRET-VALUE' } } })).status, 200);
       const kept = await t.request('PUT', path, { body: { origin: { ...s3Origin, prefix: 'new/' } } });
       assert.equal(kept.status, 200);
       assert.equal(kept.body.origin.prefix, 'new/');
       const read = await t.request('GET', path);
       assert.ok(!JSON.stringify(read.body).includes('TOPSECRET'));
-      assert.equal((await t.request('PUT', path, { body: { origin: { ...s3Origin, endpoint: 'https://evil.example.com' } } })).status, 400);
-      assert.equal((await t.request('PUT', path, { body: { origin: { ...s3Origin, accessKeyId: 'OTHER' } } })).status, 400);
+      assert.equal((await t.request('PUT', path, { body: { origin: { ...s3Origin, endpoint: 'https://evil.example.com' } } })).status, 409);
+      assert.equal((await t.request('PUT', path, { body: { origin: { ...s3Origin, accessKeyId: 'OTHER' } } })).status, 409);
       const removed = await t.request('PUT', path, { body: { origin: null } });
       assert.deepEqual(removed.body, { origin: null });
       assert.deepEqual((await t.request('GET', path)).body, { origin: null });
@@ -292,6 +292,7 @@ for (const dialect of testDialects()) {
       ['an unknown field', { kind: 'https', baseUrl: 'https://example.com/', extra: 1 }, false],
       ['an unknown kind', { kind: 'ftp', baseUrl: 'https://example.com/' }, false],
       ['a number as base URL', { kind: 'https', baseUrl: 42 }, false],
+      ['a base URL that is no URL', { kind: 'https', baseUrl: 'x' }, false],
       ['a bucket of 2 characters', { ...s3Base, bucket: 'ab' }, false],
       ['a bucket of 3 characters', { ...s3Base, bucket: 'abc' }, true],
       ['a bucket of 63 characters', { ...s3Base, bucket: 'a'.repeat(63) }, true],
