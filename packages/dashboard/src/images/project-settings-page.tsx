@@ -10,6 +10,7 @@ import { SaveActions } from '../components/save-actions.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { formatBytes } from './format-bytes.ts';
+import { OriginForm } from './origin-form.tsx';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
 
@@ -22,7 +23,7 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain, cached variants and deletion. */
+/** `…/settings`: the project's name, custom domain, origin, cached variants and deletion. */
 export function ProjectSettingsPage() {
   const { api, can } = useWorkspace();
   const { project } = useImageProject();
@@ -49,6 +50,7 @@ export function ProjectSettingsPage() {
         <>
           <RenameForm />
           <DomainForm />
+          <OriginForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
         </>
