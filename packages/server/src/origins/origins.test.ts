@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { testDialects } from '../testing/test-dialects.ts';
 import { readTestImage } from '../testing/test-images.ts';
+import { loopbackResolver } from '../testing/test-resolver.ts';
 import { startTestS3, type TestS3 } from '../testing/test-s3.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { decode } from '../transform/test-pixels.ts';
@@ -32,6 +33,21 @@ function startOrigin(routes: Record<string, (request: IncomingMessage, response:
       ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A GET with its own Host header (fetch refuses to set one): a custom domain's request. */
+function getWithHost(base: string, path: string, host: string) {
+  const { hostname, port } = new URL(base);
+  return new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+    const outgoing = httpRequest({ host: hostname, port, path, headers: { host } }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
 }
 
 const cdnGet = (t: TestServer, path: string, headers: Record<string, string> = {}) =>
@@ -69,6 +85,12 @@ for (const dialect of testDialects()) {
       '/site/to-metadata.jpg': (_request, response) =>
         response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end(),
       '/site/moved.jpg': (_request, response) => response.writeHead(301, { location: '/site/photos/rocket.jpg' }).end(),
+      '/site/domain.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
+      '/site/quota-1.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
+      '/site/quota-2.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
+      '/site/hang.jpg': () => {
+        // Never answers: the origin timeout ends the wait.
+      },
       '/site/signed.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
       '/secret.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
     });
@@ -84,6 +106,25 @@ for (const dialect of testDialects()) {
         // More projects than the free plan's three.
         defaultPlan: 'business',
         originNotFoundSeconds: 60,
+        originTimeoutSeconds: 3,
+        plans: {
+          business: {
+            pagesPerCrawl: 100_000,
+            monthlyCredits: 500_000,
+            imageProjects: null,
+            imagesPerProject: null,
+            scheduledCrawls: true,
+            customRulePacks: true,
+          },
+          free: {
+            pagesPerCrawl: 500,
+            monthlyCredits: 1_000,
+            imageProjects: 3,
+            imagesPerProject: 1,
+            scheduledCrawls: false,
+            customRulePacks: false,
+          },
+        },
         originClock: () => clock,
       });
       const project = await t.request('POST', '/api/images/projects', { body: { name: 'Origin site' } });
@@ -172,6 +213,42 @@ for (const dialect of testDialects()) {
         assert.equal(origin.count(`/site/${path}`), again + 1);
       });
     }
+
+    it('answers an origin that does not answer in time with 504 origin_timeout', async () => {
+      const answer = await cdnGet(t, `/cdn/${slug}/hang.jpg`);
+      assert.equal(answer.status, 504);
+      assert.equal(JSON.parse(answer.body.toString()).code, 'origin_timeout');
+    });
+
+    it('fetches on a custom domain too', async () => {
+      const project = await t.request('POST', '/api/images/projects', { body: { name: 'Domain origin' } });
+      await t.request('PATCH', `/api/images/projects/${project.body.id}`, { body: { customDomain: 'images.origin.test' } });
+      await t.request('PUT', `/api/images/projects/${project.body.id}/origin`, {
+        body: { origin: { kind: 'https', baseUrl: originBase } },
+      });
+      const answer = await getWithHost(t.url, '/domain.jpg?w=25&f=png', 'images.origin.test');
+      assert.equal(answer.status, 200, answer.body.toString());
+      assert.equal((await decode(answer.body)).width, 25);
+      assert.equal(origin.count('/site/domain.jpg'), 1);
+    });
+
+    it("holds an origin's images to the plan's images per project", async () => {
+      const other = await t.createWorkspace({ plan: 'free' });
+      const project = await t.request('POST', '/api/images/projects', { key: other.key, body: { name: 'Quota' } });
+      await t.request('PUT', `/api/images/projects/${project.body.id}/origin`, {
+        key: other.key,
+        body: { origin: { kind: 'https', baseUrl: originBase } },
+      });
+      assert.equal((await cdnGet(t, `/cdn/${project.body.slug}/quota-1.jpg`)).status, 200);
+      const over = await cdnGet(t, `/cdn/${project.body.slug}/quota-2.jpg`);
+      assert.equal(over.status, 403);
+      assert.equal(JSON.parse(over.body.toString()).code, 'plan_limit_reached');
+      const listed = await t.request('GET', `/api/images/projects/${project.body.id}/images`, { key: other.key });
+      assert.deepEqual(
+        listed.body.map((image: { path: string }) => image.path),
+        ['quota-1.jpg'],
+      );
+    });
 
     it('follows a redirect on the origin’s own host', async () => {
       const answer = await cdnGet(t, `/cdn/${slug}/moved.jpg?w=30&f=png`);
@@ -327,8 +404,36 @@ for (const dialect of testDialects()) {
   describe(`origin addresses where private addresses are refused (${dialect})`, () => {
     let t: TestServer;
     before(async () => {
-      t = await startTestServer(dialect, { crawlAllowPrivate: false });
+      // Names under .test resolve to 127.0.0.1: public-looking names the guard must refuse at connection.
+      t = await startTestServer(dialect, { crawlAllowPrivate: false, resolve: loopbackResolver().resolve });
     });
+
+    for (const [kind, origin] of [
+      ['https', { kind: 'https', baseUrl: 'https://origin.test/images/' }],
+      [
+        'S3',
+        {
+          kind: 's3',
+          endpoint: 'https://s3.origin.test',
+          region: 'auto',
+          bucket: 'photos',
+          accessKeyId: 'AKID',
+          secretAccessKey: 'secret',
+        },
+      ],
+    ] as const) {
+      it(`refuses at connection an ${kind} origin whose name resolves to a private address`, async () => {
+        const project = await t.request('POST', '/api/images/projects', { body: { name: `Rebound ${kind}` } });
+        const set = await t.request('PUT', `/api/images/projects/${project.body.id}/origin`, { body: { origin } });
+        assert.equal(set.status, 200, JSON.stringify(set.body));
+        const answer = await cdnGet(t, `/cdn/${project.body.slug}/photo.jpg`);
+        assert.equal(answer.status, 502, answer.body.toString());
+        const body = JSON.parse(answer.body.toString());
+        assert.equal(body.code, 'origin_failed');
+        assert.match(body.error, /not public/);
+        await t.request('DELETE', `/api/images/projects/${project.body.id}`);
+      });
+    }
     after(() => t.close());
 
     for (const baseUrl of ['https://127.0.0.1/', 'https://[::1]/', 'https://169.254.169.254/', 'https://10.0.0.1/', 'http://127.0.0.1/']) {
