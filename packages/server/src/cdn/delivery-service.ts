@@ -7,7 +7,7 @@ import type { OriginPuller } from '../origins/origin-puller.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound } from '../transform/output-bound.ts';
 import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
-import { parseCdnQuery } from './cdn-query.ts';
+import { type CdnQuery, parseCdnQuery } from './cdn-query.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
 import type { QualityChooser } from './quality-chooser.ts';
@@ -111,20 +111,12 @@ export class DeliveryService {
 
     const path = decodeImagePath(request.encodedPath);
     if (path === undefined) throw notFound();
-    const image = (await this.#dependencies.store.image(project.id, path)) ?? (await this.#fromOrigin(project, path));
+    const held = await this.#dependencies.store.image(project.id, path);
+    // A request refused anyway (an unknown preset) must not fetch and store anything from the origin.
+    const checkedFirst = held || project.origin === null ? undefined : await this.#transforms(project.id, query);
+    const image = held ?? (await this.#fromOrigin(project, path));
     if (!image) throw notFound();
-
-    let transforms: Partial<Transforms> = query.transforms;
-    if (query.preset !== undefined) {
-      const preset = await this.#dependencies.store.presetTransforms(project.id, query.preset);
-      if (!preset) {
-        throw new LoupeError('validation_failed', {
-          message: `No preset named "${query.preset}" in this project.`,
-          details: { fieldErrors: { t: [`No preset named "${query.preset}".`] }, formErrors: [] },
-        });
-      }
-      transforms = { ...preset, ...query.transforms };
-    }
+    const transforms = checkedFirst ?? (await this.#transforms(project.id, query));
 
     const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path, image, transforms, request.accept);
     const cacheHit = source === 'memory' || source === 'disk';
@@ -135,6 +127,19 @@ export class DeliveryService {
       cacheHit,
     });
     return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
+  }
+
+  /** The preset's transforms with the ad-hoc ones over them; 400 for a preset the project lacks. */
+  async #transforms(projectId: string, query: CdnQuery): Promise<Partial<Transforms>> {
+    if (query.preset === undefined) return query.transforms;
+    const preset = await this.#dependencies.store.presetTransforms(projectId, query.preset);
+    if (!preset) {
+      throw new LoupeError('validation_failed', {
+        message: `No preset named "${query.preset}" in this project.`,
+        details: { fieldErrors: { t: [`No preset named "${query.preset}".`] }, formErrors: [] },
+      });
+    }
+    return { ...preset, ...query.transforms };
   }
 
   /** The image fetched from the project's origin and stored, after the signature was checked; undefined when there is none. */

@@ -214,6 +214,12 @@ for (const dialect of testDialects()) {
       });
     }
 
+    it('asks the origin nothing for a request refused anyway (an unknown preset)', async () => {
+      const answer = await cdnGet(t, `/cdn/${slug}/again.jpg?t=nope`);
+      assert.equal(answer.status, 400);
+      assert.equal(origin.count('/site/again.jpg'), 0);
+    });
+
     it('answers an origin that does not answer in time with 504 origin_timeout', async () => {
       const answer = await cdnGet(t, `/cdn/${slug}/hang.jpg`);
       assert.equal(answer.status, 504);
