@@ -15,6 +15,13 @@ const CustomDomain = z
   )
   .transform((domain) => domain.toLowerCase());
 
+/** Issue #26 point 3: responsive delivery by client hints, opt-in per project. */
+const ClientHints = z
+  .boolean()
+  .describe(
+    'CDN answers honour the client hints Sec-CH-DPR, Sec-CH-Width (and legacy DPR, Width) and Save-Data, and announce them in Accept-CH. Explicit URL parameters win over hints.',
+  );
+
 export const ImageProject = z
   .object({
     id: Id,
@@ -23,6 +30,7 @@ export const ImageProject = z
     customDomain: z.string().nullable(),
     plan: z.string().describe("The workspace's plan."),
     requireSignedUrls: z.boolean(),
+    clientHints: ClientHints,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -46,6 +54,7 @@ export const UpdateImageProject = atLeastOneField(
   z.strictObject({
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
+    clientHints: ClientHints.optional(),
   }),
   'Give at least one field to change.',
 );

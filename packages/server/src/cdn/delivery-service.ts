@@ -5,9 +5,10 @@ import { isProjectSlug } from '../images/slug.ts';
 import { parseOrigin } from '../origins/origin-config.ts';
 import type { OriginPuller } from '../origins/origin-puller.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
-import { assertOutputWithinBound } from '../transform/output-bound.ts';
+import { assertOutputWithinBound, outputSize } from '../transform/output-bound.ts';
 import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
 import { type CdnQuery, parseCdnQuery } from './cdn-query.ts';
+import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
 import type { QualityChooser } from './quality-chooser.ts';
@@ -22,12 +23,18 @@ export interface DeliveryRequest {
   search: URLSearchParams;
   accept?: string;
   ifNoneMatch?: string;
+  /** Honoured only when the project turns client hints on. */
+  hints?: ClientHints;
+  /** Called once the project is known, before anything can fail for this URL (its errors carry Accept-CH too). */
+  onProject?: (project: DeliveryProject) => void;
 }
 
 export interface Delivery {
   variant: Variant;
   /** The answer depends on Accept (format=auto). */
   varyOnAccept: boolean;
+  /** The client hint headers this URL's answer depends on (empty when the project has hints off). */
+  varyOnHints: string[];
   cacheStatus: 'hit' | 'miss';
   /** `If-None-Match` names this variant: the answer is 304 without a body. */
   notModified: boolean;
@@ -106,6 +113,7 @@ export class DeliveryService {
     if ('slug' in request.project && !isProjectSlug(request.project.slug)) throw notFound();
     const project = await this.#dependencies.store.project(request.project, at);
     if (!project) throw notFound();
+    request.onProject?.(project);
     const query = parseCdnQuery(request.search);
     await this.#checkSignature(project, request.encodedPath, query.params, at);
 
@@ -118,7 +126,15 @@ export class DeliveryService {
     if (!image) throw notFound();
     const transforms = checkedFirst ?? (await this.#transforms(project.id, query));
 
-    const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path, image, transforms, request.accept);
+    const hints = project.clientHints && request.hints ? { hints: request.hints, explicit: query.transforms } : undefined;
+    const { variant, source, varyOnAccept, varyOnHints } = await this.#variantOfCurrent(
+      project.id,
+      path,
+      image,
+      transforms,
+      request.accept,
+      hints,
+    );
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#dependencies.usage.record(project.id, {
@@ -126,7 +142,7 @@ export class DeliveryService {
       transformed: source === 'computed',
       cacheHit,
     });
-    return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
+    return { variant, varyOnAccept, varyOnHints, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
   }
 
   /** The preset's transforms with the ad-hoc ones over them; 400 for a preset the project lacks. */
@@ -154,11 +170,19 @@ export class DeliveryService {
    * The image may be replaced between reading its record and reading its original (the old
    * original is deleted once the new one is in): then the record is read again, a few times.
    */
-  async #variantOfCurrent(projectId: string, path: string, image: DeliveryImage, transforms: Partial<Transforms>, accept?: string) {
+  async #variantOfCurrent(
+    projectId: string,
+    path: string,
+    image: DeliveryImage,
+    transforms: Partial<Transforms>,
+    accept: string | undefined,
+    hints: HintsOfRequest | undefined,
+  ) {
     let current = image;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#variant(current, transforms, accept);
+        const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
+        return { ...(await this.#variant(current, hinted.transforms, accept)), varyOnHints: hinted.vary };
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
         const reread = await this.#dependencies.store.image(projectId, path);
@@ -174,6 +198,17 @@ export class DeliveryService {
     if (verdict === 'missing') throw new LoupeError('signature_required');
     if (verdict === 'invalid') throw new LoupeError('signature_invalid');
     if (verdict === 'expired') throw new LoupeError('signature_expired');
+  }
+
+  /**
+   * The transforms with the client hints applied. Hints vary the output only within what the
+   * URL (and so its signature) names: a hinted size past the output bound falls back to the
+   * URL's own size, so a header can neither pass the bound nor break a working URL.
+   */
+  #hinted(image: DeliveryImage, transforms: Partial<Transforms>, { hints, explicit }: HintsOfRequest) {
+    const hinted = applyClientHints(transforms, explicit, hints, image);
+    const size = outputSize(hinted.transforms, image);
+    return size.width * size.height > this.#dependencies.maxOutputPixels ? { transforms, vary: hinted.vary } : hinted;
   }
 
   async #variant(image: DeliveryImage, transforms: Partial<Transforms>, accept: string | undefined) {
@@ -230,6 +265,12 @@ export class DeliveryService {
     if (!data) throw new OriginalGoneError(blobKey);
     return data;
   }
+}
+
+interface HintsOfRequest {
+  hints: ClientHints;
+  /** What the URL itself set: those fields win over hints. */
+  explicit: Partial<Transforms>;
 }
 
 /** An image record whose original is no longer in the blob store (replaced or deleted meanwhile). */

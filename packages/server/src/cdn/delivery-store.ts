@@ -8,6 +8,8 @@ export interface DeliveryProject {
   id: string;
   slug: string;
   requireSignedUrls: boolean;
+  /** Whether answers honour client hints (issue #26 point 3). */
+  clientHints: boolean;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
   workspaceId: string;
@@ -27,7 +29,7 @@ export interface DeliveryImage {
 
 type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
-  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
+  'id' | 'slug' | 'require_signed_urls' | 'client_hints' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
 > &
   Pick<Selectable<ImageProjectTable>, 'workspace_id' | 'origin'>;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
@@ -44,7 +46,15 @@ export class DeliveryStore {
     const projects = () =>
       database.db
         .selectFrom('image_projects')
-        .select(['id', 'slug', 'require_signed_urls', 'signing_secret', 'previous_signing_secret', 'previous_secret_expires_at'])
+        .select([
+          'id',
+          'slug',
+          'require_signed_urls',
+          'client_hints',
+          'signing_secret',
+          'previous_signing_secret',
+          'previous_secret_expires_at',
+        ])
         .select(['workspace_id', 'origin']);
     this.#projectBy = {
       slug: compiledOnce(() => projects().where('slug', '=', '').compile()),
@@ -73,6 +83,7 @@ export class DeliveryStore {
       id: row.id,
       slug: row.slug,
       requireSignedUrls: row.require_signed_urls === 1,
+      clientHints: row.client_hints === 1,
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
       workspaceId: row.workspace_id,
       origin: row.origin,

@@ -28,6 +28,7 @@ import * as findingInstances from './0027-finding-instances.ts';
 import * as linkTargets from './0030-link-targets.ts';
 import * as linkOccurrences from './0031-link-occurrences.ts';
 import * as imageOrigins from './0032-image-origins.ts';
+import * as clientHints from './0033-client-hints.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0030-link-targets': linkTargets,
   '0031-link-occurrences': linkOccurrences,
   '0032-image-origins': imageOrigins,
+  '0033-client-hints': clientHints,
 };
