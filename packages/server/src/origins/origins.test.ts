@@ -69,6 +69,7 @@ for (const dialect of testDialects()) {
     let clock = Date.now();
     /** Resolves the held answer of /site/held.jpg. */
     let release: () => void = () => {};
+    let released = false;
     let originBase: string;
     let projectId: string;
     let slug: string;
@@ -76,7 +77,15 @@ for (const dialect of testDialects()) {
       '/site/photos/rocket.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
       '/site/again.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket),
       '/site/held.jpg': (_request, response) => {
-        release = () => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket);
+        // Held until released; a second fetch (the failure to catch) is answered too, and counted.
+        const answer = () => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(rocket);
+        if (released) return answer();
+        const earlier = release;
+        release = () => {
+          released = true;
+          earlier();
+          answer();
+        };
       },
       '/site/error.jpg': (_request, response) => response.writeHead(500).end('broken'),
       '/site/page.jpg': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'),
