@@ -4,13 +4,16 @@ import { now } from '../clock.ts';
 import { isProjectSlug } from '../images/slug.ts';
 import { parseOrigin } from '../origins/origin-config.ts';
 import type { OriginPuller } from '../origins/origin-puller.ts';
+import { assertAnimationWithinBound } from '../transform/animation-bound.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound, outputSize } from '../transform/output-bound.ts';
-import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
+import { ANIMATED_FORMATS, type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
+import { animationFrames } from './animation-frames.ts';
 import { type CdnQuery, parseCdnQuery } from './cdn-query.ts';
 import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
+import { findOverlay } from './overlay-lookup.ts';
 import type { QualityChooser } from './quality-chooser.ts';
 import type { TransformLimiter } from './transform-limiter.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
@@ -47,7 +50,7 @@ export interface DeliveryDependencies {
   limiter: TransformLimiter;
   usage: UsageRecorder;
   quality: QualityChooser;
-  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds'>;
+  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds' | 'overlay'>;
   maxInputPixels: number;
   /** LOUPE_MAX_OUTPUT_PIXELS: larger outputs are refused before anything is decoded. */
   maxOutputPixels: number;
@@ -56,12 +59,12 @@ export interface DeliveryDependencies {
   origins?: Pick<OriginPuller, 'pull'>;
 }
 
-const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
+const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif', 'gif']);
 /**
  * Part of every variant key: raise it when the pipeline's output for the same transforms
  * changes (a new mapping, encoder or setting), so cached variants and their ETags renew.
  */
-const PIPELINE_VERSION = 1;
+const PIPELINE_VERSION = 2;
 /** Reads of an image record when its original vanished under a request (replaced meanwhile). */
 const REPLACED_RETRIES = 3;
 const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
@@ -132,6 +135,7 @@ export class DeliveryService {
       path,
       image,
       transforms,
+      query.params,
       request.accept,
       hints,
     );
@@ -167,24 +171,28 @@ export class DeliveryService {
   }
 
   /**
-   * The image may be replaced between reading its record and reading its original (the old
-   * original is deleted once the new one is in): then the record is read again, a few times.
+   * The image (or its overlay) may be replaced between reading its record and reading its
+   * original (the old original is deleted once the new one is in): then the records are read
+   * again, a few times.
    */
   async #variantOfCurrent(
     projectId: string,
     path: string,
     image: DeliveryImage,
     transforms: Partial<Transforms>,
+    params: Record<string, string>,
     accept: string | undefined,
     hints: HintsOfRequest | undefined,
   ) {
     let current = image;
     for (let attempt = 1; ; attempt++) {
+      const overlay = await findOverlay(this.#dependencies.store, projectId, transforms, params);
       try {
         const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
-        return { ...(await this.#variant(current, hinted.transforms, accept)), varyOnHints: hinted.vary };
+        return { ...(await this.#variant(current, hinted.transforms, overlay, accept)), varyOnHints: hinted.vary };
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
+        if (error.blobKey === overlay?.blobKey && error.blobKey !== current.blobKey) continue;
         const reread = await this.#dependencies.store.image(projectId, path);
         if (!reread || reread.blobKey === current.blobKey) throw notFound();
         current = reread;
@@ -208,10 +216,15 @@ export class DeliveryService {
   #hinted(image: DeliveryImage, transforms: Partial<Transforms>, { hints, explicit }: HintsOfRequest) {
     const hinted = applyClientHints(transforms, explicit, hints, image);
     const size = outputSize(hinted.transforms, image);
-    return size.width * size.height > this.#dependencies.maxOutputPixels ? { transforms, vary: hinted.vary } : hinted;
+    const pixels = size.width * size.height;
+    // An animation's frames count too (LOUPE_MAX_ANIMATION_PIXELS): a hint must not make it a refusal.
+    const frames = transforms.frame === undefined ? (image.frames ?? 1) : 1;
+    const over =
+      pixels > this.#dependencies.maxOutputPixels || (frames > 1 && frames * pixels > this.#dependencies.pipeline.maxAnimationPixels);
+    return over ? { transforms, vary: hinted.vary } : hinted;
   }
 
-  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, accept: string | undefined) {
+  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, overlay: DeliveryImage | undefined, accept: string | undefined) {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
     // With nothing to change, the original is served as stored.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
@@ -223,18 +236,26 @@ export class DeliveryService {
     }
 
     assertOutputWithinBound(rest, image, this.#dependencies.maxOutputPixels);
+    const frames = await animationFrames(image, rest.frame, () => this.#original(image.blobKey));
     const needsAlpha = image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
     const format: OutputFormat =
       asked === 'auto'
-        ? negotiateFormat(accept, needsAlpha)
+        ? negotiateFormat(accept, needsAlpha, frames > 1)
         : (asked ?? (OUTPUT_FORMATS.has(image.format) ? (image.format as OutputFormat) : needsAlpha ? 'png' : 'jpeg'));
+    if (frames > 1 && ANIMATED_FORMATS.has(format)) {
+      const limit = this.#dependencies.pipeline.maxAnimationPixels;
+      assertAnimationWithinBound(frames, image, limit, 'decoded');
+      assertAnimationWithinBound(frames, outputSize(rest, image), limit, 'made');
+    }
     const resolvedQuality =
       quality ??
-      (qualityMode !== undefined && format !== 'png'
+      (qualityMode !== undefined && format !== 'png' && format !== 'gif'
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
 
-    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
+    // The overlay's version is part of the key: replacing the overlay image renews every variant it marks.
+    const overlayVersion = overlay ? `|overlay:${overlay.blobKey}` : '';
+    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${overlayVersion}`;
     const served = await this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
         const input = await this.#original(image.blobKey);
@@ -246,6 +267,7 @@ export class DeliveryService {
               ...this.#dependencies.pipeline,
               maxInputPixels: this.#dependencies.maxInputPixels,
               timeoutSeconds: this.#dependencies.timeoutSeconds,
+              ...(overlay ? { overlay: await this.#original(overlay.blobKey) } : {}),
             },
           );
           return { data: output.data, contentType: output.contentType };
@@ -275,8 +297,11 @@ interface HintsOfRequest {
 
 /** An image record whose original is no longer in the blob store (replaced or deleted meanwhile). */
 class OriginalGoneError extends LoupeError {
+  readonly blobKey: string;
+
   constructor(blobKey: string) {
     super('not_found', { message: 'No such image.' });
     this.name = `OriginalGoneError(${blobKey})`;
+    this.blobKey = blobKey;
   }
 }

@@ -25,6 +25,8 @@ export interface DeliveryImage {
   format: string;
   hasAlpha: boolean;
   contentType: string;
+  /** Null for images stored before frames were counted (migration 0036). */
+  frames: number | null;
 }
 
 type ProjectRow = Pick<
@@ -32,7 +34,7 @@ type ProjectRow = Pick<
   'id' | 'slug' | 'require_signed_urls' | 'client_hints' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
 > &
   Pick<Selectable<ImageProjectTable>, 'workspace_id' | 'origin'>;
-type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
+type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'frames'>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
 export class DeliveryStore {
@@ -63,7 +65,7 @@ export class DeliveryStore {
     this.#image = compiledOnce(() =>
       database.db
         .selectFrom('images')
-        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type'])
+        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type', 'frames'])
         .where('project_id', '=', '')
         .where('path', '=', '')
         .compile(),
@@ -100,6 +102,7 @@ export class DeliveryStore {
         format: row.format,
         hasAlpha: row.has_alpha === 1,
         contentType: row.content_type,
+        frames: row.frames,
       }
     );
   }
