@@ -12,7 +12,8 @@
  *   BENCH_MIXED_CLIENTS    concurrent clients of the mixed load (default 8)
  *   BENCH_MIXED_FORMATS    output formats of its cold variants (default webp,jpeg,png,avif,jxl)
  *   BENCH_SEED             seed of the mixed load's choices (default 1)
- *   BENCH_PARTS            which parts to run (default 1,2,3,4)
+ *   BENCH_PARTS            which parts to run (default 1,2,3,4,5)
+ *   BENCH_ORIGIN_ROUNDS    distinct paths per photo in part 5 (default 5)
  *   BENCH_SERVER_ENV       extra environment of the Loupe servers, `NAME=value` separated by spaces
  *                          (e.g. `MALLOC_ARENA_MAX=2 LOUPE_MEMORY_CACHE_BYTES=0`), to find where memory goes
  *   BENCH_CPU_PROF         a folder: the Loupe servers run with --cpu-prof and write their profiles there
@@ -29,6 +30,8 @@
  *      server CPU per request (from /proc) is shown too, since req/s moves with whatever else runs.
  *   3. 100 concurrent identical cold requests: how many transforms the usage counters record.
  *   4. Server RSS through a mixed load of cold variants (all five formats), warm hits and uploads.
+ *   5. Origin fetch (cdn-origin.ts): the first request of an image fetched from a loopback origin
+ *      serving the real photos, against a cold transform of it once held and a warm request.
  *
  * Other processes on the machine move every figure here; the load average is printed at the
  * start and the end so that a busy run can be told apart.
@@ -62,6 +65,7 @@ import {
   stopChild,
   track,
 } from './bench-kit.ts';
+import { originFetchBench } from './cdn-origin.ts';
 import { type Loupe, startLoupe } from './loupe-server.ts';
 
 const TEST_IMAGES = fileURLToPath(new URL('../packages/server/testdata/images/', import.meta.url));
@@ -84,7 +88,7 @@ const SETTINGS = {
   seed: Math.round(numberSetting('BENCH_SEED', 1)),
   cpuProf: process.env.BENCH_CPU_PROF || undefined,
   mixedFormats: (process.env.BENCH_MIXED_FORMATS || 'webp,jpeg,png,avif,jxl').split(',').map((format) => format.trim()),
-  parts: new Set((process.env.BENCH_PARTS || '1,2,3,4').split(',').map((part) => Number(part.trim()))),
+  parts: new Set((process.env.BENCH_PARTS || '1,2,3,4,5').split(',').map((part) => Number(part.trim()))),
   serverEnv: Object.fromEntries(
     (process.env.BENCH_SERVER_ENV ?? '')
       .split(/\s+/)
@@ -446,8 +450,8 @@ interface Summary {
 }
 
 async function main(): Promise<void> {
-  if ([...SETTINGS.parts].some((part) => ![1, 2, 3, 4].includes(part))) {
-    throw new Error(`BENCH_PARTS lists parts 1 to 4, separated by commas; got "${process.env.BENCH_PARTS}"`);
+  if ([...SETTINGS.parts].some((part) => ![1, 2, 3, 4, 5].includes(part))) {
+    throw new Error(`BENCH_PARTS lists parts 1 to 5, separated by commas; got "${process.env.BENCH_PARTS}"`);
   }
   const tools: Tools = {
     vips: which('vips'),
@@ -716,6 +720,10 @@ async function main(): Promise<void> {
   if (SETTINGS.parts.has(4)) {
     // --- 4. Memory through a mixed load -------------------------------------------------------
     summary.push(await mixedLoad(big));
+  }
+  if (SETTINGS.parts.has(5)) {
+    // --- 5. Origin fetch on a missing path -------------------------------------------------------
+    summary.push(await originFetchBench(TEST_IMAGES, SETTINGS.serverEnv));
   }
 
   console.log('');

@@ -16,6 +16,7 @@ export * from './identity/api-key.ts';
 export * from './identity/roles.ts';
 export * from './images/cdn-delivery-document.ts';
 export * from './images/image.ts';
+export * from './images/image-origin.ts';
 export * from './images/image-project.ts';
 export * from './images/preset.ts';
 export * from './images/signing.ts';

@@ -125,7 +125,7 @@ describe('OpenAPI document', () => {
     ]) {
       assert.ok(names.includes(name), name);
     }
-    assert.deepEqual(Object.keys(deliver.responses).sort(), ['200', '304', '400', '403', '404', '431', '500', '503']);
+    assert.deepEqual(Object.keys(deliver.responses).sort(), ['200', '304', '400', '403', '404', '431', '500', '502', '503', '504', '507']);
     assert.ok(deliver.responses['200']?.content?.['image/*'] && deliver.responses['200']?.headers?.ETag);
     assert.match(JSON.stringify(deliver.responses['403']), /signature_required.*signature_invalid.*signature_expired/);
   });

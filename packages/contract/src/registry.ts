@@ -6,6 +6,7 @@ import { diffOperations } from './diff/diff-operations.ts';
 import { keyOperations } from './identity/key-operations.ts';
 import { deliveryOperations } from './images/delivery-operations.ts';
 import { imageOperations } from './images/image-operations.ts';
+import { originOperations } from './images/origin-operations.ts';
 import { presetOperations } from './images/preset-operations.ts';
 import { projectOperations } from './images/project-operations.ts';
 import { reportOperations } from './reports/report-operations.ts';
@@ -20,6 +21,7 @@ export const operations = [
   ...presetOperations,
   ...imageOperations,
   ...deliveryOperations,
+  ...originOperations,
   ...crawlOperations,
   ...creditOperations,
   ...reportOperations,

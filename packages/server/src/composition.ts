@@ -40,6 +40,10 @@ import { ProjectService } from './images/project-service.ts';
 import { UploadSlotService } from './images/upload-slot-service.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import { OriginFetcher } from './origins/origin-fetcher.ts';
+import { originHandlers } from './origins/origin-handlers.ts';
+import { OriginPuller } from './origins/origin-puller.ts';
+import { OriginSettings } from './origins/origin-settings.ts';
 import { planHandlers } from './plans/plan-handlers.ts';
 import { reportHandlers } from './reports/report-handlers.ts';
 import { ReportService } from './reports/report-service.ts';
@@ -110,6 +114,18 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
   const usage = new UsageRecorder(new UsageStore(database), (error) => log.warn({ err: error }, 'could not save CDN usage'));
   const faces = new FaceDetector();
   const deliveryStore = new DeliveryStore(database);
+  const origins = new OriginPuller({
+    database,
+    fetcher: new OriginFetcher({
+      fetcher,
+      allowPrivate: config.crawlAllowPrivate,
+      resolve: config.resolve,
+      limits: { maxBytes: config.maxUploadBytes, timeoutSeconds: config.originTimeoutSeconds },
+    }),
+    images,
+    notFoundSeconds: config.originNotFoundSeconds,
+    clock: config.originClock,
+  });
   const delivery = new DeliveryService({
     store: deliveryStore,
     blobs,
@@ -123,6 +139,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     maxInputPixels: config.maxInputPixels,
     maxOutputPixels: config.maxOutputPixels,
     timeoutSeconds: config.transformTimeoutSeconds,
+    origins,
   });
   const signing = new SigningService({ database, projects, publicUrl: config.publicUrl, graceSeconds: config.signingGraceSeconds });
 
@@ -144,6 +161,9 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     ...presetHandlers(presets),
     ...imageHandlers(images, uploadSlots),
     ...deliveryHandlers(signing, new UsageService(database, projects, usage)),
+    ...originHandlers(
+      new OriginSettings({ database, projects, allowPrivate: config.crawlAllowPrivate, changed: (projectId) => origins.forget(projectId) }),
+    ),
     ...crawlHandlers(crawls, new CrawlStore(database)),
     ...keyHandlers(keys),
     ...creditHandlers(credits),

@@ -66,6 +66,8 @@ const Env = z
     LOUPE_TRANSFORM_QUEUE: z.coerce.number().int().min(0).default(64),
     LOUPE_TRANSFORM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(20),
     LOUPE_IMPORT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+    LOUPE_ORIGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+    LOUPE_ORIGIN_NOT_FOUND_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     LOUPE_SIGNING_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
     LOUPE_SCHEDULER_TICK_MS: z.coerce.number().int().min(0).default(15_000),
     LOUPE_SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -186,6 +188,12 @@ export interface Config {
   transformTimeoutSeconds: number;
   /** Longest import of an image from a URL, redirects and body included. */
   importTimeoutSeconds: number;
+  /** Longest fetch of a missing image from a project's origin, redirects and body included. */
+  originTimeoutSeconds: number;
+  /** How long a 404 at a project's origin is remembered before the origin is asked again. */
+  originNotFoundSeconds: number;
+  /** Tests only: the clock (ms) the origins' not-found memory reads, to end its window without waiting. */
+  originClock?: () => number;
   /** How long the previous signing secret still verifies after a rotation. */
   signingGraceSeconds: number;
   /** How often each process looks for due schedules, in milliseconds; 0 turns its loop off. */
@@ -270,6 +278,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transformQueue: e.LOUPE_TRANSFORM_QUEUE,
     transformTimeoutSeconds: e.LOUPE_TRANSFORM_TIMEOUT_SECONDS,
     importTimeoutSeconds: e.LOUPE_IMPORT_TIMEOUT_SECONDS,
+    originTimeoutSeconds: e.LOUPE_ORIGIN_TIMEOUT_SECONDS,
+    originNotFoundSeconds: e.LOUPE_ORIGIN_NOT_FOUND_SECONDS,
     signingGraceSeconds: e.LOUPE_SIGNING_GRACE_SECONDS,
     schedulerTickMs: e.LOUPE_SCHEDULER_TICK_MS,
     smtpUrl: e.LOUPE_SMTP_URL,

@@ -45,6 +45,10 @@ export const errorCatalogue = {
   not_found: { status: 404, message: 'Not found.' },
   preset_name_taken: { status: 409, message: 'A preset with this name already exists in the project.' },
   custom_domain_taken: { status: 409, message: 'This custom domain is used by another project.' },
+  origin_secret_required: {
+    status: 409,
+    message: 'No secret is stored for this endpoint and access key id: send secretAccessKey.',
+  },
   signing_disabled: { status: 409, message: 'Enable signing for this project first.' },
   schedule_limit_reached: { status: 409, message: 'The project has as many schedules as a project may have.' },
   rule_pack_name_taken: { status: 409, message: 'A rule pack with this name already exists in the workspace.' },
@@ -69,9 +73,11 @@ export const errorCatalogue = {
     message:
       'This server sends no email (LOUPE_SMTP_URL is not set): ask its operator for a reset link (`loupe admin reset-password <email>`).',
   },
+  origin_failed: { status: 502, message: "The project's origin did not answer with an image that could be stored." },
   not_ready: { status: 503, message: 'The service is not ready.' },
   overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },
   transform_timeout: { status: 503, message: 'Transforming this image took too long; retry shortly or ask for a smaller output.' },
+  origin_timeout: { status: 504, message: "The project's origin did not answer in time." },
   insufficient_storage: { status: 507, message: "The server's storage is full: delete something, or retry once space is freed." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

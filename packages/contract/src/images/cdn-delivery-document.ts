@@ -15,12 +15,17 @@ export const cdnDeliveryErrors: readonly ErrorCode[] = [
   'signature_required',
   'signature_invalid',
   'signature_expired',
+  // An image fetched from the project's origin is stored as an upload would be.
+  'plan_limit_reached',
   'not_found',
   'headers_too_large',
   'internal_error',
   'overloaded',
   'transform_timeout',
   'not_ready',
+  'origin_failed',
+  'origin_timeout',
+  'insufficient_storage',
 ];
 
 const query = (name: string, description: string, schema: JsonSchema): JsonSchema => ({

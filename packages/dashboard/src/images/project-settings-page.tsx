@@ -11,6 +11,7 @@ import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { EnlargeForm } from './enlarge-form.tsx';
 import { formatBytes } from './format-bytes.ts';
+import { OriginForm } from './origin-form.tsx';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
 
@@ -23,7 +24,7 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain, enlargement, cached variants and deletion. */
+/** `…/settings`: the project's name, custom domain, origin, enlargement, cached variants and deletion. */
 export function ProjectSettingsPage() {
   const { api, can } = useWorkspace();
   const { project } = useImageProject();
@@ -55,6 +56,7 @@ export function ProjectSettingsPage() {
           <RenameForm />
           <DomainForm />
           <EnlargeForm />
+          <OriginForm />
           <ClientHintsForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />

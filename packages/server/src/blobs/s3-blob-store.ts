@@ -41,7 +41,7 @@ export class S3BlobStore implements BlobStore {
       if (!answer.Body) return Buffer.alloc(0);
       return Buffer.from(await answer.Body.transformToByteArray());
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isMissingObject(error)) return undefined;
       throw error;
     }
   }
@@ -60,7 +60,7 @@ export class S3BlobStore implements BlobStore {
  * NoSuchKey on S3 itself; some compatible servers answer a bare 404 instead. A missing bucket
  * is a configuration error, not a missing image, so it is thrown.
  */
-function isMissing(error: unknown): boolean {
+export function isMissingObject(error: unknown): boolean {
   if (!(error instanceof S3ServiceException) || error.name === 'NoSuchBucket') return false;
   return error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404;
 }

@@ -2,12 +2,14 @@ import { ImagePath, LoupeError, type Transforms, verifyCdnSignature } from '@lou
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { isProjectSlug } from '../images/slug.ts';
+import { parseOrigin } from '../origins/origin-config.ts';
+import type { OriginPuller } from '../origins/origin-puller.ts';
 import { assertAnimationWithinBound } from '../transform/animation-bound.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound, outputSize } from '../transform/output-bound.ts';
 import { ANIMATED_FORMATS, type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
 import { animationFrames } from './animation-frames.ts';
-import { parseCdnQuery } from './cdn-query.ts';
+import { type CdnQuery, parseCdnQuery } from './cdn-query.ts';
 import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
@@ -54,6 +56,8 @@ export interface DeliveryDependencies {
   /** LOUPE_MAX_OUTPUT_PIXELS: larger outputs are refused before anything is decoded. */
   maxOutputPixels: number;
   timeoutSeconds: number;
+  /** Brings a missing image from the project's origin, when it has one (origins/origin-puller.ts). */
+  origins?: Pick<OriginPuller, 'pull'>;
 }
 
 const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif', 'gif']);
@@ -118,26 +122,18 @@ export class DeliveryService {
     await this.#checkSignature(project, request.encodedPath, query.params, at);
 
     const path = decodeImagePath(request.encodedPath);
-    const image = path === undefined ? undefined : await this.#dependencies.store.image(project.id, path);
+    if (path === undefined) throw notFound();
+    const held = await this.#dependencies.store.image(project.id, path);
+    // A request refused anyway (an unknown preset) must not fetch and store anything from the origin.
+    const checkedFirst = held || project.origin === null ? undefined : await this.#transforms(project.id, query);
+    const image = held ?? (await this.#fromOrigin(project, path));
     if (!image) throw notFound();
-
-    let transforms: Partial<Transforms> = query.transforms;
-    if (query.preset !== undefined) {
-      const preset = await this.#dependencies.store.presetTransforms(project.id, query.preset);
-      if (!preset) {
-        throw new LoupeError('validation_failed', {
-          message: `No preset named "${query.preset}" in this project.`,
-          details: { fieldErrors: { t: [`No preset named "${query.preset}".`] }, formErrors: [] },
-        });
-      }
-      transforms = { ...preset, ...query.transforms };
-    }
-    transforms = resolveEnlarge(transforms, project.enlarge);
+    const transforms = resolveEnlarge(checkedFirst ?? (await this.#transforms(project.id, query)), project.enlarge);
 
     const hints = project.clientHints && request.hints ? { hints: request.hints, explicit: query.transforms } : undefined;
     const { variant, source, varyOnAccept, varyOnHints } = await this.#variantOfCurrent(
       project.id,
-      path as string,
+      path,
       image,
       transforms,
       query.params,
@@ -152,6 +148,27 @@ export class DeliveryService {
       cacheHit,
     });
     return { variant, varyOnAccept, varyOnHints, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
+  }
+
+  /** The preset's transforms with the ad-hoc ones over them; 400 for a preset the project lacks. */
+  async #transforms(projectId: string, query: CdnQuery): Promise<Partial<Transforms>> {
+    if (query.preset === undefined) return query.transforms;
+    const preset = await this.#dependencies.store.presetTransforms(projectId, query.preset);
+    if (!preset) {
+      throw new LoupeError('validation_failed', {
+        message: `No preset named "${query.preset}" in this project.`,
+        details: { fieldErrors: { t: [`No preset named "${query.preset}".`] }, formErrors: [] },
+      });
+    }
+    return { ...preset, ...query.transforms };
+  }
+
+  /** The image fetched from the project's origin and stored, after the signature was checked; undefined when there is none. */
+  async #fromOrigin(project: DeliveryProject, path: string): Promise<DeliveryImage | undefined> {
+    const origin = parseOrigin(project.origin);
+    if (!origin || !this.#dependencies.origins) return undefined;
+    if (!(await this.#dependencies.origins.pull(project, origin, path))) return undefined;
+    return this.#dependencies.store.image(project.id, path);
   }
 
   /**

@@ -15,6 +15,9 @@ export interface DeliveryProject {
   clientHints: boolean;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
+  workspaceId: string;
+  /** JSON of the project's origin (origins/origin-config.ts), null when it has none. */
+  origin: string | null;
 }
 
 export interface DeliveryImage {
@@ -39,7 +42,8 @@ type ProjectRow = Pick<
   | 'previous_signing_secret'
   | 'previous_secret_expires_at'
   | 'enlarge'
->;
+> &
+  Pick<Selectable<ImageProjectTable>, 'workspace_id' | 'origin'>;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'frames'>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
@@ -63,7 +67,8 @@ export class DeliveryStore {
           'previous_secret_expires_at',
           'enlarge',
           'client_hints',
-        ]);
+        ])
+        .select(['workspace_id', 'origin']);
     this.#projectBy = {
       slug: compiledOnce(() => projects().where('slug', '=', '').compile()),
       domain: compiledOnce(() => projects().where('custom_domain', '=', '').compile()),
@@ -94,6 +99,8 @@ export class DeliveryStore {
       enlarge: asEnlarge(row.enlarge),
       clientHints: row.client_hints === 1,
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
+      workspaceId: row.workspace_id,
+      origin: row.origin,
     };
   }
 

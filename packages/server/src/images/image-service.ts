@@ -156,10 +156,11 @@ export class ImageService {
    * then the original is written (unless it is already staged), then the record, in place of
    * an image already at that path. A staged original's `claim` runs in the record's
    * transaction, so the record and the end of its upload slot commit together or not at all.
+   * `ifAbsent` (an origin's fetch) keeps an image that reached the path meanwhile, and drops `data`.
    */
   async store(
     project: ImageProject,
-    file: { path: string; data: Uint8Array; filename: string; id?: string; staged?: StagedOriginal },
+    file: { path: string; data: Uint8Array; filename: string; id?: string; staged?: StagedOriginal; ifAbsent?: boolean },
   ): Promise<{ id: string }> {
     const { path, data, filename, staged } = file;
     const inspected = await this.#dependencies.inspect(data);
@@ -171,6 +172,11 @@ export class ImageService {
         const images = new ImageStore(transaction);
         await images.lockProject(project.id);
         await staged?.claim(transaction);
+        if (file.ifAbsent) {
+          const existing = await images.findByPath(project.id, path);
+          // The fresh original is then the one to drop, as a replaced one would be.
+          if (existing) return { id: existing.id, replacedBlobKey: blobKey };
+        }
         return this.#record(transaction, project, path, file.id ?? newId(), {
           blob_key: blobKey,
           filename,

@@ -21,8 +21,9 @@ export const toolsets: readonly Toolset[] = [
   { name: 'presets', description: 'Named transform presets (resize, crop, format, quality) applied on delivery.', tags: ['Presets'] },
   {
     name: 'cdn',
-    description: "CDN URL signing settings, per-day CDN usage, and purging an image's or a project's cached variants.",
-    tags: ['Signing', 'Usage'],
+    description:
+      "CDN URL signing settings, the origin missing images are fetched from, per-day CDN usage, and purging an image's or a project's cached variants.",
+    tags: ['Signing', 'Origins', 'Usage'],
   },
   {
     name: 'crawls',

@@ -27,6 +27,7 @@ import * as linkDetails from './0026-link-details.ts';
 import * as findingInstances from './0027-finding-instances.ts';
 import * as linkTargets from './0030-link-targets.ts';
 import * as linkOccurrences from './0031-link-occurrences.ts';
+import * as imageOrigins from './0032-image-origins.ts';
 import * as clientHints from './0033-client-hints.ts';
 import * as projectEnlarge from './0034-project-enlarge.ts';
 import * as imageFrames from './0036-image-frames.ts';
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0027-finding-instances': findingInstances,
   '0030-link-targets': linkTargets,
   '0031-link-occurrences': linkOccurrences,
+  '0032-image-origins': imageOrigins,
   '0033-client-hints': clientHints,
   '0034-project-enlarge': projectEnlarge,
   '0036-image-frames': imageFrames,

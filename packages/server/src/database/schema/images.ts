@@ -23,6 +23,8 @@ export interface ImageProjectTable {
   previous_secret_expires_at: string | null;
   /** `allow` or `never`: the default of the transform parameter `enlarge`. */
   enlarge: Generated<string>;
+  /** JSON of the project's origin (origins/origin-config.ts), secret included; null when none. */
+  origin: string | null;
   created_at: string;
   updated_at: string;
 }
