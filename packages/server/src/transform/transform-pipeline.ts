@@ -4,6 +4,7 @@ import { colourAdjustment } from './colour-adjustments.ts';
 import { contentTypes, encodeOutput, missingJxlEncoder } from './encode-output.ts';
 import { faceCrop } from './face-crop.ts';
 import { isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
+import { metadataCarrier } from './metadata-carrier.ts';
 import { orientationSteps } from './orientation-steps.ts';
 import { openRaw, type RawImage, readRaw, timeBudget } from './raw-image.ts';
 import { cropsByGravity, hasBox, padOffsets, planResize, type ResizePlan, type Size, sharpResize } from './resize-plan.ts';
@@ -28,6 +29,8 @@ export interface PipelineOptions {
     channels: 3;
   }) => Promise<{ x: number; y: number; width: number; height: number } | null>;
   encodeJxl?: (image: { data: Buffer; width: number; height: number; channels: 4 }, quality: number) => Promise<Buffer>;
+  /** The output keeps the original's EXIF, XMP and IPTC, and is tagged sRGB; otherwise it has no metadata. */
+  keepMetadata?: boolean;
 }
 
 export interface TransformedImage {
@@ -72,7 +75,8 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
       image = await readRaw(shape(openRaw(image, secondsLeft()), image, transforms, padBox));
     }
 
-    const data = await encodeOutput(image, transforms, options.encodeJxl, secondsLeft());
+    const carrier = options.keepMetadata ? metadataCarrier(() => sharp(input, decodeOptions(options.maxInputPixels))) : undefined;
+    const data = await encodeOutput(image, transforms, options.encodeJxl, secondsLeft(), carrier);
     const { format } = transforms;
     return { data, format, contentType: contentTypes[format], width: image.width, height: image.height };
   } catch (error) {
@@ -159,6 +163,8 @@ async function decodeAndResize(
 async function decodeOriginal(pipeline: () => Sharp): Promise<RawImage> {
   try {
     // Grey, CMYK and palette inputs all become sRGB, so later stages see 3 or 4 channels.
+    // An embedded ICC profile (Display P3, Adobe RGB, CMYK) is applied first: sharp converts
+    // from it on decode, so wide-gamut photos look right (transform-pipeline.test.ts).
     return await readRaw(pipeline().toColourspace('srgb'));
   } catch (error) {
     throw toImageDecodeError(error);
