@@ -15,6 +15,12 @@ const CustomDomain = z
   )
   .transform((domain) => domain.toLowerCase());
 
+const KeepMetadata = z
+  .boolean()
+  .describe(
+    'Whether CDN answers keep the original’s EXIF (GPS included), XMP and IPTC. Off by default for privacy: outputs and originals are served without them. Colours are always converted to sRGB; with this on, outputs also carry an sRGB ICC profile.',
+  );
+
 export const ImageProject = z
   .object({
     id: Id,
@@ -23,6 +29,7 @@ export const ImageProject = z
     customDomain: z.string().nullable(),
     plan: z.string().describe("The workspace's plan."),
     requireSignedUrls: z.boolean(),
+    keepMetadata: KeepMetadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -46,6 +53,7 @@ export const UpdateImageProject = atLeastOneField(
   z.strictObject({
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
+    keepMetadata: KeepMetadata.optional(),
   }),
   'Give at least one field to change.',
 );

@@ -8,6 +8,8 @@ import { type OutputFormat, type PipelineOptions, transformImage } from '../tran
 import { parseCdnQuery } from './cdn-query.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
+import { describeOriginal, describeOutput } from './image-info.ts';
+import { privateOriginal } from './private-original.ts';
 import type { QualityChooser } from './quality-chooser.ts';
 import type { TransformLimiter } from './transform-limiter.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
@@ -51,6 +53,8 @@ const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
  * changes (a new mapping, encoder or setting), so cached variants and their ETags renew.
  */
 const PIPELINE_VERSION = 1;
+/** Part of every `?meta` answer's key: raise it when the facts it gives change. */
+const INFO_VERSION = 1;
 /** Reads of an image record when its original vanished under a request (replaced meanwhile). */
 const REPLACED_RETRIES = 3;
 const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
@@ -78,6 +82,16 @@ function decodeImagePath(encodedPath: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function needsAlpha(image: DeliveryImage, rest: Partial<Transforms>): boolean {
+  return image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
+}
+
+/** Without `format`: the original's own when it is an output format, else PNG for alpha, else JPEG. */
+function defaultFormat(image: DeliveryImage, rest: Partial<Transforms>): OutputFormat {
+  if (OUTPUT_FORMATS.has(image.format)) return image.format as OutputFormat;
+  return needsAlpha(image, rest) ? 'png' : 'jpeg';
 }
 
 /** Sorted keys, so the same transforms always make the same cache key. */
@@ -121,7 +135,12 @@ export class DeliveryService {
       transforms = { ...preset, ...query.transforms };
     }
 
-    const { variant, source, varyOnAccept } = await this.#variantOfCurrent(project.id, path as string, image, transforms, request.accept);
+    const { keepMetadata } = project;
+    const { variant, source, varyOnAccept } = await this.#ofCurrent(project.id, path as string, image, (current) =>
+      query.meta
+        ? this.#info(current, transforms, keepMetadata, request.accept)
+        : this.#variant(current, transforms, keepMetadata, request.accept),
+    );
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#dependencies.usage.record(project.id, {
@@ -136,11 +155,11 @@ export class DeliveryService {
    * The image may be replaced between reading its record and reading its original (the old
    * original is deleted once the new one is in): then the record is read again, a few times.
    */
-  async #variantOfCurrent(projectId: string, path: string, image: DeliveryImage, transforms: Partial<Transforms>, accept?: string) {
+  async #ofCurrent<T>(projectId: string, path: string, image: DeliveryImage, answer: (image: DeliveryImage) => Promise<T>): Promise<T> {
     let current = image;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#variant(current, transforms, accept);
+        return await answer(current);
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
         const reread = await this.#dependencies.store.image(projectId, path);
@@ -158,31 +177,59 @@ export class DeliveryService {
     if (verdict === 'expired') throw new LoupeError('signature_expired');
   }
 
-  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, accept: string | undefined) {
+  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, keepMetadata: boolean, accept: string | undefined) {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
-    // With nothing to change, the original is served as stored.
+    // With nothing to change, the original is served as stored, less its metadata unless the project keeps it.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
-      const served = await this.#dependencies.cache.getOrCreate(`${variantKeyPrefix(image.blobKey)}original`, async () => ({
-        data: await this.#original(image.blobKey),
-        contentType: image.contentType,
-      }));
+      const key = `${variantKeyPrefix(image.blobKey)}original${keepMetadata ? '' : '|without-metadata'}`;
+      const served = await this.#dependencies.cache.getOrCreate(key, async () => {
+        const stored = { data: await this.#original(image.blobKey), contentType: image.contentType, format: image.format };
+        if (keepMetadata) return stored;
+        return privateOriginal(
+          stored,
+          async () => (await this.#transformed(image, {}, defaultFormat(image, {}), undefined, false)).variant,
+        );
+      });
       return { ...served, varyOnAccept: false };
     }
 
     assertOutputWithinBound(rest, image, this.#dependencies.maxOutputPixels);
-    const needsAlpha = image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
     const format: OutputFormat =
-      asked === 'auto'
-        ? negotiateFormat(accept, needsAlpha)
-        : (asked ?? (OUTPUT_FORMATS.has(image.format) ? (image.format as OutputFormat) : needsAlpha ? 'png' : 'jpeg'));
+      asked === 'auto' ? negotiateFormat(accept, needsAlpha(image, rest)) : (asked ?? defaultFormat(image, rest));
     const resolvedQuality =
       quality ??
       (qualityMode !== undefined && format !== 'png'
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
+    const served = await this.#transformed(image, rest, format, resolvedQuality, keepMetadata);
+    return { ...served, varyOnAccept: asked === 'auto' };
+  }
 
-    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}`;
+  /** `?meta`: the original's facts, and the output's when transforms are asked; cached like a variant. */
+  async #info(image: DeliveryImage, transforms: Partial<Transforms>, keepMetadata: boolean, accept: string | undefined) {
+    const output = Object.keys(transforms).length > 0 ? await this.#variant(image, transforms, keepMetadata, accept) : undefined;
+    // The output's ETag names its original, transforms, format and metadata setting at once.
+    const key = `${variantKeyPrefix(image.blobKey)}meta|v${INFO_VERSION}|${output?.variant.etag ?? ''}`;
     const served = await this.#dependencies.cache.getOrCreate(key, () =>
+      this.#dependencies.limiter.run(async () => {
+        const original = await describeOriginal(await this.#original(image.blobKey), image, this.#dependencies.maxInputPixels);
+        const info = output ? { ...original, output: await describeOutput(output.variant) } : original;
+        return { data: Buffer.from(JSON.stringify(info)), contentType: 'application/json; charset=utf-8' };
+      }),
+    );
+    return { ...served, varyOnAccept: output?.varyOnAccept ?? false };
+  }
+
+  async #transformed(
+    image: DeliveryImage,
+    rest: Partial<Transforms>,
+    format: OutputFormat,
+    resolvedQuality: number | undefined,
+    keepMetadata: boolean,
+  ) {
+    // The metadata setting is part of the key, so flipping it never serves a variant made under the other.
+    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${keepMetadata ? '|keep-metadata' : ''}`;
+    return this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
         const input = await this.#original(image.blobKey);
         try {
@@ -193,6 +240,7 @@ export class DeliveryService {
               ...this.#dependencies.pipeline,
               maxInputPixels: this.#dependencies.maxInputPixels,
               timeoutSeconds: this.#dependencies.timeoutSeconds,
+              keepMetadata,
             },
           );
           return { data: output.data, contentType: output.contentType };
@@ -204,7 +252,6 @@ export class DeliveryService {
         }
       }),
     );
-    return { ...served, varyOnAccept: asked === 'auto' };
   }
 
   async #original(blobKey: string): Promise<Buffer> {

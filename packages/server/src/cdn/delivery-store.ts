@@ -10,6 +10,8 @@ export interface DeliveryProject {
   requireSignedUrls: boolean;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
+  /** Answers keep EXIF, XMP and IPTC (off: stripped for privacy). */
+  keepMetadata: boolean;
 }
 
 export interface DeliveryImage {
@@ -20,13 +22,14 @@ export interface DeliveryImage {
   format: string;
   hasAlpha: boolean;
   contentType: string;
+  blurhash: string | null;
 }
 
 type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
-  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'
+  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at' | 'keep_metadata'
 >;
-type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type'>;
+type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'blurhash'>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
 export class DeliveryStore {
@@ -40,7 +43,15 @@ export class DeliveryStore {
     const projects = () =>
       database.db
         .selectFrom('image_projects')
-        .select(['id', 'slug', 'require_signed_urls', 'signing_secret', 'previous_signing_secret', 'previous_secret_expires_at']);
+        .select([
+          'id',
+          'slug',
+          'require_signed_urls',
+          'signing_secret',
+          'previous_signing_secret',
+          'previous_secret_expires_at',
+          'keep_metadata',
+        ]);
     this.#projectBy = {
       slug: compiledOnce(() => projects().where('slug', '=', '').compile()),
       domain: compiledOnce(() => projects().where('custom_domain', '=', '').compile()),
@@ -48,7 +59,7 @@ export class DeliveryStore {
     this.#image = compiledOnce(() =>
       database.db
         .selectFrom('images')
-        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type'])
+        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type', 'blurhash'])
         .where('project_id', '=', '')
         .where('path', '=', '')
         .compile(),
@@ -69,6 +80,7 @@ export class DeliveryStore {
       slug: row.slug,
       requireSignedUrls: row.require_signed_urls === 1,
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
+      keepMetadata: row.keep_metadata === 1,
     };
   }
 
@@ -82,6 +94,7 @@ export class DeliveryStore {
         format: row.format,
         hasAlpha: row.has_alpha === 1,
         contentType: row.content_type,
+        blurhash: row.blurhash,
       }
     );
   }

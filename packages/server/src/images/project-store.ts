@@ -15,6 +15,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
     customDomain: row.custom_domain,
     plan,
     requireSignedUrls: row.require_signed_urls === 1,
+    keepMetadata: row.keep_metadata === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -23,6 +24,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
 export interface ProjectChanges {
   name?: string;
   customDomain?: string | null;
+  keepMetadata?: boolean;
 }
 
 /** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
@@ -91,6 +93,7 @@ export class ProjectStore {
       .set({
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
+        ...(changes.keepMetadata !== undefined ? { keep_metadata: changes.keepMetadata ? 1 : 0 } : {}),
         updated_at: at,
       })
       .where('workspace_id', '=', workspaceId)

@@ -27,6 +27,7 @@ import * as linkDetails from './0026-link-details.ts';
 import * as findingInstances from './0027-finding-instances.ts';
 import * as linkTargets from './0030-link-targets.ts';
 import * as linkOccurrences from './0031-link-occurrences.ts';
+import * as keepMetadata from './0035-keep-metadata.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0027-finding-instances': findingInstances,
   '0030-link-targets': linkTargets,
   '0031-link-occurrences': linkOccurrences,
+  '0035-keep-metadata': keepMetadata,
 };

@@ -19,6 +19,8 @@ export interface ImageProjectTable {
   signing_secret: string | null;
   previous_signing_secret: string | null;
   previous_secret_expires_at: string | null;
+  /** 1: outputs keep EXIF, XMP and IPTC (0035). */
+  keep_metadata: Generated<number>;
   created_at: string;
   updated_at: string;
 }
