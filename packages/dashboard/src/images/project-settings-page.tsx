@@ -10,6 +10,7 @@ import { SaveActions } from '../components/save-actions.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { formatBytes } from './format-bytes.ts';
+import { MetadataForm } from './metadata-form.tsx';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
 
@@ -22,7 +23,7 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain, cached variants and deletion. */
+/** `…/settings`: the project's name, custom domain, metadata, cached variants and deletion. */
 export function ProjectSettingsPage() {
   const { api, can } = useWorkspace();
   const { project } = useImageProject();
@@ -42,6 +43,8 @@ export function ProjectSettingsPage() {
           <>
             <dt>Custom domain</dt>
             <dd>{project.customDomain ?? <span className="muted">None</span>}</dd>
+            <dt>Metadata (EXIF, XMP, IPTC)</dt>
+            <dd>{project.keepMetadata ? 'Kept in served images' : 'Stripped from served images'}</dd>
           </>
         )}
       </dl>
@@ -49,6 +52,7 @@ export function ProjectSettingsPage() {
         <>
           <RenameForm />
           <DomainForm />
+          <MetadataForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
         </>
