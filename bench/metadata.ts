@@ -46,9 +46,7 @@ for (const [name, data] of photos) {
   const plain = await median(() => transformImage(data, transforms, options));
   const kept = await median(() => transformImage(data, transforms, { ...options, keepMetadata: true }));
   const strip = await median(() => stripMetadata(data, 'jpeg', 1));
-  const facts = await median(() =>
-    describeOriginal(data, { format: 'jpeg', contentType: 'image/jpeg', blurhash: null }, options.maxInputPixels),
-  );
+  const facts = await median(() => describeOriginal(data, { format: 'jpeg', contentType: 'image/jpeg', blurhash: null }, options));
   console.log(
     `${name.padEnd(22)} | ${plain.toFixed(1).padStart(10)} | ${kept.toFixed(1).padStart(13)} | ${strip.toFixed(2).padStart(14)} | ${facts.toFixed(1).padStart(11)}`,
   );

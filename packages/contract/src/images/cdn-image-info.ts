@@ -21,7 +21,7 @@ export const CdnImageInfo = z
       .nullable()
       .describe('The embedded ICC profile, or null when there is none (sRGB is assumed).'),
     hasAlpha: z.boolean(),
-    dominantColour: z.string().describe('The most common colour, as `#rrggbb`.'),
+    dominantColour: z.string().describe('The most common colour of the first frame in sRGB, as `#rrggbb`.'),
     blurhash: z.string().nullable().describe('The placeholder stored at upload, or null.'),
     output: z
       .object({

@@ -58,6 +58,7 @@ const INFO_VERSION = 1;
 /** Reads of an image record when its original vanished under a request (replaced meanwhile). */
 const REPLACED_RETRIES = 3;
 const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
+const transformTimeout = () => new LoupeError('transform_timeout', { extra: { retryAfter: 5 } });
 
 /** `If-None-Match` holds the tag (weak comparison, RFC 9110 §13.1.2), or `*`. */
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -212,7 +213,12 @@ export class DeliveryService {
     const key = `${variantKeyPrefix(image.blobKey)}meta|v${INFO_VERSION}|${output?.variant.etag ?? ''}`;
     const served = await this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
-        const original = await describeOriginal(await this.#original(image.blobKey), image, this.#dependencies.maxInputPixels);
+        const { maxInputPixels, timeoutSeconds } = this.#dependencies;
+        const original = await describeOriginal(await this.#original(image.blobKey), image, { maxInputPixels, timeoutSeconds }).catch(
+          (error: unknown) => {
+            throw error instanceof ImageDecodeError && error.reason === 'timeout' ? transformTimeout() : error;
+          },
+        );
         const info = output ? { ...original, output: await describeOutput(output.variant) } : original;
         return { data: Buffer.from(JSON.stringify(info)), contentType: 'application/json; charset=utf-8' };
       }),
@@ -245,9 +251,7 @@ export class DeliveryService {
           );
           return { data: output.data, contentType: output.contentType };
         } catch (error) {
-          if (error instanceof ImageDecodeError && error.reason === 'timeout') {
-            throw new LoupeError('transform_timeout', { extra: { retryAfter: 5 } });
-          }
+          if (error instanceof ImageDecodeError && error.reason === 'timeout') throw transformTimeout();
           throw error;
         }
       }),
