@@ -7,19 +7,13 @@ import { testDialects } from '../testing/test-dialects.ts';
 import { readTestImage, uploadForm } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { GPS_EXIF, metadataOf, photoWithGps } from '../transform/test-metadata.ts';
+import { meanDifference } from '../transform/test-pixels.ts';
 
 interface CdnAnswer {
   status: number;
   headers: Headers;
   body: Buffer;
 }
-
-const meanDifference = (a: Buffer, b: Buffer) => {
-  assert.equal(a.length, b.length);
-  let total = 0;
-  for (let i = 0; i < a.length; i++) total += Math.abs((a[i] as number) - (b[i] as number));
-  return total / a.length;
-};
 
 for (const dialect of testDialects()) {
   describe(`CDN metadata: privacy, ICC and ?meta (${dialect})`, () => {

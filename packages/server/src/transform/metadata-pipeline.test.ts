@@ -5,15 +5,9 @@ import { iccDescription } from './icc-description.ts';
 import { encodeJxl } from './jxl-encoder.ts';
 import { jxlCodestreamSize } from './jxl-size.ts';
 import { metadataOf, photoWithGps } from './test-metadata.ts';
-import { options, testImage } from './test-pixels.ts';
+import { meanDifference, options, testImage } from './test-pixels.ts';
 import { type OutputFormat, transformImage } from './transform-pipeline.ts';
 
-const meanDifference = (a: Buffer, b: Buffer) => {
-  assert.equal(a.length, b.length);
-  let total = 0;
-  for (let i = 0; i < a.length; i++) total += Math.abs((a[i] as number) - (b[i] as number));
-  return total / a.length;
-};
 const rgb = (image: Buffer) => sharp(image).removeAlpha().raw().toBuffer();
 
 describe('metadata in the transform pipeline', () => {
