@@ -17,6 +17,8 @@ export type {
   RequestOf,
 } from './client-types.ts';
 export { errorFromResponse } from './error-from-response.ts';
+export { type ImageSnippetOptions, imgSnippet, type PictureSnippetOptions, pictureSnippet } from './image-snippet.ts';
 export { isLoupeError } from './is-loupe-error.ts';
+export { type ResponsiveSources, type ResponsiveSourcesOptions, responsiveSources } from './responsive-sources.ts';
 export { BACKOFF_BASE_MS, MAX_RETRY_DELAY_MS } from './retry-delay.ts';
 export type { RetryNotice } from './transport.ts';

@@ -15,6 +15,14 @@ const CustomDomain = z
   )
   .transform((domain) => domain.toLowerCase());
 
+/** Issue #26 point 3: responsive delivery by client hints, opt-in per project. */
+const ClientHints = z
+  .boolean()
+  .describe(
+    'CDN answers honour the client hints Sec-CH-DPR, Sec-CH-Width (and legacy DPR, Width) and Save-Data, and announce them in Accept-CH. Explicit URL parameters win over hints.',
+  );
+
+/** Issue #26 point 6: metadata is stripped for privacy unless a project keeps it. */
 const KeepMetadata = z
   .boolean()
   .describe(
@@ -29,6 +37,7 @@ export const ImageProject = z
     customDomain: z.string().nullable(),
     plan: z.string().describe("The workspace's plan."),
     requireSignedUrls: z.boolean(),
+    clientHints: ClientHints,
     keepMetadata: KeepMetadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -53,6 +62,7 @@ export const UpdateImageProject = atLeastOneField(
   z.strictObject({
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
+    clientHints: ClientHints.optional(),
     keepMetadata: KeepMetadata.optional(),
   }),
   'Give at least one field to change.',

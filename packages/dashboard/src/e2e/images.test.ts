@@ -207,7 +207,7 @@ describe('images in a browser', () => {
       .getByRole('list', { name: 'Images' })
       .getByRole('link', { name: /rocket\.jpg/ })
       .click();
-    await page.getByLabel('Preset').selectOption('card');
+    await page.getByRole('region', { name: 'CDN URL' }).getByLabel('Preset').selectOption('card');
     const url = page.locator('output.cdn-url', { hasText: '?t=card' });
     await url.waitFor();
     const text = (await url.textContent()) ?? '';
@@ -241,7 +241,7 @@ describe('images in a browser', () => {
       .getByRole('list', { name: 'Images' })
       .getByRole('link', { name: /rocket\.jpg/ })
       .click();
-    await page.getByLabel('Preset').selectOption('card');
+    await page.getByRole('region', { name: 'CDN URL' }).getByLabel('Preset').selectOption('card');
     await page.locator('output.cdn-url', { hasText: /\?t=card&s=[0-9a-f]{64}$/ }).waitFor();
 
     await tab('Presets').click();

@@ -5,6 +5,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { cdnParams } from './cdn-address.ts';
+import { PresetSelect } from './preset-select.tsx';
 import { useImageProject } from './project-context.ts';
 import { useCdnAddress } from './use-cdn-address.ts';
 
@@ -23,7 +24,6 @@ const EXPIRIES = [
 export function CdnUrlBox({ image }: { image: Image }) {
   const { api } = useWorkspace();
   const { project } = useImageProject();
-  const presets = useQuery(() => api.listPresets({ projectId: project.id, limit: 100 }), [api, project.id]);
   const signing = useQuery(() => api.getSigning({ projectId: project.id }), [api, project.id]);
   const [preset, setPreset] = useState('');
   const [wantSigned, setWantSigned] = useState(false);
@@ -40,17 +40,7 @@ export function CdnUrlBox({ image }: { image: Image }) {
     <section className="card cdn-url-box" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>CDN URL</h2>
       <div className="control-row">
-        <div className="inline-field">
-          <label htmlFor={`${id}-preset`}>Preset</label>
-          <select id={`${id}-preset`} value={preset} onChange={(event) => setPreset(event.target.value)}>
-            <option value="">Original (no preset)</option>
-            {presets.data?.map((each) => (
-              <option key={each.id} value={each.name}>
-                {each.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PresetSelect value={preset} onChange={setPreset} />
         {signing.data?.enabled && !required && (
           <label className="checkbox">
             <input type="checkbox" checked={wantSigned} onChange={(event) => setWantSigned(event.target.checked)} /> Signed
@@ -69,7 +59,6 @@ export function CdnUrlBox({ image }: { image: Image }) {
           </div>
         )}
       </div>
-      {presets.status === 'failed' && <ErrorMessage error={presets.error} onRetry={presets.reload} />}
       {address.status === 'loading' && <p className="muted">Signing…</p>}
       {address.status === 'failed' && <ErrorMessage error={address.error} />}
       {address.status === 'done' && (

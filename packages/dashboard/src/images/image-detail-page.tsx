@@ -15,6 +15,7 @@ import { CdnUrlBox } from './cdn-url-box.tsx';
 import { formatBytes } from './format-bytes.ts';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
+import { ResponsiveSnippetBox } from './responsive-snippet-box.tsx';
 import { useCdnAddress } from './use-cdn-address.ts';
 
 /** A view that fits the page on a 2× screen without sending the original. */
@@ -63,6 +64,7 @@ export function ImageDetailPage() {
         </section>
         {can('images:write') && <DescribeForm image={image.data} onSaved={image.reload} />}
         <CdnUrlBox image={image.data} />
+        <ResponsiveSnippetBox image={image.data} />
         {can('images:write') && (
           <PurgeVariants
             subject={image.data.path}

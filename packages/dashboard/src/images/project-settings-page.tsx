@@ -43,6 +43,8 @@ export function ProjectSettingsPage() {
           <>
             <dt>Custom domain</dt>
             <dd>{project.customDomain ?? <span className="muted">None</span>}</dd>
+            <dt>Client hints</dt>
+            <dd>{project.clientHints ? 'Honoured' : 'Ignored'}</dd>
             <dt>Metadata (EXIF, XMP, IPTC)</dt>
             <dd>{project.keepMetadata ? 'Kept in served images' : 'Stripped from served images'}</dd>
           </>
@@ -52,6 +54,7 @@ export function ProjectSettingsPage() {
         <>
           <RenameForm />
           <DomainForm />
+          <ClientHintsForm />
           <MetadataForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
@@ -118,6 +121,36 @@ function DomainForm() {
         error={shown}
       />
       <SaveActions busy={form.busy} saved={saved} label="Save domain" />
+    </form>
+  );
+}
+
+/** Responsive delivery by client hints (README, "Responsive images"): off until the owner turns it on. */
+function ClientHintsForm() {
+  const { api } = useWorkspace();
+  const { project, reload } = useImageProject();
+  const [saved, setSaved] = useState(false);
+  const [clientHints, setClientHints] = useState(project.clientHints);
+  const form = useSubmit(async () => {
+    setSaved(false);
+    await api.updateImageProject({ projectId: project.id, body: { clientHints } });
+    setSaved(true);
+    reload();
+  });
+  return (
+    <form className="card stack" onSubmit={form.onSubmit} noValidate aria-label="Client hints">
+      <h3>Client hints</h3>
+      <p className="muted">
+        Browsers that send Sec-CH-DPR, Sec-CH-Width or Save-Data get an image sized for their screen and layout, within what each URL's
+        preset asks; <code>w</code>, <code>dpr</code> and <code>q</code> in a URL win over hints. Answers name the hints in Accept-CH and
+        Vary.
+      </p>
+      {form.error !== null && <ErrorMessage error={form.error} />}
+      <label className="checkbox">
+        <input type="checkbox" name="clientHints" checked={clientHints} onChange={(event) => setClientHints(event.target.checked)} /> Honour
+        client hints
+      </label>
+      <SaveActions busy={form.busy} saved={saved} label="Save client hints" />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { ACCEPT_CH, readClientHints } from './client-hints.ts';
 import type { Delivery, DeliveryRequest, DeliveryService } from './delivery-service.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 
@@ -13,7 +14,8 @@ const DOMAIN_TTL_MS = 10_000;
 async function answer(reply: FastifyReply, delivery: Delivery) {
   const { variant } = delivery;
   reply.header('etag', variant.etag).header('cache-control', CACHE_CONTROL).header('x-cache', delivery.cacheStatus);
-  if (delivery.varyOnAccept) reply.header('vary', 'Accept');
+  const vary = [...(delivery.varyOnAccept ? ['Accept'] : []), ...delivery.varyOnHints];
+  if (vary.length > 0) reply.header('vary', vary.join(', '));
   if (delivery.notModified) return reply.code(304).send();
   return reply
     .header('content-type', variant.contentType)
@@ -38,9 +40,18 @@ export function registerCdnRoutes(
   options: { delivery: DeliveryService; store: DeliveryStore; publicHost: string },
 ): void {
   const { delivery } = options;
-  const deliver = (request: FastifyRequest, reply: FastifyReply, target: Omit<DeliveryRequest, 'accept' | 'ifNoneMatch'>) =>
+  const deliver = (request: FastifyRequest, reply: FastifyReply, target: Pick<DeliveryRequest, 'project' | 'encodedPath' | 'search'>) =>
     delivery
-      .deliver({ ...target, accept: request.headers.accept, ifNoneMatch: request.headers['if-none-match'] })
+      .deliver({
+        ...target,
+        accept: request.headers.accept,
+        ifNoneMatch: request.headers['if-none-match'],
+        hints: readClientHints(request.headers),
+        // Every answer of such a project announces the hints, errors and 304s included.
+        onProject: (project) => {
+          if (project.clientHints) reply.header('accept-ch', ACCEPT_CH);
+        },
+      })
       .then((served) => answer(reply, served));
 
   app.get('/cdn/*', async (request, reply) => {

@@ -3,9 +3,10 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { isProjectSlug } from '../images/slug.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
-import { assertOutputWithinBound } from '../transform/output-bound.ts';
+import { assertOutputWithinBound, outputSize } from '../transform/output-bound.ts';
 import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
 import { parseCdnQuery } from './cdn-query.ts';
+import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
 import { describeOriginal, describeOutput } from './image-info.ts';
@@ -22,12 +23,18 @@ export interface DeliveryRequest {
   search: URLSearchParams;
   accept?: string;
   ifNoneMatch?: string;
+  /** Honoured only when the project turns client hints on. */
+  hints?: ClientHints;
+  /** Called once the project is known, before anything can fail for this URL (its errors carry Accept-CH too). */
+  onProject?: (project: DeliveryProject) => void;
 }
 
 export interface Delivery {
   variant: Variant;
   /** The answer depends on Accept (format=auto). */
   varyOnAccept: boolean;
+  /** The client hint headers this URL's answer depends on (empty when the project has hints off). */
+  varyOnHints: string[];
   cacheStatus: 'hit' | 'miss';
   /** `If-None-Match` names this variant: the answer is 304 without a body. */
   notModified: boolean;
@@ -117,6 +124,7 @@ export class DeliveryService {
     if ('slug' in request.project && !isProjectSlug(request.project.slug)) throw notFound();
     const project = await this.#dependencies.store.project(request.project, at);
     if (!project) throw notFound();
+    request.onProject?.(project);
     const query = parseCdnQuery(request.search);
     await this.#checkSignature(project, request.encodedPath, query.params, at);
 
@@ -136,12 +144,15 @@ export class DeliveryService {
       transforms = { ...preset, ...query.transforms };
     }
 
+    const hints = project.clientHints && request.hints ? { hints: request.hints, explicit: query.transforms } : undefined;
     const { keepMetadata } = project;
-    const { variant, source, varyOnAccept } = await this.#ofCurrent(project.id, path as string, image, (current) =>
-      query.meta
-        ? this.#info(current, transforms, keepMetadata, request.accept)
-        : this.#variant(current, transforms, keepMetadata, request.accept),
-    );
+    const { variant, source, varyOnAccept, varyOnHints } = await this.#ofCurrent(project.id, path as string, image, async (current) => {
+      const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
+      const answer = query.meta
+        ? await this.#info(current, hinted.transforms, keepMetadata, request.accept)
+        : await this.#variant(current, hinted.transforms, keepMetadata, request.accept);
+      return { ...answer, varyOnHints: hinted.vary };
+    });
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#dependencies.usage.record(project.id, {
@@ -149,7 +160,7 @@ export class DeliveryService {
       transformed: source === 'computed',
       cacheHit,
     });
-    return { variant, varyOnAccept, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
+    return { variant, varyOnAccept, varyOnHints, cacheStatus: cacheHit ? 'hit' : 'miss', notModified };
   }
 
   /**
@@ -176,6 +187,17 @@ export class DeliveryService {
     if (verdict === 'missing') throw new LoupeError('signature_required');
     if (verdict === 'invalid') throw new LoupeError('signature_invalid');
     if (verdict === 'expired') throw new LoupeError('signature_expired');
+  }
+
+  /**
+   * The transforms with the client hints applied. Hints vary the output only within what the
+   * URL (and so its signature) names: a hinted size past the output bound falls back to the
+   * URL's own size, so a header can neither pass the bound nor break a working URL.
+   */
+  #hinted(image: DeliveryImage, transforms: Partial<Transforms>, { hints, explicit }: HintsOfRequest) {
+    const hinted = applyClientHints(transforms, explicit, hints, image);
+    const size = outputSize(hinted.transforms, image);
+    return size.width * size.height > this.#dependencies.maxOutputPixels ? { transforms, vary: hinted.vary } : hinted;
   }
 
   async #variant(image: DeliveryImage, transforms: Partial<Transforms>, keepMetadata: boolean, accept: string | undefined) {
@@ -263,6 +285,12 @@ export class DeliveryService {
     if (!data) throw new OriginalGoneError(blobKey);
     return data;
   }
+}
+
+interface HintsOfRequest {
+  hints: ClientHints;
+  /** What the URL itself set: those fields win over hints. */
+  explicit: Partial<Transforms>;
 }
 
 /** An image record whose original is no longer in the blob store (replaced or deleted meanwhile). */

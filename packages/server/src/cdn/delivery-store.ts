@@ -8,6 +8,8 @@ export interface DeliveryProject {
   id: string;
   slug: string;
   requireSignedUrls: boolean;
+  /** Whether answers honour client hints (issue #26 point 3). */
+  clientHints: boolean;
   /** Secrets a signature may be made with now: the current one, and the previous one within its grace. */
   signingSecrets: string[];
   /** Answers keep EXIF, XMP and IPTC (off: stripped for privacy). */
@@ -27,7 +29,14 @@ export interface DeliveryImage {
 
 type ProjectRow = Pick<
   Selectable<ImageProjectTable>,
-  'id' | 'slug' | 'require_signed_urls' | 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at' | 'keep_metadata'
+  | 'id'
+  | 'slug'
+  | 'require_signed_urls'
+  | 'client_hints'
+  | 'signing_secret'
+  | 'previous_signing_secret'
+  | 'previous_secret_expires_at'
+  | 'keep_metadata'
 >;
 type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'blurhash'>;
 
@@ -47,6 +56,7 @@ export class DeliveryStore {
           'id',
           'slug',
           'require_signed_urls',
+          'client_hints',
           'signing_secret',
           'previous_signing_secret',
           'previous_secret_expires_at',
@@ -79,6 +89,7 @@ export class DeliveryStore {
       id: row.id,
       slug: row.slug,
       requireSignedUrls: row.require_signed_urls === 1,
+      clientHints: row.client_hints === 1,
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
       keepMetadata: row.keep_metadata === 1,
     };

@@ -15,6 +15,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
     customDomain: row.custom_domain,
     plan,
     requireSignedUrls: row.require_signed_urls === 1,
+    clientHints: row.client_hints === 1,
     keepMetadata: row.keep_metadata === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -24,6 +25,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
 export interface ProjectChanges {
   name?: string;
   customDomain?: string | null;
+  clientHints?: boolean;
   keepMetadata?: boolean;
 }
 
@@ -93,6 +95,7 @@ export class ProjectStore {
       .set({
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
+        ...(changes.clientHints !== undefined ? { client_hints: changes.clientHints ? 1 : 0 } : {}),
         ...(changes.keepMetadata !== undefined ? { keep_metadata: changes.keepMetadata ? 1 : 0 } : {}),
         updated_at: at,
       })

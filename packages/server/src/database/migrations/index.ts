@@ -27,6 +27,7 @@ import * as linkDetails from './0026-link-details.ts';
 import * as findingInstances from './0027-finding-instances.ts';
 import * as linkTargets from './0030-link-targets.ts';
 import * as linkOccurrences from './0031-link-occurrences.ts';
+import * as clientHints from './0033-client-hints.ts';
 import * as keepMetadata from './0035-keep-metadata.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0027-finding-instances': findingInstances,
   '0030-link-targets': linkTargets,
   '0031-link-occurrences': linkOccurrences,
+  '0033-client-hints': clientHints,
   '0035-keep-metadata': keepMetadata,
 };

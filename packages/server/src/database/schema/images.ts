@@ -15,6 +15,8 @@ export interface ImageProjectTable {
   slug: string;
   custom_domain: string | null;
   require_signed_urls: Generated<number>;
+  /** 1 when CDN answers honour client hints (migration 0033). */
+  client_hints: Generated<number>;
   signing_enabled: Generated<number>;
   signing_secret: string | null;
   previous_signing_secret: string | null;
