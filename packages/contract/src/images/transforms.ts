@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { atLeastOneField } from '../common/at-least-one-field.ts';
+import { ImagePath } from './image.ts';
 
 const integer = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -19,6 +20,11 @@ export const gravities = [
   'bottom-left',
   'bottom-right',
 ] as const;
+/** Where an overlay sits: the cropping gravities that name a place (not `auto` or `face`). */
+export const overlayGravities = gravities.filter((gravity) => gravity !== 'auto' && gravity !== 'face') as [
+  Exclude<(typeof gravities)[number], 'auto' | 'face'>,
+  ...Exclude<(typeof gravities)[number], 'auto' | 'face'>[],
+];
 
 /** Every transform parameter with the exact range of spec §2. */
 export const transformFields = {
@@ -44,6 +50,24 @@ export const transformFields = {
     .describe('Background colour, six hex digits without #.'),
   rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Rotation in degrees.'),
   flip: z.enum(['h', 'v']).describe('Flip horizontally or vertically.'),
+  overlay: ImagePath.describe(
+    'Path of another image of the same project to place over the result (a watermark); its first frame if animated.',
+  ),
+  overlayGravity: z
+    .enum(overlayGravities)
+    .describe('Where the overlay sits; `center` by default. With `overlayTile`, where the grid of tiles is aligned.'),
+  overlayX: integer(-8192, 8192).describe(
+    'Horizontal offset of the overlay in output pixels, inwards from the edge its gravity names (rightwards for center, top, bottom).',
+  ),
+  overlayY: integer(-8192, 8192).describe(
+    'Vertical offset of the overlay in output pixels, inwards from the edge its gravity names (downwards for center, left, right).',
+  ),
+  overlayScale: integer(1, 100).describe(
+    "Overlay width as a percentage of the result's width; by default its own size, shrunk to fit inside the result.",
+  ),
+  overlayOpacity: integer(0, 100).describe('Overlay opacity in percent, applied to its own alpha; 100 by default.'),
+  overlayTile: z.boolean().describe('Repeat the overlay over the whole result.'),
+  overlaySpacing: integer(0, 8192).describe('Gap between repeated overlays in output pixels (with `overlayTile`).'),
 };
 
 export type TransformName = keyof typeof transformFields;
@@ -56,6 +80,14 @@ export const transformShortNames: { readonly [N in TransformName]?: string } = {
   gravity: 'g',
   format: 'f',
   quality: 'q',
+  overlay: 'ov',
+  overlayGravity: 'ovg',
+  overlayX: 'ovx',
+  overlayY: 'ovy',
+  overlayScale: 'ovs',
+  overlayOpacity: 'ovo',
+  overlayTile: 'ovt',
+  overlaySpacing: 'ovsp',
 };
 
 export const Transforms = atLeastOneField(z.strictObject(transformFields).partial(), 'Set at least one transform parameter.').meta({

@@ -15,7 +15,7 @@ describe('preset editor controls, read from the contract', () => {
       transformControls.map((each) => each.name),
       transformNames,
     );
-    assert.equal(transformControls.length, 19);
+    assert.equal(transformControls.length, 27);
   });
 
   it('gives numbers with a range a slider over exactly that range', () => {
@@ -44,6 +44,16 @@ describe('preset editor controls, read from the contract', () => {
     const sharpen = control('sharpen');
     assert.equal(sharpen.kind === 'number' && sharpen.step, 0.1);
     assert.ok(transformFields.sharpen.safeParse(0.1).success);
+  });
+
+  it('gives the overlay a text field and its gravity a select of places only', () => {
+    assert.deepEqual([control('overlay').kind, control('overlay').queryName, control('overlay').label], ['text', 'ov', 'Overlay image']);
+    assert.deepEqual([control('overlayX').label, control('overlayOpacity').label], ['Overlay X offset', 'Overlay opacity']);
+    const gravity = control('overlayGravity');
+    assert.ok(gravity.kind === 'select' && gravity.options.includes('bottom-right') && gravity.options.includes('center'));
+    assert.ok(gravity.kind === 'select' && !gravity.options.includes('auto') && !gravity.options.includes('face'));
+    const opacity = control('overlayOpacity');
+    assert.deepEqual(opacity.kind === 'number' && [opacity.min, opacity.max, opacity.step], [0, 100, 1]);
   });
 
   it('offers a number or its keyword for radius', () => {

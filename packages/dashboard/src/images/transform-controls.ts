@@ -42,7 +42,13 @@ interface SchemaShape {
 }
 
 /** Words a plain label would not spell out. */
-const LABELS: { readonly [N in TransformName]?: string } = { bg: 'Background', dpr: 'Pixel ratio' };
+const LABELS: { readonly [N in TransformName]?: string } = {
+  bg: 'Background',
+  dpr: 'Pixel ratio',
+  overlay: 'Overlay image',
+  overlayX: 'Overlay X offset',
+  overlayY: 'Overlay Y offset',
+};
 
 function labelOf(name: TransformName): string {
   const spaced = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();

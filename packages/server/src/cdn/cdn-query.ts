@@ -35,10 +35,12 @@ export interface CdnQuery {
   meta: boolean;
 }
 
-/** A query value as the type its field takes: query strings carry only text. */
+/** A query value as the type its field's schema takes: query strings carry only text. */
 function coerce(field: TransformName, value: string): unknown {
-  if (field === 'grayscale' || field === 'sepia') return BOOLEANS[value] ?? value;
-  if (field === 'bg') return value;
+  const type = (transformFields[field] as { def: { type: string } }).def.type;
+  if (type === 'boolean') return BOOLEANS[value] ?? value;
+  // Text stays text: `bg=000000` and an overlay path named `2026` are not numbers.
+  if (type === 'string') return value;
   return NUMBER.test(value) ? Number(value) : value;
 }
 

@@ -10,6 +10,7 @@ import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
 import { describeOriginal, describeOutput } from './image-info.ts';
+import { findOverlay } from './overlay-lookup.ts';
 import { privateOriginal } from './private-original.ts';
 import type { QualityChooser } from './quality-chooser.ts';
 import type { TransformLimiter } from './transform-limiter.ts';
@@ -47,7 +48,7 @@ export interface DeliveryDependencies {
   limiter: TransformLimiter;
   usage: UsageRecorder;
   quality: QualityChooser;
-  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds'>;
+  pipeline: Omit<PipelineOptions, 'maxInputPixels' | 'timeoutSeconds' | 'overlay'>;
   maxInputPixels: number;
   /** LOUPE_MAX_OUTPUT_PIXELS: larger outputs are refused before anything is decoded. */
   maxOutputPixels: number;
@@ -145,14 +146,16 @@ export class DeliveryService {
     }
 
     const hints = project.clientHints && request.hints ? { hints: request.hints, explicit: query.transforms } : undefined;
-    const { keepMetadata } = project;
-    const { variant, source, varyOnAccept, varyOnHints } = await this.#ofCurrent(project.id, path as string, image, async (current) => {
-      const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
-      const answer = query.meta
-        ? await this.#info(current, hinted.transforms, keepMetadata, request.accept)
-        : await this.#variant(current, hinted.transforms, keepMetadata, request.accept);
-      return { ...answer, varyOnHints: hinted.vary };
-    });
+    const { variant, source, varyOnAccept, varyOnHints } = await this.#variantOfCurrent(
+      project.id,
+      path as string,
+      image,
+      transforms,
+      query.params,
+      request.accept,
+      hints,
+      { meta: query.meta, keepMetadata: project.keepMetadata },
+    );
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
     this.#dependencies.usage.record(project.id, {
@@ -164,16 +167,33 @@ export class DeliveryService {
   }
 
   /**
-   * The image may be replaced between reading its record and reading its original (the old
-   * original is deleted once the new one is in): then the record is read again, a few times.
+   * The image (or its overlay) may be replaced between reading its record and reading its
+   * original (the old original is deleted once the new one is in): then the records are read
+   * again, a few times.
    */
-  async #ofCurrent<T>(projectId: string, path: string, image: DeliveryImage, answer: (image: DeliveryImage) => Promise<T>): Promise<T> {
+  async #variantOfCurrent(
+    projectId: string,
+    path: string,
+    image: DeliveryImage,
+    transforms: Partial<Transforms>,
+    params: Record<string, string>,
+    accept: string | undefined,
+    hints: HintsOfRequest | undefined,
+    asked: { meta: boolean; keepMetadata: boolean },
+  ) {
     let current = image;
     for (let attempt = 1; ; attempt++) {
+      const overlay = await findOverlay(this.#dependencies.store, projectId, transforms, params);
       try {
-        return await answer(current);
+        const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
+        const settings = { overlay, keepMetadata: asked.keepMetadata };
+        const answer = asked.meta
+          ? await this.#info(current, hinted.transforms, settings, accept)
+          : await this.#variant(current, hinted.transforms, settings, accept);
+        return { ...answer, varyOnHints: hinted.vary };
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
+        if (error.blobKey === overlay?.blobKey && error.blobKey !== current.blobKey) continue;
         const reread = await this.#dependencies.store.image(projectId, path);
         if (!reread || reread.blobKey === current.blobKey) throw notFound();
         current = reread;
@@ -200,17 +220,18 @@ export class DeliveryService {
     return size.width * size.height > this.#dependencies.maxOutputPixels ? { transforms, vary: hinted.vary } : hinted;
   }
 
-  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, keepMetadata: boolean, accept: string | undefined) {
+  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, settings: VariantSettings, accept: string | undefined) {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
     // With nothing to change, the original is served as stored, less its metadata unless the project keeps it.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
-      const key = `${variantKeyPrefix(image.blobKey)}original${keepMetadata ? '' : '|without-metadata'}`;
+      const key = `${variantKeyPrefix(image.blobKey)}original${settings.keepMetadata ? '' : '|without-metadata'}`;
       const served = await this.#dependencies.cache.getOrCreate(key, async () => {
         const stored = { data: await this.#original(image.blobKey), contentType: image.contentType, format: image.format };
-        if (keepMetadata) return stored;
+        if (settings.keepMetadata) return stored;
+        const plain = { overlay: undefined, keepMetadata: false };
         return privateOriginal(
           stored,
-          async () => (await this.#transformed(image, {}, defaultFormat(image, {}), undefined, false)).variant,
+          async () => (await this.#transformed(image, {}, defaultFormat(image, {}), undefined, plain)).variant,
         );
       });
       return { ...served, varyOnAccept: false };
@@ -224,14 +245,14 @@ export class DeliveryService {
       (qualityMode !== undefined && format !== 'png'
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
-    const served = await this.#transformed(image, rest, format, resolvedQuality, keepMetadata);
+    const served = await this.#transformed(image, rest, format, resolvedQuality, settings);
     return { ...served, varyOnAccept: asked === 'auto' };
   }
 
   /** `?meta`: the original's facts, and the output's when transforms are asked; cached like a variant. */
-  async #info(image: DeliveryImage, transforms: Partial<Transforms>, keepMetadata: boolean, accept: string | undefined) {
-    const output = Object.keys(transforms).length > 0 ? await this.#variant(image, transforms, keepMetadata, accept) : undefined;
-    // The output's ETag names its original, transforms, format and metadata setting at once.
+  async #info(image: DeliveryImage, transforms: Partial<Transforms>, settings: VariantSettings, accept: string | undefined) {
+    const output = Object.keys(transforms).length > 0 ? await this.#variant(image, transforms, settings, accept) : undefined;
+    // The output's ETag names its original, transforms, format, overlay and metadata setting at once.
     const key = `${variantKeyPrefix(image.blobKey)}meta|v${INFO_VERSION}|${output?.variant.etag ?? ''}`;
     const served = await this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
@@ -253,10 +274,13 @@ export class DeliveryService {
     rest: Partial<Transforms>,
     format: OutputFormat,
     resolvedQuality: number | undefined,
-    keepMetadata: boolean,
+    { overlay, keepMetadata }: VariantSettings,
   ) {
-    // The metadata setting is part of the key, so flipping it never serves a variant made under the other.
-    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${keepMetadata ? '|keep-metadata' : ''}`;
+    // The overlay's version is part of the key: replacing the overlay image renews every variant it marks.
+    const overlayVersion = overlay ? `|overlay:${overlay.blobKey}` : '';
+    // So is the metadata setting, so flipping it never serves a variant made under the other.
+    const metadata = keepMetadata ? '|keep-metadata' : '';
+    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${overlayVersion}${metadata}`;
     return this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
         const input = await this.#original(image.blobKey);
@@ -268,6 +292,7 @@ export class DeliveryService {
               ...this.#dependencies.pipeline,
               maxInputPixels: this.#dependencies.maxInputPixels,
               timeoutSeconds: this.#dependencies.timeoutSeconds,
+              ...(overlay ? { overlay: await this.#original(overlay.blobKey) } : {}),
               keepMetadata,
             },
           );
@@ -287,6 +312,12 @@ export class DeliveryService {
   }
 }
 
+/** What a variant depends on beyond its transforms: the overlay image, the project's metadata setting. */
+interface VariantSettings {
+  overlay: DeliveryImage | undefined;
+  keepMetadata: boolean;
+}
+
 interface HintsOfRequest {
   hints: ClientHints;
   /** What the URL itself set: those fields win over hints. */
@@ -295,8 +326,11 @@ interface HintsOfRequest {
 
 /** An image record whose original is no longer in the blob store (replaced or deleted meanwhile). */
 class OriginalGoneError extends LoupeError {
+  readonly blobKey: string;
+
   constructor(blobKey: string) {
     super('not_found', { message: 'No such image.' });
     this.name = `OriginalGoneError(${blobKey})`;
+    this.blobKey = blobKey;
   }
 }

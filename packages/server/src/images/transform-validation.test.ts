@@ -28,6 +28,14 @@ const accepted: Record<string, unknown[]> = {
   bg: ['000000', 'ffffff', 'FFFFFF', 'a1B2c3'],
   rotate: [90, 180, 270],
   flip: ['h', 'v'],
+  overlay: ['logo.png', 'brand/marks/logo 2.webp', '2026'],
+  overlayGravity: ['center', 'top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right'],
+  overlayX: [-8192, 0, 1, 8192],
+  overlayY: [-8192, 0, 1, 8192],
+  overlayScale: [1, 100],
+  overlayOpacity: [0, 1, 100],
+  overlayTile: [true, false],
+  overlaySpacing: [0, 1, 8192],
 };
 
 const rejected: Record<string, unknown[]> = {
@@ -50,6 +58,14 @@ const rejected: Record<string, unknown[]> = {
   bg: ['#ff0000', '#fff', 'fffff', 'fffffff', 'gggggg', 'ff 000', '', 123456, null],
   rotate: [0, 45, 360, -90, 90.5, '90', null],
   flip: ['hv', 'x', 'H', 'horizontal', '', true, null],
+  overlay: ['', '/logo.png', 'logo.png/', 'a//b.png', '../logo.png', 'a/./b.png', 'a\\b.png', 'a?.png', 'x'.repeat(1025), 12, null],
+  overlayGravity: ['auto', 'face', 'centre', 'Top', '', 1, null],
+  overlayX: [-8193, 8193, 1.5, '10', null],
+  overlayY: [-8193, 8193, 0.5, '10', null],
+  overlayScale: [0, 101, 50.5, '50', null],
+  overlayOpacity: [-1, 101, 0.5, '50', null],
+  overlayTile: [1, 0, 'true', null],
+  overlaySpacing: [-1, 8193, 2.5, '10', null],
 };
 
 const label = (value: unknown) => JSON.stringify(value);
@@ -130,6 +146,14 @@ for (const dialect of testDialects()) {
         'bg',
         'rotate',
         'flip',
+        'overlay',
+        'overlayGravity',
+        'overlayX',
+        'overlayY',
+        'overlayScale',
+        'overlayOpacity',
+        'overlayTile',
+        'overlaySpacing',
       ];
       assert.deepEqual(Object.keys(accepted), fields);
       assert.deepEqual(Object.keys(rejected), fields);

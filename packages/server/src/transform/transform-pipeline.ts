@@ -6,6 +6,7 @@ import { faceCrop } from './face-crop.ts';
 import { isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
 import { metadataCarrier } from './metadata-carrier.ts';
 import { orientationSteps } from './orientation-steps.ts';
+import { placeOverlay } from './overlay.ts';
 import { openRaw, type RawImage, readRaw, timeBudget } from './raw-image.ts';
 import { cropsByGravity, hasBox, padOffsets, planResize, type ResizePlan, type Size, sharpResize } from './resize-plan.ts';
 import { roundedCornerMask } from './rounded-corners.ts';
@@ -29,6 +30,8 @@ export interface PipelineOptions {
     channels: 3;
   }) => Promise<{ x: number; y: number; width: number; height: number } | null>;
   encodeJxl?: (image: { data: Buffer; width: number; height: number; channels: 4 }, quality: number) => Promise<Buffer>;
+  /** The stored original of the image that `transforms.overlay` names. */
+  overlay?: Buffer;
   /** The output keeps the original's EXIF, XMP and IPTC, and is tagged sRGB; otherwise it has no metadata. */
   keepMetadata?: boolean;
 }
@@ -52,7 +55,7 @@ sharp.concurrency(1);
 
 /**
  * The transform pipeline of DESIGN.md §7: decode (EXIF auto-orient) → rotate → flip →
- * resize/crop → colour → blur, sharpen → radius → flatten → encode. The original is
+ * resize/crop → colour → blur, sharpen → overlay → pad, radius → flatten → encode. The original is
  * decoded once; later stages pass raw pixels at output size, never re-encoded, each its
  * own sharp pass because sharp's internal operation order differs from DESIGN's.
  */
@@ -69,6 +72,12 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
     }
     if (transforms.blur !== undefined || (transforms.sharpen ?? 0) > 0) {
       image = await readRaw(detailFilters(openRaw(image, secondsLeft()), transforms));
+    }
+    // After the colour and detail steps, so a watermark stays crisp and true to its colours;
+    // before pad and radius, so it sits on the picture and rounded corners cut it too.
+    if (transforms.overlay !== undefined) {
+      if (!options.overlay) throw new Error('The overlay image was not given to the pipeline.');
+      image = await placeOverlay(image, options.overlay, transforms, options.maxInputPixels, secondsLeft);
     }
     const padBox = plan?.fit === 'pad' && hasBox(plan) ? plan : undefined;
     if (padBox || transforms.radius !== undefined) {

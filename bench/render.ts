@@ -1,0 +1,93 @@
+/**
+ * The rendering browser pool on the real PostgreSQL manual: `node bench/render.ts` (Node 24, Debian's
+ * chromium). Issue #28's aims: at least 4 rendered pages per second on this 2-core machine at the
+ * default concurrency, peak memory (this process and the browser together) under 1.5 GB.
+ *
+ *   BENCH_PGDOCS_DIR       the manual, unpacked (default /tmp/pgdocs; made with
+ *                          ../shared/testdata/sites/postgres-docs.sh when missing)
+ *   BENCH_PAGES            pages rendered, in the manual's file order (default 300; 0 = all 1,169)
+ *   BENCH_CONCURRENCY      pages rendered at once (default 4)
+ *   BENCH_ACCESSIBILITY    1: run axe-core on each page (default 1)
+ *   BENCH_SCREENSHOT       1: keep a screenshot of each page (default 1)
+ *   BENCH_PAGES_PER_CONTEXT  a context serves this many pages (default 50)
+ *
+ * The pool runs in this process as a crawl runs it in the server's: the manual is served on loopback
+ * by sirv (static-site.ts), and Chromium reaches it through the guarded proxy (private addresses
+ * allowed, as LOUPE_CRAWL_ALLOW_PRIVATE does for local sites). Memory is sampled every 250 ms: this
+ * process's RSS plus every Chromium process below it (/proc).
+ */
+
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { BrowserPool } from '../packages/server/src/rendering/browser-pool.ts';
+import { processMemory, processTreeMemory } from '../packages/server/src/rendering/process-memory.ts';
+import { DEFAULT_CHROMIUM } from '../packages/server/src/rendering/rendering-browser.ts';
+import { loadAverage, numberSetting, printTable, quantile, run, runBench, wholeNumberSetting } from './bench-kit.ts';
+import { startStaticSite } from './static-site.ts';
+
+const dir = process.env.BENCH_PGDOCS_DIR ?? '/tmp/pgdocs';
+const pageCount = wholeNumberSetting('BENCH_PAGES', 300);
+const concurrency = wholeNumberSetting('BENCH_CONCURRENCY', 4, 1, 32);
+const accessibility = numberSetting('BENCH_ACCESSIBILITY', 1) === 1;
+const screenshot = numberSetting('BENCH_SCREENSHOT', 1) === 1;
+const pagesPerContext = wholeNumberSetting('BENCH_PAGES_PER_CONTEXT', 50, 1);
+
+await runBench(async () => {
+  if (!existsSync(dir)) await run('bash', [new URL('../../shared/testdata/sites/postgres-docs.sh', import.meta.url).pathname, dir]);
+  const files = (await readdir(dir)).filter((name) => name.endsWith('.html')).sort();
+  const chosen = pageCount === 0 ? files : files.slice(0, pageCount);
+  const site = await startStaticSite(dir);
+  console.log(`load average at start: ${loadAverage()}`);
+  console.log(`${chosen.length} pages of the manual, concurrency ${concurrency}, axe ${accessibility}, screenshots ${screenshot}`);
+
+  const pool = await BrowserPool.start({
+    executablePath: DEFAULT_CHROMIUM,
+    allowPrivate: true,
+    concurrency,
+    pagesPerContext,
+    memoryBudgetBytes: 1024 ** 3,
+    userAgent: 'LoupeBot/1.0 (bench)',
+  });
+  let peak = 0;
+  const sampler = setInterval(() => {
+    void processTreeMemory(process.pid, /^chrom/).then(async (browser) => {
+      peak = Math.max(peak, browser + (await processMemory(process.pid)));
+    });
+  }, 250);
+
+  const started = performance.now();
+  const results = await Promise.all(
+    chosen.map((name) => pool.render(site.url(`/${name}`), { timeoutMs: 30_000, settleMs: 2_000, accessibility, screenshot })),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const stats = pool.stats();
+  await pool.close();
+  await site.close();
+
+  const failed = results.filter((page) => page.error !== null);
+  const durations = results.map((page) => page.durationMs);
+  const violations = results.reduce((sum, page) => sum + (page.accessibility?.length ?? 0), 0);
+  const shots = results.filter((page) => page.screenshot).map((page) => page.screenshot?.length ?? 0);
+  printTable(
+    ['pages', 'seconds', 'pages/s', 'p50 ms', 'p95 ms', 'failed', 'peak MB', 'browser starts', 'contexts'],
+    [
+      [
+        String(results.length),
+        seconds.toFixed(1),
+        (results.length / seconds).toFixed(2),
+        String(Math.round(quantile(durations, 0.5))),
+        String(Math.round(quantile(durations, 0.95))),
+        String(failed.length),
+        String(Math.round(peak / 1024 ** 2)),
+        String(stats.browserStarts),
+        String(stats.contexts),
+      ],
+    ],
+  );
+  console.log(
+    `axe violations (rules) over all pages: ${violations}; screenshots: mean ${Math.round(shots.reduce((a, b) => a + b, 0) / Math.max(1, shots.length) / 1024)} KB`,
+  );
+  for (const page of failed.slice(0, 5)) console.log(`failed: ${page.url}: ${page.error}`);
+  console.log(`load average at end: ${loadAverage()}`);
+});

@@ -1,0 +1,195 @@
+import PQueue from 'p-queue';
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { Resolve } from '../outbound/address-guard.ts';
+import { type GuardedProxy, startGuardedProxy } from './guarded-proxy.ts';
+import { type RenderedPage, type RenderOptions, renderPage } from './page-renderer.ts';
+import { processTreeMemory } from './process-memory.ts';
+import { launchRenderingBrowser, newRenderingContext } from './rendering-browser.ts';
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** LOUPE_CRAWL_ALLOW_PRIVATE. */
+  allowPrivate: boolean;
+  /** Replaces `dns.lookup` (tests). */
+  resolve?: Resolve;
+  /** Pages rendered at once. */
+  concurrency: number;
+  /** A context (cookies, caches, storage) serves this many pages, then a fresh one takes over. */
+  pagesPerContext: number;
+  /** When Chromium's processes together hold more than this, the browser is restarted between pages. */
+  memoryBudgetBytes: number;
+  userAgent: string;
+}
+
+export interface BrowserPoolStats {
+  pages: number;
+  contexts: number;
+  browserStarts: number;
+  /** The most Chromium's processes held together, at the checks between pages. */
+  peakBrowserBytes: number;
+}
+
+/** How many pages pass between two readings of the browser's memory. */
+const MEMORY_CHECK_EVERY = 4;
+const MAX_REFUSED_REMEMBERED = 1000;
+
+/** One context and the pages open in it; it is closed once retired and empty. */
+interface ContextLease {
+  context: BrowserContext;
+  browser: Browser;
+  started: number;
+  open: number;
+  retired: boolean;
+}
+
+/**
+ * Chromium behind the guarded proxy, shared by the pages of a crawl. Pages run `concurrency`
+ * at a time; contexts are recycled every `pagesPerContext` pages so one site's caches and
+ * storage never grow without bound; a browser over its memory budget, or one that died, is
+ * replaced once its pages are done. A page's failure is that page's result, never the pool's.
+ */
+export class BrowserPool {
+  readonly #options: BrowserPoolOptions;
+  readonly #proxy: GuardedProxy;
+  readonly #queue: PQueue;
+  readonly #refused = new Set<string>();
+  #browser: Promise<Browser> | undefined;
+  #lease: ContextLease | undefined;
+  #restartWanted = false;
+  #restarting: Promise<void> | undefined;
+  #leasing: Promise<void> | undefined;
+  #inFlight = 0;
+  #idle: (() => void)[] = [];
+  readonly #stats: BrowserPoolStats = { pages: 0, contexts: 0, browserStarts: 0, peakBrowserBytes: 0 };
+
+  private constructor(options: BrowserPoolOptions, proxy: GuardedProxy) {
+    this.#options = options;
+    this.#proxy = proxy;
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+  }
+
+  static async start(options: BrowserPoolOptions): Promise<BrowserPool> {
+    let pool: BrowserPool | undefined;
+    const proxy = await startGuardedProxy({
+      allowPrivate: options.allowPrivate,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+      onRefused: (target) => {
+        if (pool) pool.#rememberRefused(target);
+      },
+    });
+    pool = new BrowserPool(options, proxy);
+    return pool;
+  }
+
+  stats(): BrowserPoolStats {
+    return { ...this.#stats };
+  }
+
+  render(url: string, options: RenderOptions): Promise<RenderedPage> {
+    return this.#queue.add(() => this.#render(url, options));
+  }
+
+  async close(): Promise<void> {
+    this.#queue.clear();
+    await this.#queue.onIdle();
+    const browser = await this.#browser?.catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await this.#proxy.close();
+  }
+
+  async #render(url: string, options: RenderOptions): Promise<RenderedPage> {
+    while (this.#restarting) await this.#restarting;
+    if (this.#restartWanted) {
+      this.#restarting = this.#restart().finally(() => {
+        this.#restarting = undefined;
+      });
+      await this.#restarting;
+    }
+    const lease = await this.#leaseContext();
+    this.#inFlight += 1;
+    try {
+      return await renderPage(lease.context, url, options, (requested) => this.#wasRefused(requested));
+    } finally {
+      this.#inFlight -= 1;
+      this.#stats.pages += 1;
+      lease.open -= 1;
+      if (lease.retired && lease.open === 0) await lease.context.close().catch(() => undefined);
+      if (this.#stats.pages % MEMORY_CHECK_EVERY === 0) await this.#checkMemory();
+      if (this.#inFlight === 0) for (const wake of this.#idle.splice(0)) wake();
+    }
+  }
+
+  /** A page's place in the current context; concurrent callers share one new context when it is used up. */
+  async #leaseContext(): Promise<ContextLease> {
+    for (;;) {
+      const lease = this.#lease;
+      if (lease && lease.started < this.#options.pagesPerContext && lease.browser.isConnected()) {
+        lease.started += 1;
+        lease.open += 1;
+        return lease;
+      }
+      this.#leasing ??= this.#replaceLease(lease).finally(() => {
+        this.#leasing = undefined;
+      });
+      await this.#leasing;
+    }
+  }
+
+  async #replaceLease(old: ContextLease | undefined): Promise<void> {
+    if (old) {
+      old.retired = true;
+      if (old.open === 0) await old.context.close().catch(() => undefined);
+    }
+    const browser = await this.#liveBrowser();
+    const context = await newRenderingContext(browser, this.#options.userAgent);
+    this.#lease = { context, browser, started: 0, open: 0, retired: false };
+    this.#stats.contexts += 1;
+  }
+
+  /** The browser, started again if it was never started or has died; concurrent callers share one start. */
+  async #liveBrowser(): Promise<Browser> {
+    for (;;) {
+      const current = this.#browser;
+      if (!current) break;
+      const browser = await current.catch(() => undefined);
+      if (browser?.isConnected()) return browser;
+      if (this.#browser === current) break;
+    }
+    this.#lease = undefined;
+    this.#browser = launchRenderingBrowser({ executablePath: this.#options.executablePath, proxyUrl: this.#proxy.url });
+    this.#stats.browserStarts += 1;
+    return this.#browser;
+  }
+
+  async #checkMemory(): Promise<void> {
+    const bytes = await processTreeMemory(process.pid, /^chrom/);
+    this.#stats.peakBrowserBytes = Math.max(this.#stats.peakBrowserBytes, bytes);
+    if (bytes > this.#options.memoryBudgetBytes) this.#restartWanted = true;
+  }
+
+  /** Waits for the pages in flight, then closes the browser; the next page starts a new one. */
+  async #restart(): Promise<void> {
+    this.#restartWanted = false;
+    if (this.#inFlight > 0) await new Promise<void>((wake) => this.#idle.push(wake));
+    const browser = await this.#browser?.catch(() => undefined);
+    this.#browser = undefined;
+    this.#lease = undefined;
+    await browser?.close().catch(() => undefined);
+  }
+
+  #rememberRefused(target: string): void {
+    if (this.#refused.size >= MAX_REFUSED_REMEMBERED) this.#refused.clear();
+    this.#refused.add(target.replace(/^\[|\](?=:)/g, ''));
+  }
+
+  /** The proxy refused a tunnel to this URL's host and port. */
+  #wasRefused(requested: string): boolean {
+    try {
+      const parsed = new URL(requested);
+      const port = parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? '443' : '80');
+      return this.#refused.has(`${parsed.hostname.replace(/^\[|\]$/g, '')}:${port}`);
+    } catch {
+      return false;
+    }
+  }
+}
