@@ -16,7 +16,7 @@ import { photoWithGps } from '../packages/server/src/transform/test-metadata.ts'
 import { transformImage } from '../packages/server/src/transform/transform-pipeline.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
-const options = { maxInputPixels: 100_000_000, timeoutSeconds: 60 };
+const options = { maxInputPixels: 100_000_000, timeoutSeconds: 60, maxAnimationPixels: 100_000_000 };
 
 async function median(run: () => Promise<unknown> | unknown): Promise<number> {
   await run();

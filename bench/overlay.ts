@@ -121,7 +121,7 @@ async function main(): Promise<void> {
           await transformImage(
             input,
             { width: TARGET_WIDTH, format, ...transforms },
-            { maxInputPixels: 50_000_000, timeoutSeconds: 30, overlay: astronaut },
+            { maxInputPixels: 50_000_000, maxAnimationPixels: 50_000_000, timeoutSeconds: 30, overlay: astronaut },
           );
           if (i >= 0) times[index]!.push(performance.now() - started);
         }

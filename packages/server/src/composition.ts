@@ -84,7 +84,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     disk,
     plans,
     importer: new ImageImporter(fetcher, { maxBytes: config.maxUploadBytes, deadlineSeconds: config.importTimeoutSeconds }),
-    inspect: (data) => inspectUpload(data, { maxInputPixels: config.maxInputPixels }),
+    inspect: (data) => inspectUpload(data, { maxInputPixels: config.maxInputPixels, maxAnimationPixels: config.maxAnimationPixels }),
     purgeVariants,
     publicUrl: config.publicUrl,
   });
@@ -119,7 +119,7 @@ export async function composeServices({ config, database, plans, blobs, disk, fe
     quality: new QualityChooser(database, (original, format, mode) =>
       findQualityForMode(original, format, mode, { maxInputPixels: config.maxInputPixels, encodeJxl }),
     ),
-    pipeline: { findFace: findFace(faces), encodeJxl },
+    pipeline: { findFace: findFace(faces), encodeJxl, maxAnimationPixels: config.maxAnimationPixels },
     maxInputPixels: config.maxInputPixels,
     maxOutputPixels: config.maxOutputPixels,
     timeoutSeconds: config.transformTimeoutSeconds,

@@ -54,6 +54,9 @@ const Env = z
     // 8K UHD (33 Mpx) and then some; at 40 Mpx every output format encodes within half the
     // default 20 s transform timeout here (AVIF ~10 s, WebP ~7 s, JPEG ~3 s on 2 cores).
     LOUPE_MAX_OUTPUT_PIXELS: z.coerce.number().int().min(1).default(40_000_000),
+    // Frames × pixels of an animation, decoded or made: imgproxy's summed-frames bound on
+    // animated sources; 50 frames of 1000×1000, which encode as WebP within the transform timeout.
+    LOUPE_MAX_ANIMATION_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
     LOUPE_MEMORY_CACHE_BYTES: z.coerce
       .number()
       .int()
@@ -172,6 +175,8 @@ export interface Config {
   maxInputPixels: number;
   /** Largest image a transform makes, in pixels: larger requests are refused before decoding. */
   maxOutputPixels: number;
+  /** Frames × pixels per frame of an animation decoded (upload and delivery) or made. */
+  maxAnimationPixels: number;
   /** The in-memory tier of the variant cache, in bytes. */
   memoryCacheBytes: number;
   /** Transforms running at once, and waiting beyond that before 503. */
@@ -259,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxUploadBytes: e.LOUPE_MAX_UPLOAD_BYTES,
     maxInputPixels: e.LOUPE_MAX_INPUT_PIXELS,
     maxOutputPixels: e.LOUPE_MAX_OUTPUT_PIXELS,
+    maxAnimationPixels: e.LOUPE_MAX_ANIMATION_PIXELS,
     memoryCacheBytes: e.LOUPE_MEMORY_CACHE_BYTES,
     transformConcurrency: e.LOUPE_TRANSFORM_CONCURRENCY,
     transformQueue: e.LOUPE_TRANSFORM_QUEUE,

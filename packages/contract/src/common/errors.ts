@@ -7,6 +7,10 @@ export const errorCatalogue = {
   validation_failed: { status: 400, message: 'The request is not valid.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   invalid_image: { status: 400, message: 'The image is damaged or truncated.' },
+  animation_too_large: {
+    status: 400,
+    message: 'The animation has more frames × pixels than this server decodes or makes (LOUPE_MAX_ANIMATION_PIXELS).',
+  },
   output_too_large: { status: 400, message: 'The requested output has more pixels than this server produces (LOUPE_MAX_OUTPUT_PIXELS).' },
   team_header_required: {
     status: 400,

@@ -12,6 +12,7 @@ export const cdnDeliveryPath = '/cdn/{projectSlug}/{imagePath}';
 export const cdnDeliveryErrors: readonly ErrorCode[] = [
   'validation_failed',
   'output_too_large',
+  'animation_too_large',
   'signature_required',
   'signature_invalid',
   'signature_expired',

@@ -5,7 +5,7 @@ import { ImagePath } from './image.ts';
 const integer = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const fits = ['cover', 'contain', 'fill', 'scale-down', 'crop', 'pad'] as const;
-export const formats = ['webp', 'avif', 'jpeg', 'png', 'jxl', 'auto'] as const;
+export const formats = ['webp', 'avif', 'jpeg', 'png', 'jxl', 'gif', 'auto'] as const;
 /** Spec §2's "corners" are the four corner values of DESIGN.md §7. */
 export const gravities = [
   'auto',
@@ -31,7 +31,11 @@ export const transformFields = {
   width: integer(1, 8192).describe('Output width in pixels.'),
   height: integer(1, 8192).describe('Output height in pixels.'),
   fit: z.enum(fits).describe('Resize mode.'),
-  format: z.enum(formats).describe('Output format; `auto` negotiates on Accept.'),
+  format: z
+    .enum(formats)
+    .describe(
+      'Output format; `auto` negotiates on Accept. An animated original stays animated as `webp`, `gif` or `auto` (WebP, else GIF); other formats give a still.',
+    ),
   quality: integer(1, 100).describe('Output quality.'),
   qualityMode: z.enum(['high', 'medium', 'low']).describe('Perceptual quality target; `quality` overrides it.'),
   dpr: integer(1, 3).describe('Device pixel ratio: multiplies width and height.'),
@@ -50,6 +54,9 @@ export const transformFields = {
     .describe('Background colour, six hex digits without #.'),
   rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Rotation in degrees.'),
   flip: z.enum(['h', 'v']).describe('Flip horizontally or vertically.'),
+  frame: integer(1, 10000).describe(
+    'One frame of an animated original, 1 for the first: the output is a still. 400 beyond the number of frames the image has.',
+  ),
   overlay: ImagePath.describe(
     'Path of another image of the same project to place over the result (a watermark); its first frame if animated.',
   ),

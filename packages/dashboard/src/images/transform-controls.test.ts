@@ -15,7 +15,14 @@ describe('preset editor controls, read from the contract', () => {
       transformControls.map((each) => each.name),
       transformNames,
     );
-    assert.equal(transformControls.length, 27);
+    assert.equal(transformControls.length, 28);
+  });
+
+  it('offers the poster frame and GIF output for animations', () => {
+    const frame = control('frame');
+    assert.deepEqual(frame.kind === 'number' && [frame.min, frame.max, frame.step], [1, 10000, 1]);
+    const format = control('format');
+    assert.ok(format.kind === 'select' && format.options.includes('gif'));
   });
 
   it('gives numbers with a range a slider over exactly that range', () => {

@@ -2,9 +2,11 @@ import { ImagePath, LoupeError, type Transforms, verifyCdnSignature } from '@lou
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { now } from '../clock.ts';
 import { isProjectSlug } from '../images/slug.ts';
+import { assertAnimationWithinBound } from '../transform/animation-bound.ts';
 import { ImageDecodeError } from '../transform/image-decode-error.ts';
 import { assertOutputWithinBound, outputSize } from '../transform/output-bound.ts';
-import { type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
+import { ANIMATED_FORMATS, type OutputFormat, type PipelineOptions, transformImage } from '../transform/transform-pipeline.ts';
+import { animationFrames } from './animation-frames.ts';
 import { parseCdnQuery } from './cdn-query.ts';
 import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
@@ -55,12 +57,12 @@ export interface DeliveryDependencies {
   timeoutSeconds: number;
 }
 
-const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif']);
+const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif', 'gif']);
 /**
  * Part of every variant key: raise it when the pipeline's output for the same transforms
  * changes (a new mapping, encoder or setting), so cached variants and their ETags renew.
  */
-const PIPELINE_VERSION = 1;
+const PIPELINE_VERSION = 2;
 /** Part of every `?meta` answer's key: raise it when the facts it gives change. */
 const INFO_VERSION = 1;
 /** Reads of an image record when its original vanished under a request (replaced meanwhile). */
@@ -217,7 +219,12 @@ export class DeliveryService {
   #hinted(image: DeliveryImage, transforms: Partial<Transforms>, { hints, explicit }: HintsOfRequest) {
     const hinted = applyClientHints(transforms, explicit, hints, image);
     const size = outputSize(hinted.transforms, image);
-    return size.width * size.height > this.#dependencies.maxOutputPixels ? { transforms, vary: hinted.vary } : hinted;
+    const pixels = size.width * size.height;
+    // An animation's frames count too (LOUPE_MAX_ANIMATION_PIXELS): a hint must not make it a refusal.
+    const frames = transforms.frame === undefined ? (image.frames ?? 1) : 1;
+    const over =
+      pixels > this.#dependencies.maxOutputPixels || (frames > 1 && frames * pixels > this.#dependencies.pipeline.maxAnimationPixels);
+    return over ? { transforms, vary: hinted.vary } : hinted;
   }
 
   async #variant(image: DeliveryImage, transforms: Partial<Transforms>, settings: VariantSettings, accept: string | undefined) {
@@ -238,11 +245,17 @@ export class DeliveryService {
     }
 
     assertOutputWithinBound(rest, image, this.#dependencies.maxOutputPixels);
+    const frames = await animationFrames(image, rest.frame, () => this.#original(image.blobKey));
     const format: OutputFormat =
-      asked === 'auto' ? negotiateFormat(accept, needsAlpha(image, rest)) : (asked ?? defaultFormat(image, rest));
+      asked === 'auto' ? negotiateFormat(accept, needsAlpha(image, rest), frames > 1) : (asked ?? defaultFormat(image, rest));
+    if (frames > 1 && ANIMATED_FORMATS.has(format)) {
+      const limit = this.#dependencies.pipeline.maxAnimationPixels;
+      assertAnimationWithinBound(frames, image, limit, 'decoded');
+      assertAnimationWithinBound(frames, outputSize(rest, image), limit, 'made');
+    }
     const resolvedQuality =
       quality ??
-      (qualityMode !== undefined && format !== 'png'
+      (qualityMode !== undefined && format !== 'png' && format !== 'gif'
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
     const served = await this.#transformed(image, rest, format, resolvedQuality, settings);

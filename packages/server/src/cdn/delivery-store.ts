@@ -24,6 +24,8 @@ export interface DeliveryImage {
   format: string;
   hasAlpha: boolean;
   contentType: string;
+  /** Null for images stored before frames were counted (migration 0036). */
+  frames: number | null;
   blurhash: string | null;
 }
 
@@ -38,7 +40,10 @@ type ProjectRow = Pick<
   | 'previous_secret_expires_at'
   | 'keep_metadata'
 >;
-type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'blurhash'>;
+type ImageRow = Pick<
+  Selectable<ImageTable>,
+  'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'frames' | 'blurhash'
+>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
 export class DeliveryStore {
@@ -69,7 +74,7 @@ export class DeliveryStore {
     this.#image = compiledOnce(() =>
       database.db
         .selectFrom('images')
-        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type', 'blurhash'])
+        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type', 'frames', 'blurhash'])
         .where('project_id', '=', '')
         .where('path', '=', '')
         .compile(),
@@ -105,6 +110,7 @@ export class DeliveryStore {
         format: row.format,
         hasAlpha: row.has_alpha === 1,
         contentType: row.content_type,
+        frames: row.frames,
         blurhash: row.blurhash,
       }
     );

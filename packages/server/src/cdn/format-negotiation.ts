@@ -16,11 +16,14 @@ function explicitlyAccepted(accept: string): Set<string> {
 }
 
 /**
- * `format=auto`: the best modern format the client names explicitly. `*\/*` is not taken as
+ * `format=auto`: the best modern format the client names explicitly, among those that animate
+ * when the output is an animation. `*\/*` is not taken as
  * a promise to decode JPEG XL or AVIF — browsers send it for images too — so a client that
  * names none of them gets JPEG, or PNG when the picture needs transparency.
  */
-export function negotiateFormat(accept: string | undefined, needsAlpha: boolean): OutputFormat {
+export function negotiateFormat(accept: string | undefined, needsAlpha: boolean, animated = false): OutputFormat {
   const accepted = explicitlyAccepted(accept ?? '');
+  // An animation stays one: WebP where the client names it, else GIF, which every client shows.
+  if (animated) return accepted.has('image/webp') ? 'webp' : 'gif';
   return PREFERENCE.find((format) => accepted.has(`image/${format}`)) ?? (needsAlpha ? 'png' : 'jpeg');
 }

@@ -1,8 +1,8 @@
 import type { Database } from '../database/database.ts';
-import type { OutputFormat } from '../transform/transform-pipeline.ts';
+import type { LossyFormat } from '../transform/perceptual-quality.ts';
 
 export type QualityMode = 'high' | 'medium' | 'low';
-export type QualitySearch = (original: Buffer, format: Exclude<OutputFormat, 'png'>, mode: QualityMode) => Promise<number>;
+export type QualitySearch = (original: Buffer, format: LossyFormat, mode: QualityMode) => Promise<number>;
 
 /**
  * `qualityMode` (DESIGN.md §7): the encoder quality that reaches the mode's perceptual
@@ -19,7 +19,7 @@ export class QualityChooser {
     this.#search = search;
   }
 
-  choose(blobKey: string, format: Exclude<OutputFormat, 'png'>, mode: QualityMode, original: () => Promise<Buffer>): Promise<number> {
+  choose(blobKey: string, format: LossyFormat, mode: QualityMode, original: () => Promise<Buffer>): Promise<number> {
     const key = `${blobKey}|${format}|${mode}`;
     let pending = this.#inFlight.get(key);
     if (!pending) {
@@ -29,7 +29,7 @@ export class QualityChooser {
     return pending;
   }
 
-  async #chooseOnce(blobKey: string, format: Exclude<OutputFormat, 'png'>, mode: QualityMode, original: () => Promise<Buffer>) {
+  async #chooseOnce(blobKey: string, format: LossyFormat, mode: QualityMode, original: () => Promise<Buffer>) {
     const stored = await this.#database.db
       .selectFrom('quality_choices')
       .select('quality')

@@ -18,7 +18,10 @@ export function decodeFailureToError(error: ImageDecodeError): LoupeError {
   }
 }
 
-export async function inspectUpload(data: Uint8Array, options: { maxInputPixels: number }): Promise<InspectedImage> {
+export async function inspectUpload(
+  data: Uint8Array,
+  options: { maxInputPixels: number; maxAnimationPixels: number },
+): Promise<InspectedImage> {
   try {
     return await inspectImage(data, options);
   } catch (error) {

@@ -180,6 +180,7 @@ export class ImageService {
           height: inspected.height,
           format: inspected.format,
           has_alpha: inspected.hasAlpha ? 1 : 0,
+          frames: inspected.frames,
           blurhash: inspected.blurhash,
           updated_at: now(),
         });

@@ -77,7 +77,17 @@ export class ImageStore {
     id: string,
     file: Pick<
       ImageRow,
-      'blob_key' | 'filename' | 'content_type' | 'file_size' | 'width' | 'height' | 'format' | 'has_alpha' | 'blurhash' | 'updated_at'
+      | 'blob_key'
+      | 'filename'
+      | 'content_type'
+      | 'file_size'
+      | 'width'
+      | 'height'
+      | 'format'
+      | 'has_alpha'
+      | 'frames'
+      | 'blurhash'
+      | 'updated_at'
     >,
   ): Promise<void> {
     await this.#database.db.updateTable('images').set(file).where('id', '=', id).execute();

@@ -20,6 +20,8 @@ export interface ImageFacts {
   height: number;
   format: string;
   hasAlpha: boolean;
+  /** Frames of an animated GIF or WebP; 1 for a still. */
+  frames: number;
   contentType: string;
   blurhash: string;
 }
@@ -28,7 +30,10 @@ export interface ImageFacts {
  * Decodes an upload fully (a truncated file fails here, before anything is stored) and
  * reports what it really is, with a blurhash placeholder. Throws ImageDecodeError.
  */
-export async function inspectImage(input: Uint8Array, options: { maxInputPixels: number }): Promise<ImageFacts> {
+export async function inspectImage(
+  input: Uint8Array,
+  options: { maxInputPixels: number; maxAnimationPixels: number },
+): Promise<ImageFacts> {
   const buffer = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const probe = await probeImage(buffer, options);
   const contentType = originalTypes[probe.format];
@@ -44,5 +49,6 @@ export async function inspectImage(input: Uint8Array, options: { maxInputPixels:
     componentsX,
     7 - componentsX,
   );
-  return { width: probe.width, height: probe.height, format: probe.format, hasAlpha: probe.hasAlpha, contentType, blurhash };
+  const { width: w, height: h, format, hasAlpha, pages: frames } = probe;
+  return { width: w, height: h, format, hasAlpha, frames, contentType, blurhash };
 }

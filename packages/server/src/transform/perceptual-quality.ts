@@ -10,7 +10,8 @@ import { decodeOptions, type OutputFormat, type PipelineOptions } from './transf
 export type QualityMode = 'high' | 'medium' | 'low';
 
 /** The formats with a quality setting; PNG is lossless. */
-export type LossyFormat = Exclude<OutputFormat, 'png'>;
+// GIF is a palette, not a quality scale: like PNG, it has no quality to choose.
+export type LossyFormat = Exclude<OutputFormat, 'png' | 'gif'>;
 
 /**
  * The SSIM each mode aims for, as this module measures it (luma, at ≤ 512 px, no further

@@ -49,7 +49,7 @@ describe('SVG safety: drawings as editors save them are accepted', () => {
   for (const { from, title, svg } of corpus.benign) {
     it(`accepts ${title} (${from}) and decodes it`, async () => {
       assert.doesNotThrow(() => assertSafeSvg(Buffer.from(svg)));
-      const facts = await inspectImage(Buffer.from(svg), { maxInputPixels: 1_000_000 });
+      const facts = await inspectImage(Buffer.from(svg), { maxInputPixels: 1_000_000, maxAnimationPixels: 1_000_000 });
       assert.equal(facts.format, 'svg');
     });
   }

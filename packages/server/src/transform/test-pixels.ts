@@ -12,7 +12,7 @@ export function testImage(name: string): Buffer {
   return readFileSync(imagesFolder + name);
 }
 
-export const options: PipelineOptions = { maxInputPixels: 50_000_000, timeoutSeconds: 30 };
+export const options: PipelineOptions = { maxInputPixels: 50_000_000, maxAnimationPixels: 50_000_000, timeoutSeconds: 30 };
 
 export interface Pixels {
   data: Buffer;
@@ -80,7 +80,7 @@ export function near(actual: number[], expected: number[], tolerance = 8): boole
   return expected.every((value, i) => Math.abs(actual[i] - value) <= tolerance);
 }
 
-type Rgb = [number, number, number];
+export type Rgb = [number, number, number];
 
 /** A PNG drawn pixel by pixel. */
 export async function synthetic(width: number, height: number, colourAt: (x: number, y: number) => Rgb): Promise<Buffer> {

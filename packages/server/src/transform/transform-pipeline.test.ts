@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
+import { animationFromPhoto, decodeFrames, markerColour } from './test-animation.ts';
 import {
   BLUE,
   decode,
@@ -227,7 +228,7 @@ describe('output formats', () => {
     const { pixels } = await transformed(testImage('camera.png'), { width: 100 });
     assert.deepEqual([pixels.width, pixels.height, pixels.channels], [100, 100, 3]);
   });
-  it('an animated GIF gives its first frame', async () => {
+  it('an animated GIF as PNG gives its first frame', async () => {
     const gif = testImage('no_time_for_that_tiny.gif'); // 14×25, 24 frames
     assert.deepEqual(await size(gif, {}), [14, 25]);
   });
@@ -251,7 +252,7 @@ describe('refused input', () => {
     });
   }
   it('probeImage refuses an image over maxInputPixels', async () => {
-    const attempt = probeImage(rocket, { maxInputPixels: 640 * 427 - 1 });
+    const attempt = probeImage(rocket, { maxInputPixels: 640 * 427 - 1, maxAnimationPixels: 640 * 427 });
     await assert.rejects(attempt, (error) => error instanceof ImageDecodeError && error.reason === 'too_large');
   });
   it('transformImage refuses an image over maxInputPixels', async () => {
@@ -302,5 +303,44 @@ describe('probeImage', () => {
   it('counts the frames of an animated GIF', async () => {
     const { thumbnail: _, ...probed } = await probeImage(testImage('no_time_for_that_tiny.gif'), options);
     assert.deepEqual(probed, { width: 14, height: 25, format: 'gif', hasAlpha: true, pages: 24 });
+  });
+});
+
+describe('animations', () => {
+  const animation = () => animationFromPhoto(rocket, { frames: 6, width: 60, height: 40, format: 'gif', loop: 2 });
+
+  it('rotate=180 and flip=v keep the frames in order (sharp would reverse the stack)', async () => {
+    const { data } = await animation();
+    for (const transforms of [{ rotate: 180 }, { flip: 'v' }] as const) {
+      const answer = await transformImage(data, { format: 'webp', ...transforms }, options);
+      const decoded = await decodeFrames(answer.data);
+      assert.equal(answer.frames, 6);
+      decoded.frames.forEach((frame, index) => {
+        const x = 'rotate' in transforms ? 55 : 5;
+        assert.ok(near(pixel(frame, x, 35).slice(0, 3), markerColour(index), 24), `${JSON.stringify(transforms)} frame ${index}`);
+      });
+    }
+  });
+
+  it('blur stays within each frame: the first row of a frame takes nothing from the frame above', async () => {
+    const { data } = await animation();
+    const answer = await transformImage(data, { format: 'webp', blur: 20, quality: 100 }, options);
+    const decoded = await decodeFrames(answer.data);
+    // The marker is the frame's top-left quarter: blurred within the frame, its colour stays
+    // strongest at the top edge; blurred across the stack, the frame above would dilute it.
+    decoded.frames.slice(1).forEach((frame, index) => {
+      const top = pixel(frame, 5, 0);
+      const colour = markerColour(index + 1);
+      const channel = colour.indexOf(255);
+      assert.ok((top[channel] as number) > 200, `frame ${index + 1}: ${top}`);
+    });
+  });
+
+  it('refuses an animation over the bound from its header, before decoding its frames', async () => {
+    const { data } = await animation();
+    const attempt = transformImage(data, { format: 'gif' }, { ...options, maxAnimationPixels: 6 * 60 * 40 - 1 });
+    await assert.rejects(attempt, (error: Error & { code?: string }) => error.code === 'animation_too_large');
+    const poster = await transformImage(data, { format: 'gif', frame: 2 }, { ...options, maxAnimationPixels: 6 * 60 * 40 - 1 });
+    assert.equal(poster.frames, 1);
   });
 });

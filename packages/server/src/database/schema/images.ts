@@ -51,6 +51,8 @@ export interface ImageTable {
   height: number;
   format: string;
   has_alpha: Generated<number>;
+  /** Frames of an animated GIF or WebP, 1 for a still; null for images stored before migration 0036. */
+  frames: number | null;
   blurhash: string | null;
   alt_text: string | null;
   /** JSON array of tags. */
