@@ -22,6 +22,13 @@ const ClientHints = z
     'CDN answers honour the client hints Sec-CH-DPR, Sec-CH-Width (and legacy DPR, Width) and Save-Data, and announce them in Accept-CH. Explicit URL parameters win over hints.',
   );
 
+/** Issue #26 point 6: metadata is stripped for privacy unless a project keeps it. */
+const KeepMetadata = z
+  .boolean()
+  .describe(
+    'Whether CDN answers keep the original’s EXIF (GPS included), XMP and IPTC. Off by default for privacy: outputs and originals are served without them. Colours are always converted to sRGB; with this on, outputs also carry an sRGB ICC profile.',
+  );
+
 export const ImageProject = z
   .object({
     id: Id,
@@ -31,6 +38,7 @@ export const ImageProject = z
     plan: z.string().describe("The workspace's plan."),
     requireSignedUrls: z.boolean(),
     clientHints: ClientHints,
+    keepMetadata: KeepMetadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -55,6 +63,7 @@ export const UpdateImageProject = atLeastOneField(
     name: ProjectName.optional(),
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
     clientHints: ClientHints.optional(),
+    keepMetadata: KeepMetadata.optional(),
   }),
   'Give at least one field to change.',
 );

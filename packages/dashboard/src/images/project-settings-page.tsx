@@ -10,6 +10,7 @@ import { SaveActions } from '../components/save-actions.tsx';
 import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { formatBytes } from './format-bytes.ts';
+import { MetadataForm } from './metadata-form.tsx';
 import { OriginForm } from './origin-form.tsx';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
@@ -23,7 +24,7 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain, origin, cached variants and deletion. */
+/** `…/settings`: the project's name, custom domain, origin, metadata, cached variants and deletion. */
 export function ProjectSettingsPage() {
   const { api, can } = useWorkspace();
   const { project } = useImageProject();
@@ -45,6 +46,8 @@ export function ProjectSettingsPage() {
             <dd>{project.customDomain ?? <span className="muted">None</span>}</dd>
             <dt>Client hints</dt>
             <dd>{project.clientHints ? 'Honoured' : 'Ignored'}</dd>
+            <dt>Metadata (EXIF, XMP, IPTC)</dt>
+            <dd>{project.keepMetadata ? 'Kept in served images' : 'Stripped from served images'}</dd>
           </>
         )}
       </dl>
@@ -54,6 +57,7 @@ export function ProjectSettingsPage() {
           <DomainForm />
           <OriginForm />
           <ClientHintsForm />
+          <MetadataForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
         </>

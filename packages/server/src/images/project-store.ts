@@ -16,6 +16,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
     plan,
     requireSignedUrls: row.require_signed_urls === 1,
     clientHints: row.client_hints === 1,
+    keepMetadata: row.keep_metadata === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -25,6 +26,7 @@ export interface ProjectChanges {
   name?: string;
   customDomain?: string | null;
   clientHints?: boolean;
+  keepMetadata?: boolean;
 }
 
 /** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
@@ -94,6 +96,7 @@ export class ProjectStore {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
         ...(changes.clientHints !== undefined ? { client_hints: changes.clientHints ? 1 : 0 } : {}),
+        ...(changes.keepMetadata !== undefined ? { keep_metadata: changes.keepMetadata ? 1 : 0 } : {}),
         updated_at: at,
       })
       .where('workspace_id', '=', workspaceId)

@@ -29,6 +29,7 @@ import * as linkTargets from './0030-link-targets.ts';
 import * as linkOccurrences from './0031-link-occurrences.ts';
 import * as imageOrigins from './0032-image-origins.ts';
 import * as clientHints from './0033-client-hints.ts';
+import * as keepMetadata from './0035-keep-metadata.ts';
 import * as imageFrames from './0036-image-frames.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   '0031-link-occurrences': linkOccurrences,
   '0032-image-origins': imageOrigins,
   '0033-client-hints': clientHints,
+  '0035-keep-metadata': keepMetadata,
   '0036-image-frames': imageFrames,
 };
