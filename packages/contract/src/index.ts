@@ -15,6 +15,7 @@ export * from './diff/report-diff.ts';
 export * from './identity/api-key.ts';
 export * from './identity/roles.ts';
 export * from './images/cdn-delivery-document.ts';
+export * from './images/cdn-image-info.ts';
 export * from './images/image.ts';
 export * from './images/image-origin.ts';
 export * from './images/image-project.ts';

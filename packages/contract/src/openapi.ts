@@ -29,7 +29,10 @@ export function buildOpenApiDocument(info: { version: string; serverUrl?: string
   for (const operation of operations as readonly OperationDefinition[]) {
     (paths[operation.path] ??= {})[operation.method.toLowerCase()] = pathItem(operation, convert, errorSchema);
   }
-  paths[cdnDeliveryPath] = cdnDeliveryPathItem((codes) => errorResponses(codes, errorSchema));
+  paths[cdnDeliveryPath] = cdnDeliveryPathItem(
+    (codes) => errorResponses(codes, errorSchema),
+    (schema) => convert(schema, 'output'),
+  );
 
   return {
     openapi: '3.1.0',

@@ -31,6 +31,14 @@ describe('cdnUrl', () => {
     assert.equal(await cdnUrl({ baseUrl, project: 'blog', path: 'covers/a.jpg' }), `${baseUrl}/cdn/blog/covers/a.jpg`);
   });
 
+  it('asks for the facts as JSON with meta, covered by the signature', async () => {
+    const url = await cdnUrl({ baseUrl, project: 'blog', path: 'a.jpg', transforms: { width: 300 }, meta: true, sign: { secret } });
+    const { slug, encodedPath, params } = parts(url);
+    assert.equal(params.meta, 'json');
+    assert.equal(await verifyCdnSignature([secret], slug, encodedPath, params, 0), 'valid');
+    assert.equal(await cdnUrl({ baseUrl, project: 'blog', path: 'a.jpg', meta: false }), `${baseUrl}/cdn/blog/a.jpg`);
+  });
+
   it('drops trailing slashes of the base URL', async () => {
     const url = await cdnUrl({ baseUrl: `${baseUrl}//`, project: 'blog', path: 'a.jpg' });
     assert.equal(url, `${baseUrl}/cdn/blog/a.jpg`);

@@ -24,6 +24,8 @@ export interface CdnUrlOptions {
   preset?: string;
   /** Ad-hoc transforms; they override the preset's (DESIGN.md §7). */
   transforms?: Partial<Transforms>;
+  /** Answer the image's facts as JSON (`meta=json`, CdnImageInfo) instead of the image. */
+  meta?: boolean;
   /**
    * Signs the URL with the project's secret. `expiresIn` (whole seconds from `now`) or
    * `expiresAt` adds `exp`, rounded down to the second so the URL never outlives what was
@@ -74,6 +76,8 @@ export async function cdnUrl(options: CdnUrlOptions): Promise<string> {
     if (parsed.success) params[transformShortNames[name as TransformName] ?? name] = String(parsed.data);
     else for (const issue of parsed.error.issues) fail(`transforms.${name}`, issue.message);
   }
+
+  if (options.meta) params.meta = 'json';
 
   const sign = options.sign;
   if (sign) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../common/errors.ts';
+import { CdnImageInfo } from './cdn-image-info.ts';
 import { type TransformName, transformFields, transformShortNames } from './transforms.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -52,7 +53,11 @@ function transformParameters(field: TransformName): JsonSchema[] {
  * The OpenAPI path item of CDN delivery: parameters (preset, ad-hoc transforms, signature),
  * answers (the image, 304 to a matching If-None-Match, the error bodies) and their headers.
  */
-export function cdnDeliveryPathItem(errorResponses: (codes: readonly ErrorCode[]) => Record<string, unknown>): JsonSchema {
+export function cdnDeliveryPathItem(
+  errorResponses: (codes: readonly ErrorCode[]) => Record<string, unknown>,
+  /** A named schema as the document holds it (a reference into its components). */
+  schemaOf: (schema: z.ZodType) => JsonSchema,
+): JsonSchema {
   const transforms = (Object.keys(transformFields) as TransformName[]).flatMap(transformParameters);
   const cacheHeaders = {
     ETag: { description: 'The variant: its original and every transform.', schema: { type: 'string' } },
@@ -82,6 +87,11 @@ export function cdnDeliveryPathItem(errorResponses: (codes: readonly ErrorCode[]
         query('s', 'The URL signature: lowercase hex HMAC-SHA256 (see the description).', { type: 'string' }),
         query('exp', 'When a signed URL expires, in Unix seconds; covered by the signature.', { type: 'string', pattern: '^[0-9]{1,15}$' }),
         query('v', 'Any value, to make a new URL (and cache entry) for the same image; covered by a signature.', { type: 'string' }),
+        query(
+          'meta',
+          'Answer JSON facts about the image instead of the image: its size as displayed, format, frames, colour space, ICC profile, alpha, dominant colour and blurhash, and the output’s size and format when transforms are given. `meta` alone or `meta=json`; signed and cached like the image.',
+          { type: 'string', enum: ['', 'json'] },
+        ),
         { name: 'Accept', in: 'header', required: false, description: 'Chooses the format when it is `auto`.', schema: { type: 'string' } },
         {
           name: 'If-None-Match',
@@ -98,7 +108,10 @@ export function cdnDeliveryPathItem(errorResponses: (codes: readonly ErrorCode[]
             ...cacheHeaders,
             'Content-Security-Policy': { description: 'Keeps an SVG served as is from running anything.', schema: { type: 'string' } },
           },
-          content: { 'image/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+          content: {
+            'image/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            'application/json': { schema: schemaOf(CdnImageInfo) },
+          },
         },
         304: { description: 'Not modified: If-None-Match names this variant.', headers: cacheHeaders },
         ...errorResponses(cdnDeliveryErrors),

@@ -29,6 +29,13 @@ const ClientHints = z
     'CDN answers honour the client hints Sec-CH-DPR, Sec-CH-Width (and legacy DPR, Width) and Save-Data, and announce them in Accept-CH. Explicit URL parameters win over hints.',
   );
 
+/** Issue #26 point 6: metadata is stripped for privacy unless a project keeps it. */
+const KeepMetadata = z
+  .boolean()
+  .describe(
+    'Whether CDN answers keep the original’s EXIF (GPS included), XMP and IPTC. Off by default for privacy: outputs and originals are served without them. Colours are always converted to sRGB; with this on, outputs also carry an sRGB ICC profile.',
+  );
+
 export const ImageProject = z
   .object({
     id: Id,
@@ -39,6 +46,7 @@ export const ImageProject = z
     requireSignedUrls: z.boolean(),
     enlarge: ProjectEnlarge,
     clientHints: ClientHints,
+    keepMetadata: KeepMetadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -64,6 +72,7 @@ export const UpdateImageProject = atLeastOneField(
     customDomain: CustomDomain.nullable().optional().describe('A hostname that serves this project, or null.'),
     enlarge: ProjectEnlarge.optional(),
     clientHints: ClientHints.optional(),
+    keepMetadata: KeepMetadata.optional(),
   }),
   'Give at least one field to change.',
 );

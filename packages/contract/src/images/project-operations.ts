@@ -52,7 +52,7 @@ export const projectOperations = [
     path: '/api/images/projects/{projectId}',
     summary: 'Update an image project',
     description:
-      'Renames a project or sets its custom domain (null removes it). A domain used by another project answers 409. The slug never changes.',
+      'Renames a project, sets its custom domain (null removes it) or whether served images keep their metadata (`keepMetadata`). A domain used by another project answers 409. The slug never changes.',
     tag: 'Image projects',
     scopes: ['images:write'],
     params: ProjectParams,

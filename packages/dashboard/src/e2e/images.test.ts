@@ -301,6 +301,21 @@ describe('images in a browser', () => {
     await screenshot(page, 'images-settings');
   });
 
+  it('keeps image metadata only once the project asks for it', async () => {
+    const keep = page.getByRole('checkbox', { name: 'Keep EXIF, XMP and IPTC in served images' });
+    assert.equal(await keep.isChecked(), false);
+    await keep.check();
+    await page.getByRole('button', { name: 'Save metadata setting' }).click();
+    await page.getByRole('form', { name: 'Image metadata' }).getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const projects = await t.request('GET', '/api/images/projects');
+    const launch = projects.body.find((p: { name: string }) => p.name === 'Launch photos');
+    assert.equal(launch.keepMetadata, true);
+    await page.reload();
+    assert.equal(await keep.isChecked(), true);
+    const reset = await t.request('PATCH', `/api/images/projects/${launch.id}`, { body: { keepMetadata: false } });
+    assert.equal(reset.status, 200);
+  });
+
   it('lists projects with their stats, and deletes one after a confirmation naming what is lost', async () => {
     const created = await t.request('POST', '/api/images/projects', { body: { name: 'Old banners' } });
     assert.equal(created.status, 201);

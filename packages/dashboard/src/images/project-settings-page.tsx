@@ -11,6 +11,7 @@ import { useSubmit } from '../components/use-submit.ts';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { EnlargeForm } from './enlarge-form.tsx';
 import { formatBytes } from './format-bytes.ts';
+import { MetadataForm } from './metadata-form.tsx';
 import { OriginForm } from './origin-form.tsx';
 import { useImageProject } from './project-context.ts';
 import { PurgeVariants } from './purge-variants.tsx';
@@ -24,7 +25,7 @@ function atDomainField(error: unknown): unknown {
   });
 }
 
-/** `…/settings`: the project's name, custom domain, origin, enlargement, cached variants and deletion. */
+/** `…/settings`: the project's name, custom domain, origin, enlargement, metadata, cached variants and deletion. */
 export function ProjectSettingsPage() {
   const { api, can } = useWorkspace();
   const { project } = useImageProject();
@@ -48,6 +49,8 @@ export function ProjectSettingsPage() {
             <dd>{project.enlarge}</dd>
             <dt>Client hints</dt>
             <dd>{project.clientHints ? 'Honoured' : 'Ignored'}</dd>
+            <dt>Metadata (EXIF, XMP, IPTC)</dt>
+            <dd>{project.keepMetadata ? 'Kept in served images' : 'Stripped from served images'}</dd>
           </>
         )}
       </dl>
@@ -58,6 +61,7 @@ export function ProjectSettingsPage() {
           <EnlargeForm />
           <OriginForm />
           <ClientHintsForm />
+          <MetadataForm />
           <PurgeVariants subject={`every image of ${project.name}`} purge={() => api.purgeProjectVariants({ projectId: project.id })} />
           <DeleteProject />
         </>

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { testDialects } from '../testing/test-dialects.ts';
 import { readTestImage, uploadForm } from '../testing/test-images.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { stripMetadata } from '../transform/strip-metadata.ts';
 import {
   BLUE,
   decode,
@@ -463,7 +464,8 @@ for (const dialect of testDialects()) {
         assert.deepEqual([image.width, image.height], [100, 100]);
         assert.notEqual(after.headers.get('etag'), before.headers.get('etag'));
         const original = await cdn('swap.png');
-        assert.deepEqual(original.body, await readTestImage('astronaut.png'));
+        // As stored, less its text chunks (metadata is stripped by default: cdn-metadata.test.ts).
+        assert.deepEqual(original.body, stripMetadata(await readTestImage('astronaut.png'), 'png'));
       });
 
       it('answers 404 once the image is deleted', async () => {

@@ -1,5 +1,6 @@
 import {
   addFieldError,
+  cdnMetaValues,
   LoupeError,
   type TransformName,
   type Transforms,
@@ -14,8 +15,11 @@ const FIELD_BY_NAME = new Map<string, TransformName>([
   ...Object.entries(transformShortNames).map(([field, short]) => [short as string, field as TransformName] as const),
 ]);
 
-/** Parameters that are not transforms: the preset, the signature and its expiry, a cache-busting version. */
-const RESERVED = new Set(['t', 's', 'exp', 'v']);
+/**
+ * Parameters that are not transforms: the preset, the signature and its expiry, a
+ * cache-busting version, and `meta` (answer CdnImageInfo instead of the image).
+ */
+const RESERVED = new Set(['t', 's', 'exp', 'v', 'meta']);
 
 /** Numbers as JavaScript prints them (the SDK writes `String(n)`), e.g. `12`, `-0.5`, `1e-7`. */
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
@@ -27,6 +31,8 @@ export interface CdnQuery {
   transforms: Partial<Transforms>;
   /** Every parameter as sent, for signature checks. */
   params: Record<string, string>;
+  /** `meta` or `meta=json`: the image's facts as JSON, not the image. */
+  meta: boolean;
 }
 
 /** A query value as the type its field's schema takes: query strings carry only text. */
@@ -74,6 +80,8 @@ export function parseCdnQuery(search: URLSearchParams): CdnQuery {
   }
   const preset = params.get('t');
   if (preset !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(preset)) fail('t', 'Not a preset name.');
+  const meta = params.get('meta');
+  if (meta !== undefined && !(cdnMetaValues as readonly string[]).includes(meta)) fail('meta', 'Give meta alone or meta=json.');
   if (Object.keys(details.fieldErrors).length > 0) throw new LoupeError('validation_failed', { details });
-  return { preset, transforms: transforms as Partial<Transforms>, params: Object.fromEntries(params) };
+  return { preset, transforms: transforms as Partial<Transforms>, params: Object.fromEntries(params), meta: meta !== undefined };
 }

@@ -13,7 +13,9 @@ import { type CdnQuery, parseCdnQuery } from './cdn-query.ts';
 import { applyClientHints, type ClientHints } from './client-hints.ts';
 import type { DeliveryImage, DeliveryProject, DeliveryStore } from './delivery-store.ts';
 import { negotiateFormat } from './format-negotiation.ts';
+import { describeOriginal, describeOutput } from './image-info.ts';
 import { findOverlay } from './overlay-lookup.ts';
+import { privateOriginal } from './private-original.ts';
 import type { QualityChooser } from './quality-chooser.ts';
 import { resolveEnlarge } from './resolve-enlarge.ts';
 import type { TransformLimiter } from './transform-limiter.ts';
@@ -66,9 +68,12 @@ const OUTPUT_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'avif', 'gif']);
  * changes (a new mapping, encoder or setting), so cached variants and their ETags renew.
  */
 const PIPELINE_VERSION = 2;
+/** Part of every `?meta` answer's key: raise it when the facts it gives change. */
+const INFO_VERSION = 1;
 /** Reads of an image record when its original vanished under a request (replaced meanwhile). */
 const REPLACED_RETRIES = 3;
 const notFound = () => new LoupeError('not_found', { message: 'No such image.' });
+const transformTimeout = () => new LoupeError('transform_timeout', { extra: { retryAfter: 5 } });
 
 /** `If-None-Match` holds the tag (weak comparison, RFC 9110 §13.1.2), or `*`. */
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -93,6 +98,16 @@ function decodeImagePath(encodedPath: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function needsAlpha(image: DeliveryImage, rest: Partial<Transforms>): boolean {
+  return image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
+}
+
+/** Without `format`: the original's own when it is an output format, else PNG for alpha, else JPEG. */
+function defaultFormat(image: DeliveryImage, rest: Partial<Transforms>): OutputFormat {
+  if (OUTPUT_FORMATS.has(image.format)) return image.format as OutputFormat;
+  return needsAlpha(image, rest) ? 'png' : 'jpeg';
 }
 
 /** Sorted keys, so the same transforms always make the same cache key. */
@@ -139,6 +154,7 @@ export class DeliveryService {
       query.params,
       request.accept,
       hints,
+      { meta: query.meta, keepMetadata: project.keepMetadata },
     );
     const cacheHit = source === 'memory' || source === 'disk';
     const notModified = matchesEtag(request.ifNoneMatch, variant.etag);
@@ -184,13 +200,18 @@ export class DeliveryService {
     params: Record<string, string>,
     accept: string | undefined,
     hints: HintsOfRequest | undefined,
+    asked: { meta: boolean; keepMetadata: boolean },
   ) {
     let current = image;
     for (let attempt = 1; ; attempt++) {
       const overlay = await findOverlay(this.#dependencies.store, projectId, transforms, params);
       try {
         const hinted = hints ? this.#hinted(current, transforms, hints) : { transforms, vary: [] };
-        return { ...(await this.#variant(current, hinted.transforms, overlay, accept)), varyOnHints: hinted.vary };
+        const settings = { overlay, keepMetadata: asked.keepMetadata };
+        const answer = asked.meta
+          ? await this.#info(current, hinted.transforms, settings, accept)
+          : await this.#variant(current, hinted.transforms, settings, accept);
+        return { ...answer, varyOnHints: hinted.vary };
       } catch (error) {
         if (!(error instanceof OriginalGoneError) || attempt === REPLACED_RETRIES) throw error;
         if (error.blobKey === overlay?.blobKey && error.blobKey !== current.blobKey) continue;
@@ -225,24 +246,27 @@ export class DeliveryService {
     return over ? { transforms, vary: hinted.vary } : hinted;
   }
 
-  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, overlay: DeliveryImage | undefined, accept: string | undefined) {
+  async #variant(image: DeliveryImage, transforms: Partial<Transforms>, settings: VariantSettings, accept: string | undefined) {
     const { format: asked, qualityMode, quality, ...rest } = transforms;
-    // With nothing to change, the original is served as stored.
+    // With nothing to change, the original is served as stored, less its metadata unless the project keeps it.
     if (asked === undefined && quality === undefined && qualityMode === undefined && Object.keys(rest).length === 0) {
-      const served = await this.#dependencies.cache.getOrCreate(`${variantKeyPrefix(image.blobKey)}original`, async () => ({
-        data: await this.#original(image.blobKey),
-        contentType: image.contentType,
-      }));
+      const key = `${variantKeyPrefix(image.blobKey)}original${settings.keepMetadata ? '' : '|without-metadata'}`;
+      const served = await this.#dependencies.cache.getOrCreate(key, async () => {
+        const stored = { data: await this.#original(image.blobKey), contentType: image.contentType, format: image.format };
+        if (settings.keepMetadata) return stored;
+        const plain = { overlay: undefined, keepMetadata: false };
+        return privateOriginal(
+          stored,
+          async () => (await this.#transformed(image, {}, defaultFormat(image, {}), undefined, plain)).variant,
+        );
+      });
       return { ...served, varyOnAccept: false };
     }
 
     assertOutputWithinBound(rest, image, this.#dependencies.maxOutputPixels);
     const frames = await animationFrames(image, rest.frame, () => this.#original(image.blobKey));
-    const needsAlpha = image.hasAlpha || rest.radius !== undefined || (rest.fit === 'pad' && rest.bg === undefined);
     const format: OutputFormat =
-      asked === 'auto'
-        ? negotiateFormat(accept, needsAlpha, frames > 1)
-        : (asked ?? (OUTPUT_FORMATS.has(image.format) ? (image.format as OutputFormat) : needsAlpha ? 'png' : 'jpeg'));
+      asked === 'auto' ? negotiateFormat(accept, needsAlpha(image, rest), frames > 1) : (asked ?? defaultFormat(image, rest));
     if (frames > 1 && ANIMATED_FORMATS.has(format)) {
       const limit = this.#dependencies.pipeline.maxAnimationPixels;
       assertAnimationWithinBound(frames, image, limit, 'decoded');
@@ -253,11 +277,43 @@ export class DeliveryService {
       (qualityMode !== undefined && format !== 'png' && format !== 'gif'
         ? await this.#dependencies.quality.choose(image.blobKey, format, qualityMode, () => this.#original(image.blobKey))
         : undefined);
+    const served = await this.#transformed(image, rest, format, resolvedQuality, settings);
+    return { ...served, varyOnAccept: asked === 'auto' };
+  }
 
+  /** `?meta`: the original's facts, and the output's when transforms are asked; cached like a variant. */
+  async #info(image: DeliveryImage, transforms: Partial<Transforms>, settings: VariantSettings, accept: string | undefined) {
+    const output = Object.keys(transforms).length > 0 ? await this.#variant(image, transforms, settings, accept) : undefined;
+    // The output's ETag names its original, transforms, format, overlay and metadata setting at once.
+    const key = `${variantKeyPrefix(image.blobKey)}meta|v${INFO_VERSION}|${output?.variant.etag ?? ''}`;
+    const served = await this.#dependencies.cache.getOrCreate(key, () =>
+      this.#dependencies.limiter.run(async () => {
+        const { maxInputPixels, timeoutSeconds } = this.#dependencies;
+        const original = await describeOriginal(await this.#original(image.blobKey), image, { maxInputPixels, timeoutSeconds }).catch(
+          (error: unknown) => {
+            throw error instanceof ImageDecodeError && error.reason === 'timeout' ? transformTimeout() : error;
+          },
+        );
+        const info = output ? { ...original, output: await describeOutput(output.variant) } : original;
+        return { data: Buffer.from(JSON.stringify(info)), contentType: 'application/json; charset=utf-8' };
+      }),
+    );
+    return { ...served, varyOnAccept: output?.varyOnAccept ?? false };
+  }
+
+  async #transformed(
+    image: DeliveryImage,
+    rest: Partial<Transforms>,
+    format: OutputFormat,
+    resolvedQuality: number | undefined,
+    { overlay, keepMetadata }: VariantSettings,
+  ) {
     // The overlay's version is part of the key: replacing the overlay image renews every variant it marks.
     const overlayVersion = overlay ? `|overlay:${overlay.blobKey}` : '';
-    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${overlayVersion}`;
-    const served = await this.#dependencies.cache.getOrCreate(key, () =>
+    // So is the metadata setting, so flipping it never serves a variant made under the other.
+    const metadata = keepMetadata ? '|keep-metadata' : '';
+    const key = `${variantKeyPrefix(image.blobKey)}v${PIPELINE_VERSION}|${canonicalJson(rest)}|${format}|q${resolvedQuality ?? ''}${overlayVersion}${metadata}`;
+    return this.#dependencies.cache.getOrCreate(key, () =>
       this.#dependencies.limiter.run(async () => {
         const input = await this.#original(image.blobKey);
         try {
@@ -269,18 +325,16 @@ export class DeliveryService {
               maxInputPixels: this.#dependencies.maxInputPixels,
               timeoutSeconds: this.#dependencies.timeoutSeconds,
               ...(overlay ? { overlay: await this.#original(overlay.blobKey) } : {}),
+              keepMetadata,
             },
           );
           return { data: output.data, contentType: output.contentType };
         } catch (error) {
-          if (error instanceof ImageDecodeError && error.reason === 'timeout') {
-            throw new LoupeError('transform_timeout', { extra: { retryAfter: 5 } });
-          }
+          if (error instanceof ImageDecodeError && error.reason === 'timeout') throw transformTimeout();
           throw error;
         }
       }),
     );
-    return { ...served, varyOnAccept: asked === 'auto' };
   }
 
   async #original(blobKey: string): Promise<Buffer> {
@@ -288,6 +342,12 @@ export class DeliveryService {
     if (!data) throw new OriginalGoneError(blobKey);
     return data;
   }
+}
+
+/** What a variant depends on beyond its transforms: the overlay image, the project's metadata setting. */
+interface VariantSettings {
+  overlay: DeliveryImage | undefined;
+  keepMetadata: boolean;
 }
 
 interface HintsOfRequest {

@@ -18,6 +18,8 @@ export interface DeliveryProject {
   workspaceId: string;
   /** JSON of the project's origin (origins/origin-config.ts), null when it has none. */
   origin: string | null;
+  /** Answers keep EXIF, XMP and IPTC (off: stripped for privacy). */
+  keepMetadata: boolean;
 }
 
 export interface DeliveryImage {
@@ -30,6 +32,7 @@ export interface DeliveryImage {
   contentType: string;
   /** Null for images stored before frames were counted (migration 0036). */
   frames: number | null;
+  blurhash: string | null;
 }
 
 type ProjectRow = Pick<
@@ -42,9 +45,13 @@ type ProjectRow = Pick<
   | 'previous_signing_secret'
   | 'previous_secret_expires_at'
   | 'enlarge'
+  | 'keep_metadata'
 > &
   Pick<Selectable<ImageProjectTable>, 'workspace_id' | 'origin'>;
-type ImageRow = Pick<Selectable<ImageTable>, 'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'frames'>;
+type ImageRow = Pick<
+  Selectable<ImageTable>,
+  'blob_key' | 'width' | 'height' | 'format' | 'has_alpha' | 'content_type' | 'frames' | 'blurhash'
+>;
 
 /** The few reads a CDN request makes: project by slug or domain, image by path, preset by name. */
 export class DeliveryStore {
@@ -67,6 +74,7 @@ export class DeliveryStore {
           'previous_secret_expires_at',
           'enlarge',
           'client_hints',
+          'keep_metadata',
         ])
         .select(['workspace_id', 'origin']);
     this.#projectBy = {
@@ -76,7 +84,7 @@ export class DeliveryStore {
     this.#image = compiledOnce(() =>
       database.db
         .selectFrom('images')
-        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type', 'frames'])
+        .select(['blob_key', 'width', 'height', 'format', 'has_alpha', 'content_type', 'frames', 'blurhash'])
         .where('project_id', '=', '')
         .where('path', '=', '')
         .compile(),
@@ -101,6 +109,7 @@ export class DeliveryStore {
       signingSecrets: secrets.filter((secret): secret is string => typeof secret === 'string'),
       workspaceId: row.workspace_id,
       origin: row.origin,
+      keepMetadata: row.keep_metadata === 1,
     };
   }
 
@@ -115,6 +124,7 @@ export class DeliveryStore {
         hasAlpha: row.has_alpha === 1,
         contentType: row.content_type,
         frames: row.frames,
+        blurhash: row.blurhash,
       }
     );
   }

@@ -17,6 +17,7 @@ function toProject(row: ProjectRow, plan: string): ImageProject {
     requireSignedUrls: row.require_signed_urls === 1,
     enlarge: asEnlarge(row.enlarge),
     clientHints: row.client_hints === 1,
+    keepMetadata: row.keep_metadata === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -32,6 +33,7 @@ export interface ProjectChanges {
   customDomain?: string | null;
   enlarge?: ImageProject['enlarge'];
   clientHints?: boolean;
+  keepMetadata?: boolean;
 }
 
 /** Image projects, always scoped to a workspace: another workspace's project is simply not found. */
@@ -102,6 +104,7 @@ export class ProjectStore {
         ...(changes.customDomain !== undefined ? { custom_domain: changes.customDomain } : {}),
         ...(changes.enlarge !== undefined ? { enlarge: changes.enlarge } : {}),
         ...(changes.clientHints !== undefined ? { client_hints: changes.clientHints ? 1 : 0 } : {}),
+        ...(changes.keepMetadata !== undefined ? { keep_metadata: changes.keepMetadata ? 1 : 0 } : {}),
         updated_at: at,
       })
       .where('workspace_id', '=', workspaceId)

@@ -1,3 +1,4 @@
+import type { OpenForEncode } from './metadata-carrier.ts';
 import { openRaw, type RawImage, readRaw } from './raw-image.ts';
 import type { OutputFormat, PipelineOptions } from './transform-pipeline.ts';
 
@@ -35,23 +36,33 @@ export interface EncodeRequest {
   loop?: number;
 }
 
-/** Encodes the final pixels: the one encode of the pipeline (STYLE.md §8). */
+/**
+ * Encodes the final pixels: the one encode of the pipeline (STYLE.md §8). Started from raw
+ * pixels the output carries no metadata (EXIF, XMP, IPTC, ICC: untagged means sRGB);
+ * `open` may bring the original's instead (metadata-carrier.ts).
+ */
 export async function encodeOutput(
   image: RawImage,
   request: EncodeRequest,
   encodeJxl: PipelineOptions['encodeJxl'],
   seconds: number,
+  open: OpenForEncode = openRaw,
 ): Promise<Buffer> {
   const { format } = request;
-  const pipeline = openRaw(image, seconds);
+  const pipeline = open(image, seconds);
   const timing = (image.frames ?? 1) > 1 ? { delay: request.delay, loop: request.loop } : {};
   switch (format) {
-    case 'jpeg':
+    case 'jpeg': {
       // JPEG is the one output without alpha (DESIGN.md §7: flatten on `bg`, white by default).
-      return pipeline
-        .flatten({ background: `#${request.bg ?? 'ffffff'}` })
+      const background = `#${request.bg ?? 'ffffff'}`;
+      // A carrier lays the pixels over the original after its own flatten, so they come flat.
+      const flat =
+        open !== openRaw && image.channels === 4 ? open(await readRaw(openRaw(image, seconds).flatten({ background })), seconds) : pipeline;
+      return flat
+        .flatten({ background })
         .jpeg({ quality: request.quality ?? defaultQuality.jpeg })
         .toBuffer();
+    }
     case 'png':
       return pipeline.png().toBuffer();
     case 'webp':
@@ -64,7 +75,8 @@ export async function encodeOutput(
       return pipeline.avif({ quality: request.quality ?? defaultQuality.avif, effort: AVIF_EFFORT }).toBuffer();
     case 'jxl': {
       if (encodeJxl === undefined) throw missingJxlEncoder();
-      const rgba = image.channels === 4 ? image : await readRaw(pipeline.ensureAlpha());
+      // A bare codestream: JPEG XL outputs carry no metadata, whatever the project keeps.
+      const rgba = image.channels === 4 ? image : await readRaw(openRaw(image, seconds).ensureAlpha());
       return encodeJxl({ data: rgba.data, width: rgba.width, height: rgba.height, channels: 4 }, request.quality ?? defaultQuality.jxl);
     }
   }

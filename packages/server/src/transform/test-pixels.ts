@@ -32,6 +32,14 @@ export function pixel(image: Pixels, x: number, y: number): number[] {
   return [...image.data.subarray(start, start + image.channels)];
 }
 
+/** Mean absolute difference of two equally long pixel buffers, per sample (0–255). */
+export function meanDifference(a: Buffer, b: Buffer): number {
+  if (a.length !== b.length) throw new Error(`${a.length} samples against ${b.length}`);
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += Math.abs((a[i] as number) - (b[i] as number));
+  return total / a.length;
+}
+
 /** Rec. 709 luma of every pixel. */
 export function luma(image: Pixels): Float64Array {
   const out = new Float64Array(image.width * image.height);

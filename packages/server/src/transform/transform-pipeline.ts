@@ -5,6 +5,7 @@ import { colourAdjustment } from './colour-adjustments.ts';
 import { contentTypes, encodeOutput, missingJxlEncoder } from './encode-output.ts';
 import { faceCrop } from './face-crop.ts';
 import { ImageDecodeError, isSharpTimeout, timeoutError, toImageDecodeError } from './image-decode-error.ts';
+import { metadataCarrier } from './metadata-carrier.ts';
 import { orientationSteps } from './orientation-steps.ts';
 import { outputSize } from './output-bound.ts';
 import { placeOverlay } from './overlay.ts';
@@ -54,6 +55,8 @@ export interface PipelineOptions {
   encodeJxl?: (image: { data: Buffer; width: number; height: number; channels: 4 }, quality: number) => Promise<Buffer>;
   /** The stored original of the image that `transforms.overlay` names. */
   overlay?: Buffer;
+  /** The output keeps the original's EXIF, XMP and IPTC, and is tagged sRGB; otherwise it has no metadata. */
+  keepMetadata?: boolean;
 }
 
 export interface TransformedImage {
@@ -111,7 +114,10 @@ export async function transformImage(input: Buffer, transforms: ResolvedTransfor
       image = await eachFrame(image, (frame) => readRaw(shape(openRaw(frame, secondsLeft()), frame, transforms, padBox)));
     }
 
-    const data = await encodeOutput(image, { ...transforms, ...animation?.timing }, options.encodeJxl, secondsLeft());
+    // Kept metadata rides on a still's encode; an animation's frames are served without it.
+    const keeps = options.keepMetadata && (image.frames ?? 1) === 1;
+    const carrier = keeps ? metadataCarrier(() => sharp(input, decodeOptions(options.maxInputPixels))) : undefined;
+    const data = await encodeOutput(image, { ...transforms, ...animation?.timing }, options.encodeJxl, secondsLeft(), carrier);
     const { format } = transforms;
     return { data, format, contentType: contentTypes[format], width: image.width, height: image.height, frames: image.frames ?? 1 };
   } catch (error) {
@@ -300,6 +306,8 @@ async function firstFrameCrop(frame: RawImage, box: ResizePlan & Size, options: 
 async function decodeOriginal(pipeline: () => Sharp): Promise<RawImage> {
   try {
     // Grey, CMYK and palette inputs all become sRGB, so later stages see 3 or 4 channels.
+    // An embedded ICC profile (Display P3, Adobe RGB, CMYK) is applied first: sharp converts
+    // from it on decode, so wide-gamut photos look right (transform-pipeline.test.ts).
     return await readRaw(pipeline().toColourspace('srgb'));
   } catch (error) {
     throw toImageDecodeError(error);

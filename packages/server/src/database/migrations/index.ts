@@ -30,6 +30,7 @@ import * as linkOccurrences from './0031-link-occurrences.ts';
 import * as imageOrigins from './0032-image-origins.ts';
 import * as clientHints from './0033-client-hints.ts';
 import * as projectEnlarge from './0034-project-enlarge.ts';
+import * as keepMetadata from './0035-keep-metadata.ts';
 import * as imageFrames from './0036-image-frames.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0032-image-origins': imageOrigins,
   '0033-client-hints': clientHints,
   '0034-project-enlarge': projectEnlarge,
+  '0035-keep-metadata': keepMetadata,
   '0036-image-frames': imageFrames,
 };

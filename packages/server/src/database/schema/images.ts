@@ -25,6 +25,8 @@ export interface ImageProjectTable {
   enlarge: Generated<string>;
   /** JSON of the project's origin (origins/origin-config.ts), secret included; null when none. */
   origin: string | null;
+  /** 1: outputs keep EXIF, XMP and IPTC (0035). */
+  keep_metadata: Generated<number>;
   created_at: string;
   updated_at: string;
 }
