@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startWebhookReceiver, type WebhookReceiver } from '@loupe/server/src/alerts/test-webhook-receiver.ts';
-import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { addPasswordMember, setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { htmlPage } from '@loupe/server/src/testing/html-page.ts';
 import { followCrawlEvents } from '@loupe/server/src/testing/test-crawls.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
 
@@ -56,13 +57,8 @@ const thinRule = (value: unknown) => ({
 const packText = (value: unknown) =>
   JSON.stringify({ schema: 'loupe.rules/v1', name: 'House rules', rules: [placeholderRule, thinRule(value)] }, null, 2);
 
-async function signInThroughPage(page: Page, url: string, email: string): Promise<void> {
-  await page.goto(`${url}/sign-in`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/w\/[^/]+\/images$/);
-}
+/** Where signing in lands: the workspace's image projects. */
+const IMAGES_LANDING = /\/w\/[^/]+\/images$/;
 
 /** The texts that describe a control (its hint and its error), as assistive technology reads them. */
 async function descriptionOf(control: Locator): Promise<string> {
@@ -117,7 +113,7 @@ describe('audit automation in a browser', () => {
     assert.ok((await followCrawlEvents(t, crawl.body.id)).at(-1)?.reportId, 'the crawl ended with a report');
     browser = await launchChromium();
     page = await browser.context.newPage();
-    await signInThroughPage(page, t.url, OWNER_EMAIL);
+    await signIn(page, t.url, OWNER_EMAIL, IMAGES_LANDING);
   });
   after(async () => {
     await browser?.close();
@@ -320,7 +316,7 @@ describe('audit automation in a browser', () => {
   describe('as a viewer', () => {
     before(async () => {
       await browser.context.clearCookies();
-      await signInThroughPage(page, t.url, viewerEmail);
+      await signIn(page, t.url, viewerEmail, IMAGES_LANDING);
     });
 
     it('sees schedules without the controls to change them', async () => {

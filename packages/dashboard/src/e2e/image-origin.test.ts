@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'oona@example.test';
 
@@ -23,11 +24,7 @@ describe('setting a project origin in a browser', () => {
     projectId = (await t.request('POST', '/api/images/projects', { body: { name: 'Shop' } })).body.id;
     browser = await launchChromium();
     page = await browser.context.newPage();
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByLabel('Email').fill(OWNER_EMAIL);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
+    await signIn(page, t.url, OWNER_EMAIL);
     await page.goto(`${t.url}/w/${t.owner.workspaceId}/images/${projectId}/settings`);
   });
   after(async () => {

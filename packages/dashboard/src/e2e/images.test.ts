@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { addPasswordMember, setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { readTestImage } from '@loupe/server/src/testing/test-images.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
 
@@ -62,13 +63,9 @@ describe('images in a browser', () => {
     await t?.close();
   });
 
-  async function signIn(email: string) {
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+  async function signInAs(email: string) {
     // Signing in returns to the page that asked for it; this starts from the project list.
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
+    await signIn(page, t.url, email);
     await page.goto(`${t.url}/w/${t.owner.workspaceId}/images`);
     await page.getByRole('heading', { name: 'Images', level: 1 }).waitFor();
   }
@@ -76,7 +73,7 @@ describe('images in a browser', () => {
   const tab = (name: string) => page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name });
 
   it('creates an image project and opens it', async () => {
-    await signIn(OWNER_EMAIL);
+    await signInAs(OWNER_EMAIL);
     await page.getByRole('button', { name: 'New project' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New image project' });
     await dialog.getByLabel('Name').fill('Campaign photos');
@@ -353,7 +350,7 @@ describe('images in a browser', () => {
     const viewer = await addPasswordMember(t, t.owner.workspaceId, t.owner.key, 'viewer');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
-    await signIn(viewer);
+    await signInAs(viewer);
     const writeControls = () =>
       page
         .getByRole('button', {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addPasswordMember, setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { addPasswordMember, setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
 const NOTE = 'You are the only owner, and a workspace keeps one: make another member owner first, then change your role or leave.';
@@ -21,11 +22,7 @@ describe('the last owner on the team page', () => {
     await setUpOwner(t, OWNER_EMAIL);
     browser = await launchChromium();
     page = await browser.context.newPage();
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByLabel('Email').fill(OWNER_EMAIL);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/w\/[^/]+\/images$/);
+    await signIn(page, t.url, OWNER_EMAIL, /\/w\/[^/]+\/images$/);
   });
   after(async () => {
     await browser?.close();

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pictureSnippet } from '@loupe/sdk';
-import { setUpOwner, TEST_PASSWORD } from '@loupe/server/src/sessions/test-session.ts';
+import { setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { readTestImage, uploadForm } from '@loupe/server/src/testing/test-images.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import { decode } from '@loupe/server/src/transform/test-pixels.ts';
 import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'rosa@example.test';
 /** Quotes, an ampersand and angle brackets: the snippet must escape them and a browser read them back. */
@@ -46,11 +47,7 @@ describe('the responsive snippet in a browser', () => {
     browser = await launchChromium();
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     page = await browser.context.newPage();
-    await page.goto(`${t.url}/sign-in`);
-    await page.getByLabel('Email').fill(OWNER_EMAIL);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
+    await signIn(page, t.url, OWNER_EMAIL);
   });
   after(async () => {
     await browser?.close();

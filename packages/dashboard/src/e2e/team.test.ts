@@ -6,16 +6,12 @@ import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { signIn } from './sign-in.ts';
 
 const OWNER_EMAIL = 'olga@example.test';
 
-async function signInThroughPage(page: Page, url: string, email: string): Promise<void> {
-  await page.goto(`${url}/sign-in`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/w\/[^/]+\/images$/);
-}
+/** Where signing in lands: the workspace's image projects. */
+const IMAGES_LANDING = /\/w\/[^/]+\/images$/;
 
 /** The rows of a table that hold this text in a cell. */
 const rowWith = (page: Page, text: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: text, exact: true }) });
@@ -38,7 +34,7 @@ describe('team and settings in a browser', () => {
     await setUpOwner(t, OWNER_EMAIL);
     browser = await launchChromium();
     page = await browser.context.newPage();
-    await signInThroughPage(page, t.url, OWNER_EMAIL);
+    await signIn(page, t.url, OWNER_EMAIL, IMAGES_LANDING);
   });
   after(async () => {
     await invitee?.close();
@@ -164,7 +160,7 @@ describe('team and settings in a browser', () => {
     await other.goto(`${t.url}/w/${workspaceId}/images`);
     await other.getByRole('button', { name: 'Sign out' }).click();
     await other.waitForURL(/\/sign-in$/);
-    await signInThroughPage(other, t.url, email);
+    await signIn(other, t.url, email, IMAGES_LANDING);
   };
 
   it('shows a viewer no write action on the team and settings pages, only leaving', async () => {
