@@ -28,14 +28,20 @@ const PAGES: Record<string, { type?: string; body: string }> = {
   '/shifty': {
     body: html(
       '<p id="first">Intro</p><div style="height:500px;background:#eee">Text pushed down by the banner that arrives late.</div>',
-      `<script>window.addEventListener('load', () => setTimeout(() => {
-        const banner = document.createElement('div');
-        banner.style.height = '400px';
-        banner.style.background = '#c00';
-        document.body.insertBefore(banner, document.getElementById('first'));
-        const end = performance.now() + 400;
-        while (performance.now() < end) {}
-      }, 50));</script>`,
+      // Once the content has been painted (a shift of what was never painted counts for
+      // nothing), a banner pushes it down and a 400 ms task blocks the page.
+      `<script>new PerformanceObserver((list, observer) => {
+        if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+        observer.disconnect();
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          const banner = document.createElement('div');
+          banner.style.height = '400px';
+          banner.style.background = '#c00';
+          document.body.insertBefore(banner, document.getElementById('first'));
+          const end = performance.now() + 400;
+          while (performance.now() < end) {}
+        }));
+      }).observe({ type: 'paint', buffered: true });</script>`,
     ),
   },
   '/inaccessible': {
