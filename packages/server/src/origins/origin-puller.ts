@@ -2,6 +2,7 @@ import { LoupeError } from '@loupe/contract';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../database/database.ts';
 import type { ImageService } from '../images/image-service.ts';
+import { ImageStore } from '../images/image-store.ts';
 import { ProjectStore } from '../images/project-store.ts';
 import type { StoredOrigin } from './origin-config.ts';
 import type { OriginFetcher } from './origin-fetcher.ts';
@@ -30,6 +31,7 @@ const STORE_FAILURES = new Set(['invalid_image', 'unsupported_media_type', 'payl
 export class OriginPuller {
   readonly #options: OriginPullerOptions;
   readonly #projects: ProjectStore;
+  readonly #images: ImageStore;
   readonly #inFlight = new Map<string, Promise<boolean>>();
   /** project id + path → when the origin's 404 stops being believed (ms). */
   readonly #notFound = new LRUCache<string, number>({ max: NOT_FOUND_ENTRIES });
@@ -38,6 +40,7 @@ export class OriginPuller {
   constructor(options: OriginPullerOptions) {
     this.#options = options;
     this.#projects = new ProjectStore(options.database);
+    this.#images = new ImageStore(options.database);
     this.#clock = options.clock ?? Date.now;
   }
 
@@ -60,6 +63,9 @@ export class OriginPuller {
   }
 
   async #pull(project: { id: string; workspaceId: string }, origin: StoredOrigin, path: string, key: string): Promise<boolean> {
+    // A request that found no image just before another pull stored it starts its own pull
+    // once that one has ended: the image is there now, and the origin is not asked again.
+    if ((await this.#images.findByPath(project.id, path)) !== undefined) return true;
     const answer = await this.#options.fetcher.fetch(origin, path);
     if (!answer.found) {
       if (this.#options.notFoundSeconds > 0) this.#notFound.set(key, this.#clock() + this.#options.notFoundSeconds * 1000);
