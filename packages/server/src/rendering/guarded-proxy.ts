@@ -66,12 +66,15 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
 
   const server = createServer((request, response) => forward(request, response, dial, refusal));
   server.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
+    // Node's server drops its own error listener once a socket is handed to 'connect': a
+    // browser closing mid-dial would otherwise throw ECONNRESET at the process.
+    client.on('error', () => upstream?.destroy());
     const target = parseAuthority(request.url ?? '');
     if (!target) {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
-    const upstream = dial(target.host, target.port);
+    const upstream: Socket = dial(target.host, target.port);
     upstream.setTimeout(IDLE_MS, () => upstream.destroy());
     client.setTimeout(IDLE_MS, () => client.destroy());
     upstream.once('connect', () => {
@@ -86,7 +89,10 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
     });
   });
   // A websocket is always tunnelled through CONNECT; an upgrade in absolute form is refused.
-  server.on('upgrade', (_request, client: Socket) => client.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+  server.on('upgrade', (_request, client: Socket) => {
+    client.on('error', () => client.destroy());
+    client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+  });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
