@@ -1,4 +1,5 @@
 import { zstdDecompressSync } from 'node:zlib';
+import type { PageLab } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
 import type { PageSummary } from './page-summary.ts';
 
@@ -23,8 +24,12 @@ export interface StoredPage {
   summary: PageSummary | null;
   /** The markup, for HTML pages; only when asked for (decompressing it is most of the cost). */
   html: string | null;
-  /** The visible words as written, for HTML pages. */
+  /** The visible words as written, for HTML pages (as rendered, in a rendering crawl). */
   text: string | null;
+  /** The rendered DOM, in a rendering crawl; only when `html` is asked for, like the markup. */
+  renderedHtml: string | null;
+  /** The browser's lab reading, in a rendering crawl; null otherwise. */
+  lab: PageLab | null;
 }
 
 export interface StoredPageQuery {
@@ -49,6 +54,7 @@ export class StoredPageStore {
     const rows = await this.#database.db
       .selectFrom('crawl_urls as u')
       .leftJoin('crawl_page_bodies as b', (join) => join.onRef('b.crawl_id', '=', 'u.crawl_id').onRef('b.url_id', '=', 'u.id'))
+      .leftJoin('crawl_page_renders as r', (join) => join.onRef('r.crawl_id', '=', 'u.crawl_id').onRef('r.url_id', '=', 'u.id'))
       .select([
         'u.id',
         'u.url',
@@ -65,8 +71,9 @@ export class StoredPageStore {
         'u.indexable',
         'u.summary',
         'b.text',
+        'r.lab',
       ])
-      .$if(query.html, (q) => q.select('b.html'))
+      .$if(query.html, (q) => q.select(['b.html', 'r.html as rendered_html']))
       .where('u.crawl_id', '=', crawlId)
       .where('u.kind', '=', 'page')
       .where('u.state', '=', 'done')
@@ -91,6 +98,8 @@ export class StoredPageStore {
       summary: row.summary ? (JSON.parse(row.summary) as PageSummary) : null,
       html: 'html' in row ? decode(row.html as Uint8Array | null) : null,
       text: decode(row.text),
+      renderedHtml: 'rendered_html' in row ? decode(row.rendered_html as Uint8Array | null) : null,
+      lab: row.lab ? (JSON.parse(row.lab) as PageLab) : null,
     }));
   }
 

@@ -1,5 +1,13 @@
 import { lookup } from 'node:dns/promises';
-import { type Crawl, type CrawlEstimate, type CrawlStatus, LoupeError, type Page, type StartCrawl } from '@loupe/contract';
+import {
+  type Crawl,
+  type CrawlEstimate,
+  type CrawlStatus,
+  LoupeError,
+  type Page,
+  RENDERED_PAGE_CREDITS,
+  type StartCrawl,
+} from '@loupe/contract';
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
@@ -29,11 +37,17 @@ export interface CrawlServiceOptions {
 
 /**
  * The pages a crawl may fetch, and so the credits it reserves (DESIGN.md §6): one for a page
- * audit, else maxPages, which defaults to and is clamped to the plan's cap.
+ * audit, else maxPages, which defaults to and is clamped to the plan's cap; each page costs
+ * RENDERED_PAGE_CREDITS when the crawl renders.
  */
-function reservationFor(input: Pick<z.output<typeof StartCrawl>, 'mode' | 'maxPages'>, cap: number): { maxPages: number; capped: boolean } {
+function reservationFor(
+  input: Pick<z.output<typeof StartCrawl>, 'mode' | 'maxPages' | 'render'>,
+  cap: number,
+): { maxPages: number; capped: boolean; creditsPerPage: number; credits: number } {
   const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
-  return { maxPages: Math.min(requested, cap), capped: requested > cap };
+  const maxPages = Math.min(requested, cap);
+  const creditsPerPage = input.render ? RENDERED_PAGE_CREDITS : 1;
+  return { maxPages, capped: requested > cap, creditsPerPage, credits: maxPages * creditsPerPage };
 }
 
 /** Starting, listing and canceling crawls (DESIGN.md §6, §8); the crawling itself is the runner's. */
@@ -69,9 +83,9 @@ export class CrawlService {
     if (!workspace) throw new LoupeError('not_found');
     // A workspace that lost custom packs with its plan keeps crawling, without them.
     const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await project.rulePacks() : [];
-    const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
+    const { maxPages, capped, credits } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     // An unmetered plan (self-hosted) reserves nothing, so it is never refused with 402.
-    const reserved = this.#o.plans.metered(workspace.plan) ? maxPages : 0;
+    const reserved = this.#o.plans.metered(workspace.plan) ? credits : 0;
     const id = newId();
     const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
@@ -105,9 +119,9 @@ export class CrawlService {
     await this.#checkInput(workspaceId, input);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
-    const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
+    const reservation = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     const balance = await new CreditService(this.#o.database, this.#o.plans).balance(workspaceId);
-    return { maxPages, capped, balance, sufficient: !this.#o.plans.metered(workspace.plan) || balance >= maxPages };
+    return { ...reservation, balance, sufficient: !this.#o.plans.metered(workspace.plan) || balance >= reservation.credits };
   }
 
   /** What starting and estimating both refuse: a project not in the workspace, a target not public. Answers the project. */
