@@ -27,6 +27,8 @@ export * from './openapi.ts';
 export * from './operation.ts';
 export * from './operation-errors.ts';
 export * from './registry.ts';
+export * from './reports/lab-distribution.ts';
+export * from './reports/lab-thresholds.ts';
 export * from './reports/page-lab.ts';
 export * from './reports/report.ts';
 export * from './rules/rule-error.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ErrorCode, errorCatalogue } from './common/errors.ts';
 import { ErrorBodySchema } from './common/resource.ts';
 import { cdnDeliveryPath, cdnDeliveryPathItem } from './images/cdn-delivery-document.ts';
-import { type OperationDefinition, querySchema, responseSchema, successStatus } from './operation.ts';
+import { isTextMediaType, type OperationDefinition, querySchema, responseSchema, successStatus } from './operation.ts';
 import { declaredErrors } from './operation-errors.ts';
 import { operations } from './registry.ts';
 
@@ -152,7 +152,12 @@ function successContent(operation: OperationDefinition, schema: JsonSchema): Rec
   if (operation.stream) return { 'text/event-stream': { schema } };
   if (operation.download) {
     return Object.fromEntries(
-      operation.download.contentTypes.map((type) => [type, type === 'application/json' ? { schema } : { schema: { type: 'string' } }]),
+      operation.download.contentTypes.map((type) => [
+        type,
+        type === 'application/json'
+          ? { schema }
+          : { schema: isTextMediaType(type) ? { type: 'string' } : { type: 'string', contentMediaType: type } },
+      ]),
     );
   }
   return { 'application/json': { schema } };

@@ -92,7 +92,15 @@ export interface Download {
   contentType: string;
   /** Offered to the browser in Content-Disposition. */
   filename: string;
-  body: AsyncIterable<string>;
+  /** Text, or the bytes of an image. */
+  body: AsyncIterable<string | Uint8Array>;
+  /** `inline` for what a browser shows in place (an image); an attachment otherwise. */
+  disposition?: 'inline' | 'attachment';
+}
+
+/** Text answers carry a charset; images and other bytes do not. */
+export function isTextMediaType(type: string): boolean {
+  return /^text\/|^application\/([\w.+-]+\+)?json\b/i.test(type);
 }
 
 /** What a handler returns: the resource, or for a paged operation one page of items. */

@@ -43,7 +43,7 @@ export type ClientRequest<O extends OperationDefinition> = O['upload'] extends {
 
 /**
  * What a method resolves to: the answer; a paged operation's first page of items (all pages:
- * `client.all`); a download's text, parsed when it is JSON.
+ * `client.all`); a download's text, parsed when it is JSON, or its bytes (a Uint8Array) when it is an image.
  */
 export type ClientAnswer<O extends OperationDefinition> = O['paged'] extends true
   ? Item<O>[]

@@ -1,4 +1,4 @@
-import { LoupeError, type OperationDefinition, operations } from '@loupe/contract';
+import { isTextMediaType, LoupeError, type OperationDefinition, operations } from '@loupe/contract';
 import type { CallOptions, LoupeClient } from './client-types.ts';
 import { nextLink } from './link-header.ts';
 import { readServerSentEvents } from './server-sent-events.ts';
@@ -64,10 +64,11 @@ export function createClient(options: ClientOptions = {}): LoupeClient {
   return client as LoupeClient;
 }
 
-/** JSON parsed; a download's file as text unless it is JSON. */
+/** JSON parsed; a download's file as text unless it is JSON, or as bytes when it is not text (an image). */
 async function readAnswer(operation: OperationDefinition, response: Response): Promise<unknown> {
-  const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
+  if (operation.download && type !== '' && !isTextMediaType(type)) return new Uint8Array(await response.arrayBuffer());
+  const text = await response.text();
   const isJson = /^application\/([\w.+-]+\+)?json\b/i.test(type);
   if (!isJson && operation.download) return text;
   if (text === '') return undefined;

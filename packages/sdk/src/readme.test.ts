@@ -117,7 +117,7 @@ describe('README examples', () => {
       /^crawled \d of at most 50 pages$/m,
       /^crawl completed$/m,
       /^page http:\/\/127\.0\.0\.1:\d+\/missing 404$/m,
-      /^CSV export: url,status,rule_id,category,severity,title,count,detail,position,instance$/m,
+      /^CSV export: url,status,rule_id,category,severity,title,count,detail,position,instance,lcp_ms,cls,tbt_ms$/m,
       /^rule pack house: 1 rule$/m,
       /^content\/short-pages fires on \d+ of \d+ pages$/m,
       /^hit http:\/\/127\.0\.0\.1:\d+\/: .*<mark>Welcome<\/mark>/im,

@@ -23,13 +23,13 @@ import {
 const ReportParams = z.strictObject({ reportId: Id });
 const PageParams = z.strictObject({ reportId: Id, pageId: Id });
 const IssueParams = z.strictObject({ reportId: Id, ruleId: RuleId.describe("The issue's rule, e.g. images/alt-missing.") });
-const ShareParams = z.strictObject({
-  token: z
-    .string()
-    .min(16)
-    .max(64)
-    .regex(/^[A-Za-z0-9_-]+$/),
-});
+const ShareToken = z
+  .string()
+  .min(16)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
+const ShareParams = z.strictObject({ token: ShareToken });
+const SharedPageParams = z.strictObject({ token: ShareToken, pageId: Id });
 
 export const reportOperations = [
   defineOperation({
@@ -98,6 +98,20 @@ export const reportOperations = [
     scopes: ['reports:read'],
     params: PageParams,
     output: ReportPageDetail,
+  }),
+  defineOperation({
+    id: 'getReportPageScreenshot',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/reports/{reportId}/pages/{pageId}/screenshot',
+    summary: "Get a page's screenshot",
+    description:
+      "The JPEG of the page's first screen that a rendering crawl took (getReportPage's hasScreenshot tells whether there is one; 404 when not). Free.",
+    tag: 'Reports',
+    scopes: ['reports:read'],
+    params: PageParams,
+    output: z.unknown(),
+    download: { contentTypes: ['image/jpeg'] },
   }),
   defineOperation({
     id: 'listIssueInstances',
@@ -249,5 +263,21 @@ export const reportOperations = [
     public: true,
     params: ShareParams,
     output: SharedReport,
+  }),
+  defineOperation({
+    id: 'getSharedReportPageScreenshot',
+    api: 'workspace',
+    method: 'GET',
+    path: '/api/v1/shared/{token}/pages/{pageId}/screenshot',
+    summary: "Get a shared report's page screenshot",
+    description:
+      "The JPEG of a page's first screen from a shared report, without a key (the pageIds are those of the shared report's issue examples). 404 once the report is unshared or deleted, and for a page of another report.",
+    tag: 'Reports',
+    scopes: [],
+    teamHeader: false,
+    public: true,
+    params: SharedPageParams,
+    output: z.unknown(),
+    download: { contentTypes: ['image/jpeg'] },
   }),
 ];

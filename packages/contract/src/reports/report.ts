@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
 import { RuleError } from '../rules/rule-error.ts';
+import { LabDistribution } from './lab-distribution.ts';
+import { PageLab } from './page-lab.ts';
 
 export const Severity = z.enum(['error', 'warning', 'notice']);
 export type Severity = z.infer<typeof Severity>;
@@ -134,6 +136,9 @@ export const Report = z
     issues: z.array(ReportIssue).describe('By points lost, largest first.'),
     topFixes: z.array(TopFix).describe('The five rules whose fix gains most.'),
     ruleErrors: z.array(RuleError).describe('Custom rules stopped during the build (past their time budget), in pack order.'),
+    lab: LabDistribution.nullable().describe(
+      "A rendering crawl's lab metrics over its pages: percentiles and counts on Google's thresholds; null for a crawl that did not render.",
+    ),
     share: ReportShare.nullable(),
   })
   .meta({ id: 'Report' });
@@ -161,13 +166,24 @@ export const pageSortKeys = [
   'bytes',
   'inlinks',
   'words',
+  'lcpMs',
+  'cls',
+  'tbtMs',
 ] as const;
 
 export const ListReportPagesQuery = z.strictObject({
-  sort: z.enum(pageSortKeys).default('url').describe('Column to sort by.'),
+  sort: z
+    .enum(pageSortKeys)
+    .default('url')
+    .describe('Column to sort by. Pages without a lab reading (lcpMs, cls, tbtMs) sort as the lowest.'),
   order: z.enum(['asc', 'desc']).default('asc'),
   ruleId: RuleId.optional().describe('Only pages a rule fired on, e.g. titles/missing.'),
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'failed']).optional().describe('Only pages whose answer is in this class.'),
+  lab: z
+    .enum(['lcpMs', 'cls', 'tbtMs'])
+    .optional()
+    .describe('With labRating: only pages whose reading of this lab metric rates so on labThresholds.'),
+  labRating: z.enum(['good', 'needs-improvement', 'poor']).optional(),
 });
 
 export const ReportPage = z
@@ -192,6 +208,9 @@ export const ReportPage = z
     responseMs: z.number().int().nullable(),
     bytes: z.number().int().nullable(),
     indexable: z.boolean().nullable(),
+    lcpMs: z.number().nullable().describe("The browser's largest contentful paint, in a rendering crawl; null otherwise."),
+    cls: z.number().nullable().describe('Cumulative layout shift, in a rendering crawl.'),
+    tbtMs: z.number().nullable().describe('Total blocking time, in a rendering crawl.'),
   })
   .meta({ id: 'ReportPage' });
 export type ReportPage = z.infer<typeof ReportPage>;
@@ -251,6 +270,8 @@ export const ReportPageDetail = ReportPage.extend({
   canonical: z.string().nullable(),
   lang: z.string().nullable(),
   findings: z.array(PageFinding),
+  lab: PageLab.nullable().describe("The browser's lab reading, in a rendering crawl; null otherwise."),
+  hasScreenshot: z.boolean().describe('getReportPageScreenshot answers a JPEG of the first screen.'),
 }).meta({ id: 'ReportPageDetail' });
 export type ReportPageDetail = z.infer<typeof ReportPageDetail>;
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   CSRF_HEADER,
   type Download,
+  isTextMediaType,
   LoupeError,
   type OperationDefinition,
   operations,
@@ -156,8 +157,8 @@ export function registerOperationRoutes(
 function sendDownload(reply: FastifyReply, download: Download) {
   return reply
     .code(200)
-    .header('content-type', `${download.contentType}; charset=utf-8`)
-    .header('content-disposition', `attachment; filename="${download.filename.replace(/[^\w.-]/g, '_')}"`)
+    .header('content-type', isTextMediaType(download.contentType) ? `${download.contentType}; charset=utf-8` : download.contentType)
+    .header('content-disposition', `${download.disposition ?? 'attachment'}; filename="${download.filename.replace(/[^\w.-]/g, '_')}"`)
     .header('cache-control', 'no-store')
     .send(Readable.from(download.body));
 }

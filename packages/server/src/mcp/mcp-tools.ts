@@ -71,7 +71,11 @@ function toolNotes(operation: OperationDefinition, options: McpToolOptions): str
       `Answers { events, ended } with the events received until the crawl ends or waitSeconds (default ${DEFAULT_WAIT_SECONDS}) pass; when ended is false, call it again or poll get_crawl.`,
     );
   }
-  if (operation.download) notes.push("Answers the file's text.");
+  if (operation.download) {
+    notes.push(
+      operation.download.contentTypes.every((type) => type.startsWith('image/')) ? 'Answers the image.' : "Answers the file's text.",
+    );
+  }
   if (operation.upload) {
     notes.push(
       `Over MCP, send the file as upload { file (base64, at most ${options.maxUploadBytes} bytes decoded), filename, contentType?, fields? }, or body { url, path? } to import it.`,

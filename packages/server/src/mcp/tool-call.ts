@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { refuseOverBudget } from './credit-guard.ts';
 import type { McpTool } from './mcp-tools.ts';
-import { toolError, toolSuccess, toolText } from './tool-result.ts';
+import { toolError, toolImage, toolSuccess, toolText } from './tool-result.ts';
 import { answersArray, DEFAULT_WAIT_SECONDS, mcpOnlyFieldNames } from './tool-schemas.ts';
 import { chooseWorkspace, needsWorkspace } from './workspace-choice.ts';
 
@@ -142,6 +142,7 @@ async function invoke(tool: McpTool, connection: ClientOptions, args: ToolArgume
   if (operation.paged) return toolSuccess((await sendForPage(call, operation.id, request)) as Record<string, unknown>);
   const answer = await send(call, operation.id, request);
   if (tool.view) return toolSuccess(tool.view.answer(answer, args.viewArguments));
+  if (operation.download && answer instanceof Uint8Array) return toolImage(answer, operation.download.contentTypes[0] as string);
   if (operation.download) return toolText(typeof answer === 'string' ? answer : JSON.stringify(answer));
   if (answersArray(operation)) return toolSuccess({ items: answer });
   return toolSuccess(answer as Record<string, unknown>);

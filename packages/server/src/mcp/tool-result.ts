@@ -20,6 +20,11 @@ export function toolText(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
+/** An image answer (a page's screenshot), as MCP's image content. */
+export function toolImage(bytes: Uint8Array, mimeType: string): CallToolResult {
+  return { content: [{ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType }] };
+}
+
 /**
  * A tool error whose text is the error body (the API's own `{ error, code, details?, … }`).
  * It carries no structuredContent: clients check structuredContent against the tool's output

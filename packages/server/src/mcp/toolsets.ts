@@ -61,6 +61,7 @@ const byOperation: Record<string, string> = {
   getReportShare: 'sharing',
   unshareReport: 'sharing',
   getSharedReport: 'sharing',
+  getSharedReportPageScreenshot: 'sharing',
   diffReports: 'audits',
   // Cache maintenance, rarely needed: the default listing stays within what clients accept.
   purgeImageVariants: 'cdn',

@@ -259,7 +259,7 @@ for (const dialect of testDialects()) {
           headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
         });
       const lines = (await (await download('csv')).text()).trimEnd().split('\r\n');
-      assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance');
+      assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance,lcp_ms,cls,tbt_ms');
       const gallery = lines.filter((line) => line.startsWith(`${site.url('/gallery')},200,images/alt-missing,`));
       assert.deepEqual(
         gallery,

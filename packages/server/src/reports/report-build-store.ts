@@ -1,3 +1,4 @@
+import type { PageLab } from '@loupe/contract';
 import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
 import { MAX_INSTANCES } from '../audit/finding-instances.ts';
 import type { SimhashedPage } from '../audit/site-rules/near-duplicates.ts';
@@ -22,6 +23,19 @@ export interface BuildPageRow {
   text_hash: string | null;
   lang: string | null;
   indexable: number | null;
+}
+
+/** What the build writes back on a page: its score and counts, and its lab metrics for the page index. */
+export interface PageResult {
+  id: string;
+  score: number | null;
+  inlinks: number;
+  errors: number;
+  warnings: number;
+  notices: number;
+  lcpMs: number | null;
+  cls: number | null;
+  tbtMs: number | null;
 }
 
 export interface StoredFinding {
@@ -116,6 +130,18 @@ export class ReportBuildStore {
       .orderBy('id')
       .limit(limit)
       .execute();
+  }
+
+  /** The lab readings of these pages, in a rendering crawl. */
+  async pageLabs(urlIds: string[]): Promise<Map<string, PageLab>> {
+    if (urlIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('crawl_page_renders')
+      .select(['url_id', 'lab'])
+      .where('crawl_id', '=', this.#crawlId)
+      .where('url_id', 'in', urlIds)
+      .execute();
+    return new Map(rows.map((row) => [row.url_id, JSON.parse(row.lab) as PageLab]));
   }
 
   pageFindings(urlIds: string[]): Promise<StoredFinding[]> {
@@ -348,18 +374,17 @@ export class ReportBuildStore {
    * reads the same on SQLite and PostgreSQL, whose unnamed VALUES columns are both column1…n
    * (the casts give PostgreSQL the types its parameters would otherwise lack).
    */
-  async setPageResults(
-    results: { id: string; score: number | null; inlinks: number; errors: number; warnings: number; notices: number }[],
-  ): Promise<void> {
+  async setPageResults(results: PageResult[]): Promise<void> {
     for (let start = 0; start < results.length; start += 200) {
       const rows = results
         .slice(start, start + 200)
         .map(
           (r) =>
-            sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer))`,
+            sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer), cast(${r.lcpMs} as real), cast(${r.cls} as real), cast(${r.tbtMs} as real))`,
         );
       await sql`
-        update crawl_urls set score = v.column2, inlinks = v.column3, error_count = v.column4, warning_count = v.column5, notice_count = v.column6
+        update crawl_urls set score = v.column2, inlinks = v.column3, error_count = v.column4, warning_count = v.column5, notice_count = v.column6,
+          lab_lcp_ms = v.column7, lab_cls = v.column8, lab_tbt_ms = v.column9
         from (values ${sql.join(rows)}) as v
         where crawl_urls.id = v.column1`.execute(this.#db);
     }

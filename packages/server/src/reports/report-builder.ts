@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Report } from '@loupe/contract';
+import type { PageLab, Report } from '@loupe/contract';
 import { instanceColumns } from '../audit/finding-instances.ts';
 import { HealthAccumulator, pageScore, type RuleHit, type ScoredUrl, type Severity } from '../audit/health-score.ts';
 import type { Finding } from '../audit/rule.ts';
@@ -20,6 +20,7 @@ import { newId } from '../ids.ts';
 import { DEFAULT_RULE_BUDGETS } from '../rule-packs/rule-budgets.ts';
 import { CustomRules, type ReportRuleBudgets } from './custom-rules.ts';
 import { IssueTally } from './issue-tally.ts';
+import { LabDistributionAccumulator } from './lab-distribution.ts';
 import { type BuildPageRow, ReportBuildStore, type SuspectLinkRow } from './report-build-store.ts';
 import { ReportStore } from './report-store.ts';
 
@@ -61,6 +62,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
   const health = new HealthAccumulator();
   const issues = new IssueTally(rules);
   const pages = { crawled: 0, html: 0, failed: 0, redirects: 0, blockedByRobots: 0 };
+  const lab = new LabDistributionAccumulator();
   let accessDenied = 0;
 
   for (let after: string | null = null; ; ) {
@@ -86,6 +88,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
     // letting the server answer a request.
     await setImmediate();
     const stored = await store.pageFindings(batch.map((row) => row.id));
+    const labs = options.render ? await store.pageLabs(batch.map((row) => row.id)) : new Map<string, PageLab>();
     const targets = await resolveTargets(store, batch, redirects, origin);
     const references = hreflangs ? await hreflangReferences(store, batch) : new Map<string, HreflangReference[]>();
     const found = new Map<string, Finding[]>(batch.map((row) => [row.id, []]));
@@ -145,7 +148,18 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
       const counts = { errors: 0, warnings: 0, notices: 0 };
       for (const hit of hits) counts[`${hit.severity}s` as const] += 1;
       all.forEach((finding, index) => issues.add(finding, (hits[index] as RuleHit).severity, row));
-      results.push({ id: row.id, score, inlinks: inbound, ...counts });
+      const reading = labs.get(row.id);
+      if (reading) lab.add(reading);
+      const metrics = reading?.metrics;
+      results.push({
+        id: row.id,
+        score,
+        inlinks: inbound,
+        ...counts,
+        lcpMs: metrics?.lcpMs ?? null,
+        cls: metrics?.cls ?? null,
+        tbtMs: metrics?.tbtMs ?? null,
+      });
     }
     await store.insertSiteFindings(siteRows);
     await store.setPageResults(results);
@@ -190,6 +204,7 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
     linkChecks: await store.linkChecks(),
     ...issues.summarize(result),
     ruleErrors: custom.errors(),
+    lab: options.render ? lab.finish() : null,
   };
   return new ReportStore(database).saveBuilt({
     id: newId(),

@@ -18,22 +18,40 @@ export function exportReport(store: ReportStore, row: ReportRow, format: 'csv' |
     : { contentType: 'application/json', filename: `${name}.json`, body: jsonChunks(store, row, publicUrl) };
 }
 
-const CSV_COLUMNS = ['url', 'status', 'rule_id', 'category', 'severity', 'title', 'count', 'detail', 'position', 'instance'];
+/** The page's lab metrics come last, so readers of the earlier columns keep their places. */
+const CSV_COLUMNS = [
+  'url',
+  'status',
+  'rule_id',
+  'category',
+  'severity',
+  'title',
+  'count',
+  'detail',
+  'position',
+  'instance',
+  'lcp_ms',
+  'cls',
+  'tbt_ms',
+];
+type LabColumns = [number | null, number | null, number | null];
+const NO_LAB: LabColumns = [null, null, null];
 
 async function* csvLines(store: ReportStore, row: ReportRow): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   const describe = reportRules(row);
-  for (const stored of await store.siteFindings(row.crawl_id)) yield* findingRows(['', ''], exportedFinding(stored, describe));
+  for (const stored of await store.siteFindings(row.crawl_id)) yield* findingRows(['', ''], exportedFinding(stored, describe), NO_LAB);
   for await (const { page, findings } of pagesWithFindings(store, row, describe)) {
-    for (const finding of findings) yield* findingRows([page.url, page.status ?? page.fetchError], finding);
+    const lab: LabColumns = [page.lcpMs, page.cls, page.tbtMs];
+    for (const finding of findings) yield* findingRows([page.url, page.status ?? page.fetchError], finding, lab);
   }
 }
 
 /** One row per instance the finding kept, with the finding's columns; one row without instance when it kept none. */
-function* findingRows(where: [string, string | number | null], finding: ExportedFinding): Generator<string> {
+function* findingRows(where: [string, string | number | null], finding: ExportedFinding, lab: LabColumns): Generator<string> {
   const columns = [...where, finding.ruleId, finding.category, finding.severity, finding.title, finding.count, finding.detail];
-  if (finding.instances.length === 0) yield csvRow([...columns, null, null]);
-  for (const [index, instance] of finding.instances.entries()) yield csvRow([...columns, index + 1, instance]);
+  if (finding.instances.length === 0) yield csvRow([...columns, null, null, ...lab]);
+  for (const [index, instance] of finding.instances.entries()) yield csvRow([...columns, index + 1, instance, ...lab]);
 }
 
 async function* jsonChunks(store: ReportStore, row: ReportRow, publicUrl: string): AsyncGenerator<string> {

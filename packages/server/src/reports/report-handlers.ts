@@ -10,6 +10,7 @@ type ReportHandlers = Pick<
   | 'getReport'
   | 'listReportPages'
   | 'getReportPage'
+  | 'getReportPageScreenshot'
   | 'listIssueInstances'
   | 'listPageOutlinks'
   | 'listPageInlinks'
@@ -21,6 +22,7 @@ type ReportHandlers = Pick<
   | 'exportReport'
   | 'deleteReport'
   | 'getSharedReport'
+  | 'getSharedReportPageScreenshot'
 >;
 
 export function reportHandlers(reports: ReportService): ReportHandlers {
@@ -30,6 +32,7 @@ export function reportHandlers(reports: ReportService): ReportHandlers {
     getReport: ({ params }, { principal }) => reports.get(principal, params.reportId),
     listReportPages: ({ params, query }, { principal }) => reports.pages(principal, params.reportId, query),
     getReportPage: ({ params }, { principal }) => reports.page(principal, params.reportId, params.pageId),
+    getReportPageScreenshot: ({ params }, { principal }) => reports.screenshot(principal, params.reportId, params.pageId),
     listIssueInstances: ({ params, query }, { principal }) => reports.instances(principal, params.reportId, params.ruleId, query),
     listPageOutlinks: ({ params, query }, { principal }) => reports.outlinks(principal, params.reportId, params.pageId, query),
     listPageInlinks: ({ params, query }, { principal }) => reports.inlinks(principal, params.reportId, params.pageId, query),
@@ -41,5 +44,6 @@ export function reportHandlers(reports: ReportService): ReportHandlers {
     exportReport: ({ params, query }, { principal }) => reports.export(principal, params.reportId, query.format),
     deleteReport: ({ params }, { principal }) => reports.delete(principal, params.reportId),
     getSharedReport: ({ params }) => reports.shared(params.token),
+    getSharedReportPageScreenshot: ({ params }) => reports.sharedScreenshot(params.token, params.pageId),
   };
 }

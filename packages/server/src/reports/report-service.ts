@@ -18,7 +18,7 @@ import { IssueInstances } from './issue-instances.ts';
 import { exportBrokenLinks } from './links-export.ts';
 import { PageLinks, type ReportLinksQuery } from './page-links.ts';
 import { exportReport } from './report-export.ts';
-import { type PageListQuery, ReportStore } from './report-store.ts';
+import { type PageListQuery, type ReportRow, ReportStore } from './report-store.ts';
 import { reportRules, toIssueInstance, toReport, toReportPage, toReportPageDetail, toShare, toSharedReport } from './report-views.ts';
 
 /** Reading, sharing, exporting and deleting reports, always within the caller's workspace. */
@@ -45,6 +45,12 @@ export class ReportService {
   }
 
   async pages(principal: Principal, reportId: string, query: PageListQuery): Promise<Page<ReportPage>> {
+    if ((query.lab === undefined) !== (query.labRating === undefined)) {
+      const missing = query.lab === undefined ? 'lab' : 'labRating';
+      throw new LoupeError('validation_failed', {
+        details: { fieldErrors: { [missing]: ['lab and labRating filter together: give both or neither.'] }, formErrors: [] },
+      });
+    }
     const report = await this.#store.get(principal.workspaceId, reportId);
     const page = await this.#store.pages(report.crawl_id, query);
     return { items: page.items.map(toReportPage), nextCursor: page.nextCursor };
@@ -54,7 +60,26 @@ export class ReportService {
     const report = await this.#store.get(principal.workspaceId, reportId);
     const row = await this.#store.page(report.crawl_id, pageId);
     if (!row) throw new LoupeError('not_found', { message: 'No such page in this report.' });
-    return toReportPageDetail(row, await this.#store.findingsOf(report.crawl_id, [row.id]), reportRules(report));
+    const findings = await this.#store.findingsOf(report.crawl_id, [row.id]);
+    return toReportPageDetail(row, findings, reportRules(report), await this.#store.render(report.crawl_id, row.id));
+  }
+
+  async screenshot(principal: Principal, reportId: string, pageId: string): Promise<Download> {
+    return this.#screenshotOf(await this.#store.get(principal.workspaceId, reportId), pageId);
+  }
+
+  /** A shared report's page screenshot: the same 404 for a revoked token as for an unknown one. */
+  async sharedScreenshot(token: string, pageId: string): Promise<Download> {
+    const report = await this.#store.byShareToken(token);
+    if (!report) throw new LoupeError('not_found', { message: 'This link does not lead to a shared report (it may have been unshared).' });
+    return this.#screenshotOf(report, pageId);
+  }
+
+  /** Looked up by the report's own crawl: a page id of another report finds nothing. */
+  async #screenshotOf(report: ReportRow, pageId: string): Promise<Download> {
+    const screenshot = await this.#store.screenshot(report.crawl_id, pageId);
+    if (!screenshot) throw new LoupeError('not_found', { message: 'No screenshot of this page in this report.' });
+    return { contentType: 'image/jpeg', filename: `${pageId}.jpg`, disposition: 'inline', body: bytesOf(screenshot) };
   }
 
   /** Every instance of one of the report's issues; a rule that did not fire is no issue of it (404). */
@@ -143,4 +168,8 @@ export class ReportService {
     const report = await this.#store.byShareToken(token);
     return report ? toSharedReport(report) : null;
   }
+}
+
+async function* bytesOf(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }

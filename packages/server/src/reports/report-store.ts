@@ -1,4 +1,4 @@
-import { LoupeError, type Page, type ReportSummary } from '@loupe/contract';
+import { type LabRating, LoupeError, labThresholds, type Page, type PageLab, type ReportSummary } from '@loupe/contract';
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { type Database, inTransaction } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
@@ -20,14 +20,22 @@ const sortColumns = {
   bytes: { column: 'bytes', nullAs: '-1' },
   inlinks: { column: 'inlinks', nullAs: '0' },
   words: { column: 'word_count', nullAs: '-1' },
+  lcpMs: { column: 'lab_lcp_ms', nullAs: '-1' },
+  cls: { column: 'lab_cls', nullAs: '-1' },
+  tbtMs: { column: 'lab_tbt_ms', nullAs: '-1' },
 } as const;
 export type PageSortKey = keyof typeof sortColumns;
+
+/** The lab metrics the page index filters on, and their columns. */
+const labColumns = { lcpMs: 'lab_lcp_ms', cls: 'lab_cls', tbtMs: 'lab_tbt_ms' } as const;
 
 export interface PageListQuery {
   sort: PageSortKey;
   order: 'asc' | 'desc';
   ruleId?: string;
   statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed';
+  lab?: keyof typeof labColumns;
+  labRating?: LabRating;
   limit: number;
   cursor?: string;
 }
@@ -152,6 +160,13 @@ export class ReportStore {
         select = select.where('status_code', '>=', low).where('status_code', '<', low + 100);
       }
     }
+    if (query.lab !== undefined && query.labRating !== undefined) {
+      const column = labColumns[query.lab];
+      const { good, poor } = labThresholds[query.lab];
+      if (query.labRating === 'good') select = select.where(column, '<=', good);
+      else if (query.labRating === 'poor') select = select.where(column, '>', poor);
+      else select = select.where(column, '>', good).where(column, '<=', poor);
+    }
     if (after) {
       const op = forward ? '>' : '<';
       select = select.where((eb) =>
@@ -180,6 +195,27 @@ export class ReportStore {
       .where('id', '=', pageId)
       .where('kind', '=', 'page')
       .executeTakeFirst();
+  }
+
+  /** A rendered page's lab reading and whether its screenshot was kept; undefined for a page not rendered. */
+  async render(crawlId: string, pageId: string): Promise<{ lab: PageLab; hasScreenshot: boolean } | undefined> {
+    const row = await this.#database.db
+      .selectFrom('crawl_page_renders')
+      .select(['lab', (eb) => eb('screenshot', 'is not', null).as('has_screenshot')])
+      .where('crawl_id', '=', crawlId)
+      .where('url_id', '=', pageId)
+      .executeTakeFirst();
+    return row && { lab: JSON.parse(row.lab) as PageLab, hasScreenshot: Boolean(row.has_screenshot) };
+  }
+
+  async screenshot(crawlId: string, pageId: string): Promise<Uint8Array | null> {
+    const row = await this.#database.db
+      .selectFrom('crawl_page_renders')
+      .select('screenshot')
+      .where('crawl_id', '=', crawlId)
+      .where('url_id', '=', pageId)
+      .executeTakeFirst();
+    return row?.screenshot ?? null;
   }
 
   findingsOf(crawlId: string, urlIds: string[]) {

@@ -1,4 +1,4 @@
-import type { IssueInstance, Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
+import type { IssueInstance, PageLab, Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
 import { storedInstances } from '../audit/finding-instances.ts';
 import type { Severity } from '../audit/health-score.ts';
 import type { PageSummary } from '../audit/page-summary.ts';
@@ -21,7 +21,8 @@ export function toReport(row: ReportRow, publicUrl: string): Report {
 }
 
 function reportBody(row: ReportRow): Omit<Report, 'share'> {
-  type Body = Pick<Report, 'health' | 'pages' | 'counts' | 'categories' | 'issues' | 'topFixes'> & Partial<Pick<Report, 'ruleErrors'>>;
+  type Body = Pick<Report, 'health' | 'pages' | 'counts' | 'categories' | 'issues' | 'topFixes'> &
+    Partial<Pick<Report, 'ruleErrors' | 'lab'>>;
   const body = JSON.parse(row.body) as Body;
   return {
     id: row.id,
@@ -34,6 +35,8 @@ function reportBody(row: ReportRow): Omit<Report, 'share'> {
     ...body,
     // Reports built before rules had budgets recorded none.
     ruleErrors: body.ruleErrors ?? [],
+    // Reports built before rendering crawls have no lab section.
+    lab: body.lab ?? null,
   };
 }
 
@@ -66,6 +69,9 @@ export function toReportPage(row: PageRow): ReportPage {
     responseMs: row.response_ms,
     bytes: row.bytes,
     indexable: row.indexable === null ? null : row.indexable === 1,
+    lcpMs: row.lab_lcp_ms,
+    cls: row.lab_cls,
+    tbtMs: row.lab_tbt_ms,
   };
 }
 
@@ -78,7 +84,12 @@ export function reportRules(row: ReportRow): RuleDescriber {
   return (ruleId) => byId.get(ruleId) ?? findRule(ruleId);
 }
 
-export function toReportPageDetail(row: PageRow, findings: StoredFinding[], describe: RuleDescriber): ReportPageDetail {
+export function toReportPageDetail(
+  row: PageRow,
+  findings: StoredFinding[],
+  describe: RuleDescriber,
+  render: { lab: PageLab; hasScreenshot: boolean } | undefined,
+): ReportPageDetail {
   const summary = pageSummary(row);
   return {
     ...toReportPage(row),
@@ -91,6 +102,8 @@ export function toReportPageDetail(row: PageRow, findings: StoredFinding[], desc
     canonical: summary?.canonical ?? null,
     lang: summary?.lang ?? null,
     findings: findings.map((finding) => toPageFinding(finding, describe)),
+    lab: render?.lab ?? null,
+    hasScreenshot: render?.hasScreenshot ?? false,
   };
 }
 

@@ -260,7 +260,7 @@ for (const dialect of testDialects()) {
         assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
         assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="loupe-report-.*\.csv"/);
         const lines = (await csv.text()).trimEnd().split('\r\n');
-        assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance');
+        assert.equal(lines[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance,lcp_ms,cls,tbt_ms');
         const report = (await t.request('GET', `/api/v1/reports/${reportId}`)).body;
         const json = await t.request('GET', `/api/v1/reports/${reportId}/export?format=json`);
         assert.equal(json.status, 200);

@@ -75,6 +75,10 @@ export interface CrawlUrlTable {
   error_count: number | null;
   warning_count: number | null;
   notice_count: number | null;
+  /** Copied by the report build from a rendering crawl's lab reading, for the page index. */
+  lab_lcp_ms: number | null;
+  lab_cls: number | null;
+  lab_tbt_ms: number | null;
 }
 
 export interface CrawlLinkTable {
