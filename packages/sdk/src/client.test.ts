@@ -172,7 +172,10 @@ describe('SDK client against the real server', () => {
       const id = (await endedCrawl()).reportId;
       const csv = await loupe.exportReport({ reportId: id, format: 'csv' });
       assert.equal(typeof csv, 'string');
-      assert.equal(String(csv).split('\r\n')[0], 'url,status,rule_id,category,severity,title,count,detail,position,instance,lcp_ms,cls,tbt_ms');
+      assert.equal(
+        String(csv).split('\r\n')[0],
+        'url,status,rule_id,category,severity,title,count,detail,position,instance,lcp_ms,cls,tbt_ms',
+      );
       const json = (await loupe.exportReport({ reportId: id, format: 'json' })) as { report: { id: string }; pages: unknown[] };
       assert.equal(json.report.id, id);
       assert.equal(json.pages.length, 3);

@@ -380,7 +380,7 @@ export class ReportBuildStore {
         .slice(start, start + 200)
         .map(
           (r) =>
-            sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer), cast(${r.lcpMs} as real), cast(${r.cls} as real), cast(${r.tbtMs} as real))`,
+            sql`(${r.id}, cast(${r.score} as real), cast(${r.inlinks} as integer), cast(${r.errors} as integer), cast(${r.warnings} as integer), cast(${r.notices} as integer), cast(${r.lcpMs} as double precision), cast(${r.cls} as double precision), cast(${r.tbtMs} as double precision))`,
         );
       await sql`
         update crawl_urls set score = v.column2, inlinks = v.column3, error_count = v.column4, warning_count = v.column5, notice_count = v.column6,

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * them with the same keyset paging as on any other column. Null for pages not rendered.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('crawl_urls').addColumn('lab_lcp_ms', 'real').execute();
-  await db.schema.alterTable('crawl_urls').addColumn('lab_cls', 'real').execute();
-  await db.schema.alterTable('crawl_urls').addColumn('lab_tbt_ms', 'real').execute();
+  await db.schema.alterTable('crawl_urls').addColumn('lab_lcp_ms', 'double precision').execute();
+  await db.schema.alterTable('crawl_urls').addColumn('lab_cls', 'double precision').execute();
+  await db.schema.alterTable('crawl_urls').addColumn('lab_tbt_ms', 'double precision').execute();
 }

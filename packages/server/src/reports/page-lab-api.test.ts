@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { labReading, seedRendersAndRebuild } from '../testing/seeded-renders.ts';
+import { crawlToReport } from '../testing/test-crawls.ts';
+import { testDialects } from '../testing/test-dialects.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { startTestSite, type TestSite } from '../testing/test-site.ts';
+
+const page = (title: string, links: string[] = []) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} of the lab site</title></head><body><h1>${title}</h1>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}</body></html>`;
+
+for (const dialect of testDialects()) {
+  describe(`report lab readings and screenshots (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    let reportId: string;
+    let rawReportId: string;
+    const ids: Record<string, string> = {};
+    let jpeg: Buffer;
+
+    before(async () => {
+      t = await startTestServer(dialect, { crawlAllowPrivate: true });
+      site = await startTestSite({
+        pages: {
+          '/': page('Home', ['/slow', '/shifty', '/broken']),
+          '/slow': page('Slow'),
+          '/shifty': page('Shifty'),
+          '/broken': page('Broken'),
+        },
+      });
+      jpeg = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#3a6' } })
+        .jpeg()
+        .toBuffer();
+      rawReportId = (await crawlToReport(t, { url: site.url('/'), maxPages: 10, sitemaps: false })).id;
+      const rendered = await crawlToReport(t, { url: site.url('/'), maxPages: 10, sitemaps: false, render: true });
+      const pages = await t.request('GET', `/api/v1/reports/${rendered.id}/pages`);
+      for (const p of pages.body) ids[new URL(p.url).pathname] = p.id;
+      reportId = await seedRendersAndRebuild(t, rendered.crawlId, [
+        { urlId: ids['/'] as string, lab: labReading({ lcpMs: 1200, cls: 0.02, tbtMs: 50, ttfbMs: 100 }), screenshot: jpeg },
+        { urlId: ids['/slow'] as string, lab: labReading({ lcpMs: 5200, cls: 0.05, tbtMs: 700, ttfbMs: 2000 }), screenshot: null },
+        { urlId: ids['/shifty'] as string, lab: labReading({ lcpMs: 3000, cls: 0.3, tbtMs: 300, ttfbMs: 900 }), screenshot: jpeg },
+        { urlId: ids['/broken'] as string, lab: labReading({ lcpMs: 0, cls: 0, tbtMs: 0, ttfbMs: 0 }, 'timeout'), screenshot: null },
+      ]);
+    });
+    after(async () => {
+      await site?.close();
+      await t?.close();
+    });
+
+    it("shows a rendered page's lab reading and that it has a screenshot", async () => {
+      const answer = await t.request('GET', `/api/v1/reports/${reportId}/pages/${ids['/shifty']}`);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.hasScreenshot, true);
+      assert.equal(answer.body.lab.metrics.lcpMs, 3000);
+      assert.equal(answer.body.lab.metrics.cls, 0.3);
+      assert.equal(answer.body.lab.transfer.byKind.script.bytes, 15_000);
+      const slow = await t.request('GET', `/api/v1/reports/${reportId}/pages/${ids['/slow']}`);
+      assert.equal(slow.body.hasScreenshot, false);
+    });
+
+    it('answers a page of a crawl that did not render with no lab and no screenshot', async () => {
+      const pages = await t.request('GET', `/api/v1/reports/${rawReportId}/pages`);
+      const detail = await t.request('GET', `/api/v1/reports/${rawReportId}/pages/${pages.body[0].id}`);
+      assert.equal(detail.status, 200);
+      assert.equal(detail.body.lab, null);
+      assert.equal(detail.body.hasScreenshot, false);
+      const report = await t.request('GET', `/api/v1/reports/${rawReportId}`);
+      assert.equal(report.body.lab, null);
+      const shot = await t.request('GET', `/api/v1/reports/${rawReportId}/pages/${pages.body[0].id}/screenshot`);
+      assert.equal(shot.status, 404);
+      assert.equal(shot.body.code, 'not_found');
+    });
+
+    it('serves the screenshot as a JPEG shown in place', async () => {
+      const response = await fetch(`${t.url}/api/v1/reports/${reportId}/pages/${ids['/']}/screenshot`, {
+        headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'image/jpeg');
+      assert.match(response.headers.get('content-disposition') ?? '', /^inline;/);
+      assert.deepEqual(Buffer.from(await response.arrayBuffer()), jpeg);
+      const none = await t.request('GET', `/api/v1/reports/${reportId}/pages/${ids['/slow']}/screenshot`);
+      assert.equal(none.status, 404);
+    });
+
+    it("lets a viewer see it, and answers 404 to another workspace and for another report's page", async () => {
+      const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
+      const shot = `/api/v1/reports/${reportId}/pages/${ids['/']}/screenshot`;
+      assert.equal((await t.request('GET', shot, { key: viewer })).status, 200);
+      const other = await t.createWorkspace();
+      const fromOther = await t.request('GET', shot, { key: other.key, team: other.workspaceId });
+      assert.equal(fromOther.status, 404);
+      assert.equal(fromOther.body.code, 'not_found');
+      assert.equal(
+        (await t.request('GET', `/api/v1/reports/${reportId}/pages/${ids['/']}`, { key: other.key, team: other.workspaceId })).status,
+        404,
+      );
+      // The other workspace's key naming ours is refused before anything is looked up.
+      assert.equal((await t.request('GET', shot, { key: other.key })).status, 403);
+      const rawPages = await t.request('GET', `/api/v1/reports/${rawReportId}/pages`);
+      const crossed = await t.request('GET', `/api/v1/reports/${rawReportId}/pages/${ids['/']}/screenshot`);
+      assert.equal(crossed.status, 404, 'a page id of another report');
+      const reversed = await t.request('GET', `/api/v1/reports/${reportId}/pages/${rawPages.body[0].id}/screenshot`);
+      assert.equal(reversed.status, 404);
+    });
+
+    it('serves it through a share link until the report is unshared', async () => {
+      const share = await t.request('POST', `/api/v1/reports/${reportId}/share`);
+      assert.equal(share.status, 200, JSON.stringify(share.body));
+      const path = `/api/v1/shared/${share.body.token}/pages/${ids['/shifty']}/screenshot`;
+      const response = await fetch(t.url + path);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'image/jpeg');
+      assert.deepEqual(Buffer.from(await response.arrayBuffer()), jpeg);
+      const rawPages = await t.request('GET', `/api/v1/reports/${rawReportId}/pages`);
+      const otherPage = await t.request('GET', `/api/v1/shared/${share.body.token}/pages/${rawPages.body[0].id}/screenshot`, { key: null });
+      assert.equal(otherPage.status, 404, "a page of a report that is not shared, through this report's token");
+      const shared = await t.request('GET', `/api/v1/shared/${share.body.token}`, { key: null });
+      assert.equal(shared.body.lab.pages, 4);
+      assert.equal((await t.request('DELETE', `/api/v1/reports/${reportId}/share`)).status, 200);
+      const revoked = await t.request('GET', path, { key: null });
+      assert.equal(revoked.status, 404);
+      assert.equal(revoked.body.code, 'not_found');
+    });
+
+    it("spreads the site's readings on Google's thresholds", async () => {
+      const { body: report } = await t.request('GET', `/api/v1/reports/${reportId}`);
+      assert.equal(report.lab.pages, 4);
+      assert.equal(report.lab.rendered, 3);
+      assert.equal(report.lab.timeouts, 1);
+      assert.equal(report.lab.failed, 0);
+      assert.deepEqual(report.lab.metrics.lcpMs, { measured: 3, p50: 3000, p75: 5200, p90: 5200, good: 1, needsImprovement: 1, poor: 1 });
+      assert.deepEqual(report.lab.metrics.cls, { measured: 3, p50: 0.05, p75: 0.3, p90: 0.3, good: 2, needsImprovement: 0, poor: 1 });
+      assert.equal(report.lab.metrics.tbtMs.poor, 1);
+      assert.equal(report.lab.metrics.ttfbMs.needsImprovement, 1);
+      assert.deepEqual(report.lab.transfer.byKind.script, { requests: 3, bytes: 15_000 });
+      assert.equal(report.lab.transfer.bytes, 20_000);
+    });
+
+    it('sorts and filters the page index by lab metric', async () => {
+      const byLcp = await t.request('GET', `/api/v1/reports/${reportId}/pages?sort=lcpMs&order=desc`);
+      assert.deepEqual(
+        byLcp.body.map((p: { url: string }) => new URL(p.url).pathname),
+        ['/slow', '/shifty', '/', '/broken'],
+      );
+      assert.equal(byLcp.body[0].lcpMs, 5200);
+      assert.equal(byLcp.body[3].lcpMs, null, 'a page that timed out has no reading');
+      const poorCls = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls&labRating=poor`);
+      assert.deepEqual(
+        poorCls.body.map((p: { url: string }) => new URL(p.url).pathname),
+        ['/shifty'],
+      );
+      const half = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls`);
+      assert.equal(half.status, 400);
+      assert.ok(half.body.details.fieldErrors.labRating);
+    });
+
+    it('exports the lab metrics with each page', async () => {
+      const csv = await t.request('GET', `/api/v1/reports/${reportId}/export?format=csv`);
+      const lines = (csv.body as string).split('\r\n');
+      assert.ok(lines[0]?.endsWith(',lcp_ms,cls,tbt_ms'));
+      const slowRow = lines.find((line) => line.startsWith(site.url('/slow')));
+      assert.ok(slowRow?.endsWith(',5200,0.05,700'), slowRow);
+      const json = await t.request('GET', `/api/v1/reports/${reportId}/export?format=json`);
+      const shifty = json.body.pages.find((p: { url: string }) => p.url === site.url('/shifty'));
+      assert.equal(shifty.lcpMs, 3000);
+      assert.equal(json.body.report.lab.pages, 4);
+    });
+  });
+}
