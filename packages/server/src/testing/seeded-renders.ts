@@ -5,6 +5,7 @@ import type { TestServer } from './test-server.ts';
 
 /** A lab reading with these metrics, as the renderer would keep it. */
 export function labReading(metrics: { lcpMs: number; cls: number; tbtMs: number; ttfbMs: number }, error: string | null = null): PageLab {
+  const byKind = Object.fromEntries(resourceKinds.map((kind) => [kind, { requests: 0, bytes: 0 }])) as PageLab['transfer']['byKind'];
   return {
     settled: error === null,
     error,
@@ -14,14 +15,14 @@ export function labReading(metrics: { lcpMs: number; cls: number; tbtMs: number;
       requests: 4,
       bytes: 20_000,
       byKind: {
-        ...Object.fromEntries(resourceKinds.map((kind) => [kind, { requests: 0, bytes: 0 }])),
+        ...byKind,
         document: { requests: 1, bytes: 5_000 },
         script: { requests: 3, bytes: 15_000 },
       },
       blocked: [],
       failed: 0,
     },
-  } as PageLab;
+  };
 }
 
 /**
