@@ -16,10 +16,8 @@ export const MetricDistribution = z
   .meta({ id: 'MetricDistribution' });
 export type MetricDistribution = z.infer<typeof MetricDistribution>;
 
-const MedianTransfer = z.object({
-  requests: z.number().describe('Median requests a page made.'),
-  bytes: z.number().describe('Median bytes a page transferred (headers and compressed bodies).'),
-});
+/** Medians over the pages loaded: requests a page made, bytes it transferred (headers and compressed bodies). */
+const MedianTransfer = z.object({ requests: z.number(), bytes: z.number() }).meta({ id: 'MedianTransfer' });
 
 /** A rendering crawl's lab readings over the site (issue #28): how its pages spread on Google's thresholds. */
 export const LabDistribution = z

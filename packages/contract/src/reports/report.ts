@@ -171,6 +171,12 @@ export const pageSortKeys = [
   'tbtMs',
 ] as const;
 
+/** The page index's lab filters: a metric and a rating, `lcpMs:poor`. */
+export const labFilters = (['lcpMs', 'cls', 'tbtMs'] as const).flatMap(
+  (metric) => [`${metric}:good`, `${metric}:needs-improvement`, `${metric}:poor`] as const,
+);
+export type LabFilter = (typeof labFilters)[number];
+
 export const ListReportPagesQuery = z.strictObject({
   sort: z
     .enum(pageSortKeys)
@@ -180,10 +186,9 @@ export const ListReportPagesQuery = z.strictObject({
   ruleId: RuleId.optional().describe('Only pages a rule fired on, e.g. titles/missing.'),
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'failed']).optional().describe('Only pages whose answer is in this class.'),
   lab: z
-    .enum(['lcpMs', 'cls', 'tbtMs'])
+    .enum(labFilters)
     .optional()
-    .describe('With labRating: only pages whose reading of this lab metric rates so on labThresholds.'),
-  labRating: z.enum(['good', 'needs-improvement', 'poor']).optional(),
+    .describe('Only pages whose lab reading of a metric rates so on labThresholds, e.g. lcpMs:poor (LCP over 4 s).'),
 });
 
 export const ReportPage = z

@@ -1,4 +1,4 @@
-import type { AuditProject, StartProjectCrawl } from '@loupe/contract';
+import { type AuditProject, RENDERED_PAGE_CREDITS, type StartProjectCrawl } from '@loupe/contract';
 import { isLoupeError } from '@loupe/sdk';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -30,7 +30,13 @@ const FIELDS = [
   'exclude',
   'userAgent',
   'headers',
+  'render',
 ];
+
+/** The form's options, with the render checkbox: unticked is a plain crawl, whatever the project's default. */
+function optionsOf(fields: Record<string, string>) {
+  return { ...crawlOptionsFromFields(fields), render: fields.render === 'on' };
+}
 
 /**
  * `/w/:ws/audits/:projectId/crawls/new`: a crawl of the project's site, its options starting
@@ -71,13 +77,13 @@ function StartCrawlForm({ project }: { project: AuditProject }) {
   const [body, setBody] = useState<StartProjectCrawl>({ url: project.siteUrl, ...project.crawlDefaults });
   const estimate = useCrawlEstimate(project.id, body);
   const form = useSubmit(async (fields) => {
-    const crawl = await api.startProjectCrawl({ projectId: project.id, body: { url: fields.url, ...crawlOptionsFromFields(fields) } });
+    const crawl = await api.startProjectCrawl({ projectId: project.id, body: { url: fields.url, ...optionsOf(fields) } });
     navigate(`/w/${workspace.id}/crawls/${crawl.id}`);
   });
   const onInput = (event: FormEvent<HTMLFormElement>) => {
     const fields = fieldsOf(event.currentTarget);
     try {
-      setBody({ url: fields.url, ...crawlOptionsFromFields(fields) });
+      setBody({ url: fields.url, ...optionsOf(fields) });
     } catch {
       // A half-typed header line: the estimate does not depend on it.
     }
@@ -95,6 +101,11 @@ function StartCrawlForm({ project }: { project: AuditProject }) {
         error={form.error}
       />
       <CrawlOptionsFields initial={project.crawlDefaults} blankMeans="default" error={form.error} />
+      <label className="check-row">
+        <input type="checkbox" name="render" defaultChecked={project.crawlDefaults.render ?? false} />
+        Render pages in a browser ({RENDERED_PAGE_CREDITS} credits per page)
+        <span className="muted small"> — lab metrics (LCP, CLS, TBT), a screenshot and what JavaScript adds to each page.</span>
+      </label>
       <CreditEstimate estimate={estimate} />
       {refused && (
         <div className="error-message" role="alert">
@@ -133,18 +144,20 @@ function CreditEstimate({ estimate }: { estimate: EstimateState }) {
       </div>
     );
   }
-  const { maxPages, balance, capped, sufficient } = estimate.data;
+  const { maxPages, credits, creditsPerPage, balance, capped, sufficient } = estimate.data;
   return (
     <div className={`credit-estimate${sufficient ? '' : ' short'}`} role="status" aria-live="polite">
       <p>
         <strong>
-          Up to {maxPages.toLocaleString('en')} {maxPages === 1 ? 'credit' : 'credits'}, balance {balance.toLocaleString('en')}
+          Up to {credits.toLocaleString('en')} {credits === 1 ? 'credit' : 'credits'}, balance {balance.toLocaleString('en')}
         </strong>
       </p>
       <p className="muted">
-        One credit per page crawled; the unused ones come back when the crawl ends.
+        {creditsPerPage === 1 ? 'One credit' : `${creditsPerPage} credits`} per page crawled, up to {maxPages.toLocaleString('en')}{' '}
+        {maxPages === 1 ? 'page' : 'pages'}; the unused ones come back when the crawl ends.
         {capped && " Max pages is lowered to the plan's cap."}
-        {!sufficient && ` Not enough credits: lower Max pages to ${balance.toLocaleString('en')} or less.`}
+        {!sufficient &&
+          ` Not enough credits: lower Max pages to ${Math.floor(balance / creditsPerPage).toLocaleString('en')} or less${creditsPerPage > 1 ? ', or do not render' : ''}.`}
       </p>
     </div>
   );

@@ -8,6 +8,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { FindingSamples } from './finding-samples.tsx';
 import { IssueInstances } from './issue-instances.tsx';
+import { PageLabPanel, PageScreenshot } from './page-lab-panel.tsx';
 import { PageLinkLists } from './page-link-lists.tsx';
 import { categoryLabel, counted, severities, severityLabels } from './report-labels.ts';
 import './reports.css';
@@ -42,8 +43,21 @@ const value = (text: string | number | null | undefined) =>
   text === null || text === undefined || text === '' ? <span className="muted">none</span> : text;
 
 function PageDetail({ page, reportId }: { page: ReportPageDetail; reportId: string }) {
+  const { api } = useWorkspace();
   return (
     <>
+      {(page.lab || page.hasScreenshot) && (
+        <div className="page-detail-grid">
+          {page.lab && <PageLabPanel lab={page.lab} />}
+          {page.hasScreenshot && (
+            <PageScreenshot
+              load={() => api.getReportPageScreenshot({ reportId, pageId: page.id })}
+              loadKey={`${reportId}/${page.id}`}
+              alt={`The first screen of ${page.url} as the browser rendered it`}
+            />
+          )}
+        </div>
+      )}
       <div className="page-detail-grid">
         <section className="card" aria-labelledby="answer-heading">
           <h2 id="answer-heading">Answer</h2>

@@ -9,6 +9,7 @@ import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { ExportButtons } from './export-buttons.tsx';
 import { HealthSummary } from './health-summary.tsx';
 import { IssueGroups } from './issue-groups.tsx';
+import { LabDistributionPanel } from './lab-distribution-panel.tsx';
 import { PageIndex, type PageIndexFilters, type PageSort, type StatusClass, statusClasses } from './page-index.tsx';
 import { SharePanel } from './share-panel.tsx';
 import './reports.css';
@@ -78,6 +79,7 @@ export function ReportPage() {
         <>
           <HealthSummary report={report.data} />
           <SharePanel reportId={reportId} initial={report.data.share} />
+          {report.data.lab && <LabDistributionPanel lab={report.data.lab} />}
           <section className="report-section" aria-labelledby="issues-heading">
             <h2 id="issues-heading">Issues</h2>
             {report.data.ruleErrors.length > 0 && (

@@ -212,6 +212,7 @@ describe('MCP tools', () => {
     const listed = await listTools(servedTools({ maxUploadBytes: 1024 }, chosenToolsets(undefined)));
     assert.ok(listed.length <= 32, `the default listing has ${listed.length} tools`);
     const bytes = JSON.stringify({ tools: listed }).length;
-    assert.ok(bytes < 90_000, `the default listing is ${bytes} bytes`);
+    // 90,000 until issue #28: the lab reading of get_report_page and the lab distribution of get_report added 5.5 KB.
+    assert.ok(bytes < 100_000, `the default listing is ${bytes} bytes`);
   });
 });

@@ -34,6 +34,11 @@ export const toolsets: readonly Toolset[] = [
   { name: 'links', description: "Links of a report: a page's outlinks and inlinks, every link, broken links export.", tags: [] },
   { name: 'sharing', description: 'Share a report at a secret link, read or revoke it.', tags: [] },
   {
+    name: 'screenshots',
+    description: "The first screen of a rendering crawl's pages, as images (by report, or through a share link).",
+    tags: [],
+  },
+  {
     name: 'audits',
     description: 'Audit projects (a site with crawl defaults, its crawls, reports and score trend) and report diffs.',
     tags: ['Projects'],
@@ -61,7 +66,9 @@ const byOperation: Record<string, string> = {
   getReportShare: 'sharing',
   unshareReport: 'sharing',
   getSharedReport: 'sharing',
-  getSharedReportPageScreenshot: 'sharing',
+  // Images weigh on a client's context: asked for, not listed by default.
+  getReportPageScreenshot: 'screenshots',
+  getSharedReportPageScreenshot: 'screenshots',
   diffReports: 'audits',
   // Cache maintenance, rarely needed: the default listing stays within what clients accept.
   purgeImageVariants: 'cdn',

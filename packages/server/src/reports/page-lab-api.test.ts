@@ -146,14 +146,19 @@ for (const dialect of testDialects()) {
       );
       assert.equal(byLcp.body[0].lcpMs, 5200);
       assert.equal(byLcp.body[3].lcpMs, null, 'a page that timed out has no reading');
-      const poorCls = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls&labRating=poor`);
+      const poorCls = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls:poor`);
       assert.deepEqual(
         poorCls.body.map((p: { url: string }) => new URL(p.url).pathname),
         ['/shifty'],
       );
-      const half = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls`);
-      assert.equal(half.status, 400);
-      assert.ok(half.body.details.fieldErrors.labRating);
+      const middling = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=lcpMs:needs-improvement`);
+      assert.deepEqual(
+        middling.body.map((p: { url: string }) => new URL(p.url).pathname),
+        ['/shifty'],
+      );
+      const unknown = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls`);
+      assert.equal(unknown.status, 400);
+      assert.ok(unknown.body.details.fieldErrors.lab);
     });
 
     it('exports the lab metrics with each page', async () => {

@@ -45,12 +45,6 @@ export class ReportService {
   }
 
   async pages(principal: Principal, reportId: string, query: PageListQuery): Promise<Page<ReportPage>> {
-    if ((query.lab === undefined) !== (query.labRating === undefined)) {
-      const missing = query.lab === undefined ? 'lab' : 'labRating';
-      throw new LoupeError('validation_failed', {
-        details: { fieldErrors: { [missing]: ['lab and labRating filter together: give both or neither.'] }, formErrors: [] },
-      });
-    }
     const report = await this.#store.get(principal.workspaceId, reportId);
     const page = await this.#store.pages(report.crawl_id, query);
     return { items: page.items.map(toReportPage), nextCursor: page.nextCursor };

@@ -1,4 +1,4 @@
-import { type LabRating, LoupeError, labThresholds, type Page, type PageLab, type ReportSummary } from '@loupe/contract';
+import { type LabFilter, type LabRating, LoupeError, labThresholds, type Page, type PageLab, type ReportSummary } from '@loupe/contract';
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { type Database, inTransaction } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
@@ -34,8 +34,7 @@ export interface PageListQuery {
   order: 'asc' | 'desc';
   ruleId?: string;
   statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'failed';
-  lab?: keyof typeof labColumns;
-  labRating?: LabRating;
+  lab?: LabFilter;
   limit: number;
   cursor?: string;
 }
@@ -160,11 +159,12 @@ export class ReportStore {
         select = select.where('status_code', '>=', low).where('status_code', '<', low + 100);
       }
     }
-    if (query.lab !== undefined && query.labRating !== undefined) {
-      const column = labColumns[query.lab];
-      const { good, poor } = labThresholds[query.lab];
-      if (query.labRating === 'good') select = select.where(column, '<=', good);
-      else if (query.labRating === 'poor') select = select.where(column, '>', poor);
+    if (query.lab !== undefined) {
+      const [metric, rating] = query.lab.split(':') as [keyof typeof labColumns, LabRating];
+      const column = labColumns[metric];
+      const { good, poor } = labThresholds[metric];
+      if (rating === 'good') select = select.where(column, '<=', good);
+      else if (rating === 'poor') select = select.where(column, '>', poor);
       else select = select.where(column, '>', good).where(column, '<=', poor);
     }
     if (after) {
