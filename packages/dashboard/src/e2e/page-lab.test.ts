@@ -100,6 +100,22 @@ describe('lab metrics and screenshots in a browser', () => {
     await screenshot(page, 'report-lab');
   });
 
+  it('sorts the page index by LCP and filters it to the poor ones', async () => {
+    await page.goto(`${t.url}/w/${workspaceId}/reports/${reportId}`);
+    await page.getByRole('heading', { name: 'Pages', level: 2 }).waitFor();
+    await settled();
+    const urls = () => page.locator('table.page-index tbody td.page-url a').allTextContents();
+    await page.getByRole('button', { name: 'LCP' }).click();
+    await page.waitForURL(/sort=lcpMs&order=desc/);
+    await page.waitForFunction(() => document.querySelector('table.page-index tbody td.page-url a')?.textContent?.endsWith('/heavy'));
+    assert.deepEqual(await urls(), [site.url('/heavy'), site.url('/')]);
+    await page.getByLabel('Lab metric', { exact: true }).selectOption({ label: 'LCP poor' });
+    await page.waitForURL(/lab=lcpMs%3Apoor/);
+    await page.waitForFunction(() => document.querySelectorAll('table.page-index tbody tr').length === 1);
+    assert.deepEqual(await urls(), [site.url('/heavy')]);
+    assert.equal(await page.locator('table.page-index tbody td.lab-value.poor').first().textContent(), '5.2 s');
+  });
+
   it('prices a rendering crawl at five credits a page before it starts', async () => {
     const project = await t.request('POST', '/api/v1/projects', {
       body: { name: 'Rendered site', siteUrl: site.url('/'), crawlDefaults: { maxPages: 4 } },

@@ -1,10 +1,11 @@
-import { ListReportPagesQuery, type pageSortKeys, type ReportPage } from '@loupe/contract';
+import { type LabFilter, type LabMetric, ListReportPagesQuery, labFilters, type pageSortKeys, type ReportPage } from '@loupe/contract';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/empty-state.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { LoadingState } from '../components/loading-state.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { formatLab, labMetricLabels, labRatingLabels, ratingOf } from './lab-labels.ts';
 import { Pager } from './pager.tsx';
 import { useCursorPages } from './use-cursor-pages.ts';
 
@@ -20,6 +21,7 @@ export interface PageIndexFilters {
   order: 'asc' | 'desc';
   ruleId?: string;
   statusClass?: StatusClass;
+  lab?: LabFilter;
 }
 
 const columns: { key: PageSort; label: string; numeric?: boolean; firstOrder: 'asc' | 'desc' }[] = [
@@ -36,6 +38,16 @@ const columns: { key: PageSort; label: string; numeric?: boolean; firstOrder: 'a
   { key: 'bytes', label: 'Size (KB)', numeric: true, firstOrder: 'desc' },
 ];
 
+/** A rendering crawl's lab columns, worst first when sorted. */
+const labColumns: { key: PageSort & LabMetric; label: string; numeric: true; firstOrder: 'desc' }[] = (
+  ['lcpMs', 'cls', 'tbtMs'] as const
+).map((key) => ({ key, label: labMetricLabels[key].short, numeric: true, firstOrder: 'desc' }));
+
+function labFilterLabel(filter: LabFilter): string {
+  const [metric, rating] = filter.split(':') as [LabMetric, keyof typeof labRatingLabels];
+  return `${labMetricLabels[metric].short} ${labRatingLabels[rating]}`;
+}
+
 export interface PageIndexProps {
   reportId: string;
   /** The rules that fired on pages of the report, for the rule filter. */
@@ -43,27 +55,30 @@ export interface PageIndexProps {
   filters: PageIndexFilters;
   onFiltersChange: (filters: PageIndexFilters) => void;
   pageHref: (pageId: string) => string;
+  /** The crawl rendered its pages: the lab columns and filter are shown. */
+  rendered?: boolean;
 }
 
 /**
  * The report's page index: sortable by any column the API sorts by, filtered by rule and
  * status class, read one page at a time through the API's cursors (never all at once).
  */
-export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref }: PageIndexProps) {
+export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref, rendered = false }: PageIndexProps) {
   const { api } = useWorkspace();
   const id = useId();
-  const { sort, order, ruleId, statusClass } = filters;
+  const { sort, order, ruleId, statusClass, lab } = filters;
+  const shown = rendered ? [...columns, ...labColumns] : columns;
   const list = useCursorPages(
     (cursor, signal) =>
-      api.page.listReportPages({ reportId, sort, order, ruleId, statusClass, limit: PAGE_INDEX_SIZE, cursor }, { signal }),
-    [api, reportId, sort, order, ruleId, statusClass],
+      api.page.listReportPages({ reportId, sort, order, ruleId, statusClass, lab, limit: PAGE_INDEX_SIZE, cursor }, { signal }),
+    [api, reportId, sort, order, ruleId, statusClass, lab],
   );
   const sortBy = (key: PageSort) => {
-    const column = columns.find((each) => each.key === key)!;
+    const column = shown.find((each) => each.key === key)!;
     onFiltersChange({ ...filters, sort: key, order: key === sort ? (order === 'asc' ? 'desc' : 'asc') : column.firstOrder });
   };
   const { state } = list;
-  const filtered = ruleId !== undefined || statusClass !== undefined;
+  const filtered = ruleId !== undefined || statusClass !== undefined || lab !== undefined;
   return (
     <div className="page-index-wrap">
       <div className="page-index-filters">
@@ -98,6 +113,23 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
             ))}
           </select>
         </div>
+        {rendered && (
+          <div className="field">
+            <label htmlFor={`${id}-lab`}>Lab metric</label>
+            <select
+              id={`${id}-lab`}
+              value={lab ?? ''}
+              onChange={(event) => onFiltersChange({ ...filters, lab: (event.target.value || undefined) as LabFilter | undefined })}
+            >
+              <option value="">Any reading</option>
+              {labFilters.map((filter) => (
+                <option key={filter} value={filter}>
+                  {labFilterLabel(filter)}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         {filtered && (
           <button type="button" className="button" onClick={() => onFiltersChange({ sort, order })}>
             Clear filters
@@ -115,12 +147,12 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
         <div className="table-scroll">
           <table className="page-index">
             <caption className="visually-hidden">
-              Pages of the report, sorted by {columns.find((column) => column.key === sort)?.label}{' '}
+              Pages of the report, sorted by {shown.find((column) => column.key === sort)?.label}{' '}
               {order === 'asc' ? 'ascending' : 'descending'}
             </caption>
             <thead>
               <tr>
-                {columns.map((column) => (
+                {shown.map((column) => (
                   <th
                     key={column.key}
                     scope="col"
@@ -137,7 +169,7 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
             </thead>
             <tbody>
               {state.items.map((page) => (
-                <PageRow key={page.id} page={page} href={pageHref(page.id)} />
+                <PageRow key={page.id} page={page} href={pageHref(page.id)} rendered={rendered} />
               ))}
             </tbody>
           </table>
@@ -157,7 +189,7 @@ export function PageIndex({ reportId, rules, filters, onFiltersChange, pageHref 
 
 const number = (value: number | null) => (value === null ? '–' : value.toLocaleString('en'));
 
-function PageRow({ page, href }: { page: ReportPage; href: string }) {
+function PageRow({ page, href, rendered }: { page: ReportPage; href: string; rendered: boolean }) {
   return (
     <tr>
       <td className="page-url">
@@ -174,6 +206,12 @@ function PageRow({ page, href }: { page: ReportPage; href: string }) {
       <td className="numeric">{number(page.words)}</td>
       <td className="numeric">{number(page.responseMs)}</td>
       <td className="numeric">{page.bytes === null ? '–' : (page.bytes / 1024).toFixed(1)}</td>
+      {rendered &&
+        labColumns.map(({ key }) => (
+          <td key={key} className={`numeric lab-value ${ratingOf(key, page[key]) ?? 'unrated'}`}>
+            {formatLab(key, page[key])}
+          </td>
+        ))}
     </tr>
   );
 }

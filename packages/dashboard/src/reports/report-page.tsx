@@ -1,4 +1,4 @@
-import { pageSortKeys, type Report } from '@loupe/contract';
+import { type LabFilter, labFilters, pageSortKeys, type Report } from '@loupe/contract';
 import { useMemo, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '../api/use-query.ts';
@@ -14,15 +14,17 @@ import { PageIndex, type PageIndexFilters, type PageSort, type StatusClass, stat
 import { SharePanel } from './share-panel.tsx';
 import './reports.css';
 
-/** The page index's sort and filters live in the address (`?sort=&order=&rule=&status=`): a link keeps them, Back undoes them. */
+/** The page index's sort and filters live in the address (`?sort=&order=&rule=&status=&lab=`): a link keeps them, Back undoes them. */
 function filtersFrom(params: URLSearchParams): PageIndexFilters {
   const sort = params.get('sort');
   const status = params.get('status');
+  const lab = params.get('lab');
   return {
     sort: (pageSortKeys as readonly string[]).includes(sort ?? '') ? (sort as PageSort) : 'url',
     order: params.get('order') === 'desc' ? 'desc' : 'asc',
     ruleId: params.get('rule') || undefined,
     statusClass: (statusClasses as readonly string[]).includes(status ?? '') ? (status as StatusClass) : undefined,
+    lab: (labFilters as readonly string[]).includes(lab ?? '') ? (lab as LabFilter) : undefined,
   };
 }
 
@@ -32,6 +34,7 @@ function paramsFrom(filters: PageIndexFilters): URLSearchParams {
   if (filters.order !== 'asc') params.set('order', filters.order);
   if (filters.ruleId) params.set('rule', filters.ruleId);
   if (filters.statusClass) params.set('status', filters.statusClass);
+  if (filters.lab) params.set('lab', filters.lab);
   return params;
 }
 
@@ -116,7 +119,14 @@ export function ReportPage() {
           <h2 id="index-heading" ref={indexHeading} tabIndex={-1}>
             Pages
           </h2>
-          <PageIndex reportId={reportId} rules={rules} filters={filters} onFiltersChange={setFilters} pageHref={pageHref} />
+          <PageIndex
+            reportId={reportId}
+            rules={rules}
+            filters={filters}
+            onFiltersChange={setFilters}
+            pageHref={pageHref}
+            rendered={report.status === 'done' && report.data.lab !== null}
+          />
         </section>
       )}
     </>
