@@ -3,10 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import { zstdDecompressSync } from 'node:zlib';
 import { type PageLab, RENDERED_PAGE_CREDITS } from '@loupe/contract';
 import sharp from 'sharp';
+import { GuardedFetcher } from '../outbound/guarded-fetch.ts';
+import { DEFAULT_CHROMIUM } from '../rendering/rendering-browser.ts';
+import { insertRunningCrawl, testCrawler } from '../testing/running-crawl.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
+import { crawlOptions } from './crawl-options.ts';
+import { CrawlStore } from './crawl-store.ts';
+import { FrontierStore } from './frontier-store.ts';
 
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
@@ -207,3 +213,77 @@ describe('rendering crawls on a server without a browser', () => {
     assert.equal((await t.request('POST', '/api/v1/crawls/estimate', { body: { ...body, render: false } })).status, 200);
   });
 });
+
+for (const dialect of testDialects()) {
+  describe(`a rendering crawl stopped while a page is in the browser (${dialect})`, () => {
+    let t: TestServer;
+    let site: TestSite;
+    const fetcher = new GuardedFetcher({ allowPrivate: true });
+    let verdicts = 0;
+    before(async () => {
+      t = await startTestServer(dialect);
+      // The stuck page asks the site whether to hang: the first time it does, forever (longer
+      // than the test's own timeout, so only closing the browser ends it), then never again.
+      site = await startTestSite({
+        pages: {
+          '/': page('Home', '<a href="/stuck">Stuck</a> <a href="/plain">Plain</a>'),
+          '/plain': page('Plain', '<p>Nothing to see.</p>'),
+          '/stuck': page(
+            'Stuck',
+            '<p>Asks first</p>',
+            `<script>fetch('/verdict').then((answer) => answer.text()).then((verdict) => { if (verdict === 'hang') for (;;) {} });</script>`,
+          ),
+        },
+        fallback: (path) => (path === '/verdict' ? { contentType: 'text/plain', body: verdicts++ === 0 ? 'hang' : 'go' } : undefined),
+      });
+    });
+    after(async () => {
+      await site?.close();
+      await fetcher.close();
+      await t?.close();
+    });
+
+    it('closes the browser at once, leaves the page to the resume, and renders it then', async () => {
+      const crawler = testCrawler(t.server.database, fetcher, {
+        rendering: {
+          executablePath: DEFAULT_CHROMIUM,
+          allowPrivate: true,
+          concurrency: 2,
+          pagesPerContext: 50,
+          memoryBudgetBytes: 1024 ** 3,
+          timeoutMs: 600_000,
+          settleMs: 1_000,
+        },
+      });
+      const options = crawlOptions({ url: site.url('/'), render: true, sitemaps: false, concurrency: 1 }, 10);
+      const crawlId = await insertRunningCrawl(new CrawlStore(t.server.database), t.owner.workspaceId, options);
+      const stop = new AbortController();
+      const first = crawler.run(crawlId, options, stop.signal, () => {});
+      await site.requests.waitFor('/verdict');
+      stop.abort();
+      await first;
+      const frontier = new FrontierStore(t.server.database);
+      assert.equal(await frontier.countRendered(crawlId), await frontier.countDone(crawlId, 'page'), 'every page done was rendered');
+      const stuck = await t.server.database.db
+        .selectFrom('crawl_urls')
+        .select('state')
+        .where('crawl_id', '=', crawlId)
+        .where('url', '=', site.url('/stuck'))
+        .executeTakeFirstOrThrow();
+      assert.equal(stuck.state, 'queued', 'the page in the browser waits for the resume');
+
+      const pages = await crawler.run(crawlId, options, new AbortController().signal, () => {});
+      assert.equal(pages, 3);
+      assert.equal(verdicts, 2, 'the page hung in the first run and was loaded again in the second');
+      assert.equal(await frontier.countRendered(crawlId), 3);
+      const lab = await t.server.database.db
+        .selectFrom('crawl_page_renders as r')
+        .innerJoin('crawl_urls as u', 'u.id', 'r.url_id')
+        .select('r.lab')
+        .where('r.crawl_id', '=', crawlId)
+        .where('u.url', '=', site.url('/stuck'))
+        .executeTakeFirstOrThrow();
+      assert.equal((JSON.parse(lab.lab) as PageLab).error, null);
+    });
+  });
+}
