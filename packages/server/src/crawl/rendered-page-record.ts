@@ -7,6 +7,9 @@ import type { FetchedPage } from './page-fetcher.ts';
 
 /** A screenshot larger than this is not kept (the renderer's JPEG of one screen is far smaller). */
 export const MAX_SCREENSHOT_BYTES = 512 * 1024;
+/** Render-blocking resources listed per page, each URL cut to URL_CHARS: a page of thousands of stylesheets keeps a small row. */
+export const MAX_RENDER_BLOCKING = 50;
+const URL_CHARS = 2048;
 
 export interface RenderedRecord {
   /** What the page rules read: the rendered DOM's facts, or the raw ones when rendering failed. */
@@ -35,7 +38,10 @@ export function renderedRecord(rendered: RenderedPage, rawFacts: PageFacts, fetc
     settled: rendered.settled,
     error: problem,
     durationMs: rendered.durationMs,
-    metrics: rendered.metrics,
+    metrics: rendered.metrics && {
+      ...rendered.metrics,
+      renderBlocking: rendered.metrics.renderBlocking.slice(0, MAX_RENDER_BLOCKING).map((url) => url.slice(0, URL_CHARS)),
+    },
     transfer: rendered.transfer,
   };
   const screenshot = rendered.screenshot && rendered.screenshot.length <= MAX_SCREENSHOT_BYTES ? rendered.screenshot : null;
