@@ -77,6 +77,18 @@ describe('lab metrics and screenshots in a browser', () => {
     await screenshot(page, 'page-lab');
   });
 
+  it("shows what a real rendering crawl measured on a page, with the browser's screenshot", async () => {
+    const report = await crawlToReport(t, { url: site.url('/'), sitemaps: false, maxPages: 5, render: true });
+    const pages = await t.request('GET', `/api/v1/reports/${report.id}/pages`);
+    const heavy = (pages.body as { id: string; url: string }[]).find((each) => each.url === site.url('/heavy'));
+    await page.goto(`${t.url}/w/${workspaceId}/reports/${report.id}/pages/${heavy?.id}`);
+    await page.getByRole('heading', { name: 'Lab metrics' }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('img.page-screenshot') as HTMLImageElement | null)?.complete === true);
+    assert.ok((await page.locator('img.page-screenshot').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0);
+    assert.match((await reading('cls').textContent()) ?? '', /good|needs improvement|poor/);
+    await screenshot(page, 'page-lab-real');
+  });
+
   it('shows no lab section and no screenshot on a page without them', async () => {
     await page.goto(`${t.url}/w/${workspaceId}/reports/${reportId}/pages/${ids.get('/')}`);
     await page.getByRole('heading', { name: 'Lab metrics' }).waitFor();

@@ -48,6 +48,25 @@ for (const dialect of testDialects()) {
       await t?.close();
     });
 
+    it("reports what a real rendering crawl measured: each page's reading, its screenshot and the site's spread", async () => {
+      const report = await crawlToReport(t, { url: site.url('/'), maxPages: 10, sitemaps: false, render: true });
+      assert.equal(report.lab.pages, 4);
+      assert.equal(report.lab.rendered, 4);
+      assert.equal(report.lab.metrics.cls.measured, 4);
+      assert.ok(report.lab.transfer.byKind.document.requests >= 1);
+      const pages = await t.request('GET', `/api/v1/reports/${report.id}/pages?sort=lcpMs&order=desc`);
+      const home = pages.body.find((p: { url: string }) => p.url === site.url('/'));
+      const detail = await t.request('GET', `/api/v1/reports/${report.id}/pages/${home.id}`);
+      assert.equal(detail.body.lab.error, null);
+      assert.equal(detail.body.lab.metrics.cls, home.cls);
+      assert.equal(detail.body.hasScreenshot, true);
+      const shot = await fetch(`${t.url}/api/v1/reports/${report.id}/pages/${home.id}/screenshot`, {
+        headers: { authorization: `Bearer ${t.owner.key}`, 'x-service-team': t.owner.workspaceId },
+      });
+      assert.equal(shot.status, 200);
+      assert.equal((await sharp(Buffer.from(await shot.arrayBuffer())).metadata()).format, 'jpeg');
+    });
+
     it("shows a rendered page's lab reading and that it has a screenshot", async () => {
       const answer = await t.request('GET', `/api/v1/reports/${reportId}/pages/${ids['/shifty']}`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
