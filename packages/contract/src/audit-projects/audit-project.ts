@@ -4,6 +4,7 @@ import { distinctItems } from '../common/distinct-items.ts';
 import { freeText } from '../common/free-text.ts';
 import { Id, Timestamp } from '../common/resource.ts';
 import { CrawlStatus, StartCrawl } from '../crawls/crawl.ts';
+import { LabP75s } from '../reports/lab-distribution.ts';
 import { Grade } from '../reports/report.ts';
 
 const SiteUrl = z
@@ -92,6 +93,7 @@ export const TrendPoint = z.object({
   errors: z.number().int(),
   warnings: z.number().int(),
   notices: z.number().int(),
+  lab: LabP75s.nullable().describe("The p75s of the report's lab metrics; null when its crawl did not render."),
 });
 
 export const ProjectTrend = z

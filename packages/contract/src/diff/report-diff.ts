@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../common/resource.ts';
+import { LabP75Changes } from '../reports/lab-distribution.ts';
 import { Grade, Severity } from '../reports/report.ts';
 
 /**
@@ -110,6 +111,9 @@ export const ReportDiff = z
         'url: pages are the same when their normalized URLs are equal (both reports start on the same origin); path: when their path and query are (the origin changed: http → https, www, or another site).',
       ),
     score: Change.describe('The health score.'),
+    lab: LabP75Changes.nullable().describe(
+      "The p75 of each lab metric (LCP, CLS, TBT, TTFB) before and after; null when neither report's crawl rendered its pages.",
+    ),
     severities: z.object({ errors: Count, warnings: Count, notices: Count }).describe('Findings (one per rule and URL) by severity.'),
     pages: z.object({
       before: z.number().int(),

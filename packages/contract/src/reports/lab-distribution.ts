@@ -40,3 +40,22 @@ export const LabDistribution = z
   })
   .meta({ id: 'LabDistribution' });
 export type LabDistribution = z.infer<typeof LabDistribution>;
+
+const P75 = z.number().nullable();
+
+/** The 75th percentiles of a report's lab distribution: what a trend or a diff follows. */
+export const LabP75s = z
+  .object({ lcpMs: P75, cls: P75, tbtMs: P75, ttfbMs: P75 })
+  .meta({ id: 'LabP75s' })
+  .describe("The p75 of each lab metric over the report's rendered pages; null where none had a reading.");
+export type LabP75s = z.infer<typeof LabP75s>;
+
+const LabChange = z
+  .object({ before: P75, after: P75, delta: P75.describe('after − before; null when either is null.') })
+  .meta({ id: 'LabChange' });
+
+/** How the p75s moved between two reports. */
+export const LabP75Changes = z
+  .object({ lcpMs: LabChange, cls: LabChange, tbtMs: LabChange, ttfbMs: LabChange })
+  .meta({ id: 'LabP75Changes' });
+export type LabP75Changes = z.infer<typeof LabP75Changes>;

@@ -16,6 +16,8 @@ import type { CrawlService } from '../crawl/crawl-service.ts';
 import type { Database } from '../database/database.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../principal.ts';
+import { labP75s } from '../reports/lab-distribution.ts';
+import { reportLab } from '../reports/report-views.ts';
 import { type AuditProjectRow, AuditProjectStore } from './audit-project-store.ts';
 
 type Paging = { limit: number; cursor?: string };
@@ -149,6 +151,7 @@ export class AuditProjectService {
         errors: row.errors,
         warnings: row.warnings,
         notices: row.notices,
+        lab: labP75s(reportLab(row)),
       })),
     };
   }

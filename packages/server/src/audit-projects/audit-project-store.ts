@@ -183,7 +183,8 @@ export class AuditProjectStore {
   async trend(projectId: string, since: string | undefined, points: number) {
     const rows = await this.#database.db
       .selectFrom('reports')
-      .select(['id', 'crawl_id', 'created_at', 'completeness', 'score', 'grade', 'pages', 'errors', 'warnings', 'notices'])
+      // The body for its lab p75s: a hundred reports' bodies are a few MB at most.
+      .select(['id', 'crawl_id', 'created_at', 'completeness', 'score', 'grade', 'pages', 'errors', 'warnings', 'notices', 'body'])
       .where('project_id', '=', projectId)
       .$if(since !== undefined, (q) => q.where('created_at', '>=', since as string))
       .orderBy('id', 'desc')

@@ -2,8 +2,9 @@ import { LoupeError, type Report, type ReportDiff, type Severity } from '@loupe/
 import type { PageSummary } from '../audit/page-summary.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
+import { labP75Changes, labP75s } from '../reports/lab-distribution.ts';
 import { type ReportRow, ReportStore } from '../reports/report-store.ts';
-import { type RuleDescriber, reportRules } from '../reports/report-views.ts';
+import { type RuleDescriber, reportLab, reportRules } from '../reports/report-views.ts';
 import { type DiffSide, DiffStore, type IssueRow, keyOfUrl, type PageOutcomeRow } from './diff-store.ts';
 import { causeOf, missingPage } from './page-outcome.ts';
 
@@ -81,6 +82,7 @@ export class DiffService {
       new: reportOf(after),
       matchedBy,
       score: change(before.score, after.score),
+      lab: labP75Changes(labP75s(reportLab(before)), labP75s(reportLab(after))),
       severities: {
         errors: count(before.errors, after.errors),
         warnings: count(before.warnings, after.warnings),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { labReading, seedRendersAndRebuild } from '../testing/seeded-renders.ts';
-import { crawlToReport } from '../testing/test-crawls.ts';
+import { crawlToReport, followCrawlEvents } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { startTestSite, type TestSite } from '../testing/test-site.ts';
@@ -178,6 +178,47 @@ for (const dialect of testDialects()) {
       const unknown = await t.request('GET', `/api/v1/reports/${reportId}/pages?lab=cls`);
       assert.equal(unknown.status, 400);
       assert.ok(unknown.body.details.fieldErrors.lab);
+    });
+
+    it('diffs the lab p75s of two reports, null on the side that did not render', async () => {
+      const diff = await t.request('GET', `/api/v1/diff?old=${rawReportId}&new=${reportId}`);
+      assert.equal(diff.status, 200, JSON.stringify(diff.body));
+      assert.deepEqual(diff.body.lab.lcpMs, { before: null, after: 5200, delta: null });
+      assert.deepEqual(diff.body.lab.cls, { before: null, after: 0.3, delta: null });
+      const back = await t.request('GET', `/api/v1/diff?old=${reportId}&new=${rawReportId}`);
+      assert.deepEqual(back.body.lab.tbtMs, { before: 700, after: null, delta: null });
+      const real = await crawlToReport(t, { url: site.url('/'), maxPages: 10, sitemaps: false, render: true });
+      const moved = await t.request('GET', `/api/v1/diff?old=${reportId}&new=${real.id}`);
+      const { before, after, delta } = moved.body.lab.cls;
+      assert.equal(before, 0.3);
+      assert.equal(after, real.lab.metrics.cls.p75);
+      assert.equal(delta, Math.round((after - before) * 1e4) / 1e4);
+      const none = await t.request('GET', `/api/v1/diff?old=${rawReportId}&new=${rawReportId}`);
+      assert.equal(none.body.lab, null);
+    });
+
+    it("follows the lab p75s over a project's reports", async () => {
+      const project = await t.request('POST', '/api/v1/projects', {
+        body: { name: 'Lab site', siteUrl: site.url('/'), crawlDefaults: { render: true, sitemaps: false, maxPages: 10 } },
+      });
+      assert.equal(project.status, 201, JSON.stringify(project.body));
+      for (const body of [{ render: false }, {}]) {
+        const crawl = await t.request('POST', `/api/v1/projects/${project.body.id}/crawls`, { body });
+        assert.equal(crawl.status, 202, JSON.stringify(crawl.body));
+        await followCrawlEvents(t, crawl.body.id);
+      }
+      const trend = await t.request('GET', `/api/v1/projects/${project.body.id}/trend`);
+      assert.equal(trend.status, 200, JSON.stringify(trend.body));
+      const [raw, rendered] = trend.body.points;
+      assert.equal(raw.lab, null);
+      const report = await t.request('GET', `/api/v1/reports/${rendered.reportId}`);
+      assert.deepEqual(rendered.lab, {
+        lcpMs: report.body.lab.metrics.lcpMs.p75,
+        cls: report.body.lab.metrics.cls.p75,
+        tbtMs: report.body.lab.metrics.tbtMs.p75,
+        ttfbMs: report.body.lab.metrics.ttfbMs.p75,
+      });
+      assert.equal(typeof rendered.lab.cls, 'number');
     });
 
     it('exports the lab metrics with each page', async () => {

@@ -1,4 +1,4 @@
-import type { IssueInstance, PageLab, Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
+import type { IssueInstance, LabDistribution, PageLab, Report, ReportPage, ReportPageDetail, SharedReport } from '@loupe/contract';
 import { storedInstances } from '../audit/finding-instances.ts';
 import type { Severity } from '../audit/health-score.ts';
 import type { PageSummary } from '../audit/page-summary.ts';
@@ -38,6 +38,11 @@ function reportBody(row: ReportRow): Omit<Report, 'share'> {
     // Reports built before rendering crawls have no lab section.
     lab: body.lab ?? null,
   };
+}
+
+/** The lab distribution a report's body holds; null for a crawl that did not render, or a report built before. */
+export function reportLab(row: Pick<ReportRow, 'body'>): LabDistribution | null {
+  return (JSON.parse(row.body) as Partial<Pick<Report, 'lab'>>).lab ?? null;
 }
 
 export function toSharedReport(row: ReportRow): SharedReport {
