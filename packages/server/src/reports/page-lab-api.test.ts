@@ -137,6 +137,12 @@ for (const dialect of testDialects()) {
       assert.equal(otherPage.status, 404, "a page of a report that is not shared, through this report's token");
       const shared = await t.request('GET', `/api/v1/shared/${share.body.token}`, { key: null });
       assert.equal(shared.body.lab.pages, 4);
+      const publicPage = await t.request('GET', `/r/${share.body.token}`, { key: null });
+      assert.match(publicPage.body, /<h2 id="lab">Lab metrics<\/h2>/);
+      assert.match(
+        publicPage.body,
+        /Largest contentful paint \(LCP\)<\/th><td class="lab-value lab-needs-improvement">3\.0 s<\/td><td class="lab-value lab-poor">5\.2 s<\/td>/,
+      );
       assert.equal((await t.request('DELETE', `/api/v1/reports/${reportId}/share`)).status, 200);
       const revoked = await t.request('GET', path, { key: null });
       assert.equal(revoked.status, 404);

@@ -124,6 +124,7 @@ function sharedReport(overrides: Partial<SharedReport> = {}): SharedReport {
       { ruleId: 'titles/missing', title: 'Page has no title', scoreWithout: 78, gain: 6.1 },
     ],
     ruleErrors: [],
+    lab: null,
     ...overrides,
   });
 }

@@ -1,5 +1,6 @@
 import type { SharedReport } from '@loupe/contract';
 import { html, SafeHtml } from './html-escape.ts';
+import { labCss, renderLabSection } from './share-page-lab.ts';
 
 type Health = SharedReport['health'];
 type Issue = SharedReport['issues'][number];
@@ -60,6 +61,7 @@ summary{cursor:pointer;color:#0550ae}
 .examples{padding-left:1.25rem}
 .examples li{margin:.5rem 0}
 .samples{margin:.25rem 0;padding-left:1.25rem}
+${labCss}
 `;
 
 /** The public page of a shared report (`GET /r/{token}`): static HTML, no scripts, nothing fetched. */
@@ -69,6 +71,7 @@ export function renderSharedReportPage(report: SharedReport, options: { jsonUrl:
     html`${renderHeader(report)}
 <main>
 ${renderHealth(report.health, report.counts)}
+${renderLabSection(report.lab)}
 ${renderTopFixes(report)}
 ${renderCategories(report.categories)}
 ${renderIssues(report.issues)}
