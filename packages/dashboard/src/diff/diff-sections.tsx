@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { counted, severities, severityLabels } from '../reports/report-labels.ts';
 import { ScoreBadge } from '../reports/score-badge.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { LabDiffSection } from './lab-diff-section.tsx';
 
 type IssueChanges = ReportDiff['issues']['new'];
 type MissingPages = ReportDiff['pages']['gone'];
@@ -87,6 +88,7 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
           </table>
         </div>
       </section>
+      {diff.lab && <LabDiffSection lab={diff.lab} />}
 
       <div className="diff-columns">
         <IssueSection id="new-issues" title="New issues" changes={diff.issues.new} empty="No new issue." />

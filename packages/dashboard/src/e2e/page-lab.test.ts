@@ -128,6 +128,17 @@ describe('lab metrics and screenshots in a browser', () => {
     assert.equal(await page.locator('table.page-index tbody td.lab-value.poor').first().textContent(), '5.2 s');
   });
 
+  it('shows how the lab p75s moved between two reports', async () => {
+    const raw = await crawlToReport(t, { url: site.url('/'), sitemaps: false, maxPages: 5 });
+    await page.goto(`${t.url}/w/${workspaceId}/diff?old=${raw.id}&new=${reportId}`);
+    const section = page.getByRole('region', { name: 'Lab metrics (p75)' });
+    await section.waitFor();
+    const lcp = section.locator('tr[data-metric="lcpMs"] td');
+    assert.deepEqual(await lcp.evaluateAll((tds) => tds.map((td) => td.textContent?.trim())), ['–', '5.2 s', '–']);
+    await page.goto(`${t.url}/w/${workspaceId}/diff?old=${reportId}&new=${reportId}`);
+    await page.getByRole('region', { name: 'Lab metrics (p75)' }).locator('tr[data-metric="cls"] td.diff-delta.same').waitFor();
+  });
+
   it('prices a rendering crawl at five credits a page before it starts', async () => {
     const project = await t.request('POST', '/api/v1/projects', {
       body: { name: 'Rendered site', siteUrl: site.url('/'), crawlDefaults: { maxPages: 4 } },
