@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { counted, severities, severityLabels } from '../reports/report-labels.ts';
 import { ScoreBadge } from '../reports/score-badge.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
+import { ChangeTableHead } from './change-table-head.tsx';
 import { LabDiffSection } from './lab-diff-section.tsx';
 
 type IssueChanges = ReportDiff['issues']['new'];
@@ -50,20 +51,7 @@ export function DiffSections({ diff }: { diff: ReportDiff }) {
         <div className="table-scroll">
           <table>
             <caption className="visually-hidden">Findings by severity, before and after</caption>
-            <thead>
-              <tr>
-                <th scope="col">Findings</th>
-                <th scope="col" className="numeric">
-                  Before
-                </th>
-                <th scope="col" className="numeric">
-                  After
-                </th>
-                <th scope="col" className="numeric">
-                  Change
-                </th>
-              </tr>
-            </thead>
+            <ChangeTableHead first="Findings" />
             <tbody>
               {severities.map((severity) => {
                 const count = diff.severities[`${severity}s` as const];

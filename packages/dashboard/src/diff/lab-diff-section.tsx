@@ -1,5 +1,6 @@
 import { type LabP75Changes, labMetrics } from '@loupe/contract';
 import { formatLab, labMetricLabels, ratingOf } from '../reports/lab-labels.ts';
+import { ChangeTableHead } from './change-table-head.tsx';
 
 /** Lower is better for every lab metric: a rise is worse. */
 const trendOf = (delta: number | null) => (delta === null || delta === 0 ? 'same' : delta < 0 ? 'better' : 'worse');
@@ -11,20 +12,7 @@ export function LabDiffSection({ lab }: { lab: LabP75Changes }) {
       <h2 id="diff-lab-heading">Lab metrics (p75)</h2>
       <div className="table-scroll">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Metric</th>
-              <th scope="col" className="numeric">
-                Before
-              </th>
-              <th scope="col" className="numeric">
-                After
-              </th>
-              <th scope="col" className="numeric">
-                Change
-              </th>
-            </tr>
-          </thead>
+          <ChangeTableHead first="Metric" />
           <tbody>
             {labMetrics.map((metric) => {
               const { before, after, delta } = lab[metric];
