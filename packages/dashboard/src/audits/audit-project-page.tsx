@@ -11,6 +11,7 @@ import { counted } from '../reports/report-labels.ts';
 import { ScoreBadge } from '../reports/score-badge.tsx';
 import { useWorkspace } from '../workspace/workspace-context.tsx';
 import { AuditProjectDialog } from './audit-project-dialog.tsx';
+import { LabTrendTable } from './lab-trend-table.tsx';
 import { ProjectCrawls } from './project-crawls.tsx';
 import { ProjectReports } from './project-reports.tsx';
 import { ScoreTrendChart } from './score-trend-chart.tsx';
@@ -143,7 +144,12 @@ function ProjectOverview({ projectId }: { projectId: string }) {
         <h2 id="trend-heading">Score trend</h2>
         {trend.status === 'loading' && <LoadingState label="Loading the trend" />}
         {trend.status === 'failed' && <ErrorMessage error={trend.error} onRetry={trend.reload} />}
-        {trend.status === 'done' && <ScoreTrendChart trend={trend.data} reportHref={reportHref} />}
+        {trend.status === 'done' && (
+          <>
+            <ScoreTrendChart trend={trend.data} reportHref={reportHref} />
+            <LabTrendTable trend={trend.data} reportHref={reportHref} />
+          </>
+        )}
       </section>
       <section className="card project-section" aria-labelledby="compare-heading">
         <h2 id="compare-heading">Compare two reports</h2>

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { setUpOwner } from '@loupe/server/src/sessions/test-session.ts';
 import { htmlPage } from '@loupe/server/src/testing/html-page.ts';
 import { labReading, seedRendersAndRebuild } from '@loupe/server/src/testing/seeded-renders.ts';
-import { crawlToReport } from '@loupe/server/src/testing/test-crawls.ts';
+import { crawlToReport, followCrawlEvents } from '@loupe/server/src/testing/test-crawls.ts';
 import { loopbackResolver } from '@loupe/server/src/testing/test-resolver.ts';
 import { startTestServer, type TestServer } from '@loupe/server/src/testing/test-server.ts';
 import { startTestSite, type TestSite } from '@loupe/server/src/testing/test-site.ts';
@@ -139,7 +139,7 @@ describe('lab metrics and screenshots in a browser', () => {
     await page.getByRole('region', { name: 'Lab metrics (p75)' }).locator('tr[data-metric="cls"] td.diff-delta.same').waitFor();
   });
 
-  it('prices a rendering crawl at five credits a page before it starts', async () => {
+  it('prices a rendering crawl at five credits a page, starts it, and follows its p75s on the project', async () => {
     const project = await t.request('POST', '/api/v1/projects', {
       body: { name: 'Rendered site', siteUrl: site.url('/'), crawlDefaults: { maxPages: 4 } },
     });
@@ -150,5 +150,14 @@ describe('lab metrics and screenshots in a browser', () => {
     await page.getByLabel('Render pages in a browser (5 credits per page)').check();
     await page.getByText('Up to 20 credits').waitFor();
     await page.getByText('5 credits per page crawled, up to 4 pages').waitFor();
+    await page.getByRole('button', { name: 'Start crawl' }).click();
+    await page.waitForURL(/\/crawls\/[0-9a-f-]+$/);
+    const crawlId = new URL(page.url()).pathname.split('/').at(-1) as string;
+    await followCrawlEvents(t, crawlId);
+    await page.goto(`${t.url}/w/${workspaceId}/audits/${project.body.id}`);
+    const table = page.locator('table.lab-trend');
+    await table.getByText('Lab metrics (p75) of the newest rendering crawls').waitFor();
+    assert.equal(await table.locator('tbody tr').count(), 1);
+    assert.match((await table.locator('tbody td').first().textContent()) ?? '', /^\d+\.\d s$/);
   });
 });
