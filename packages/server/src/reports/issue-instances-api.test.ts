@@ -266,7 +266,7 @@ for (const dialect of testDialects()) {
         Array.from(
           { length: GALLERY },
           (_, n) =>
-            `${site.url('/gallery')},200,images/alt-missing,images,warning,Images have no alt attribute,${GALLERY},${GALLERY} of ${GALLERY} images,${n + 1},${gallerySrc(n)}`,
+            `${site.url('/gallery')},200,images/alt-missing,images,warning,Images have no alt attribute,${GALLERY},${GALLERY} of ${GALLERY} images,${n + 1},${gallerySrc(n)},,,`,
         ),
       );
       assert.equal(lines.filter((line) => line.startsWith(`${site.url('/huge')},200,images/alt-missing,`)).length, 1000);
