@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import sharp from 'sharp';
 import { labReading, seedRendersAndRebuild } from '../testing/seeded-renders.ts';
 import { crawlToReport, followCrawlEvents } from '../testing/test-crawls.ts';
@@ -122,6 +124,19 @@ for (const dialect of testDialects()) {
       assert.equal(crossed.status, 404, 'a page id of another report');
       const reversed = await t.request('GET', `/api/v1/reports/${reportId}/pages/${rawPages.body[0].id}/screenshot`);
       assert.equal(reversed.status, 404);
+    });
+
+    it('answers the screenshot over MCP as image content', async () => {
+      const client = new Client({ name: 'loupe-screenshot-test', version: '1.0.0' });
+      const requestInit = { headers: { authorization: `Bearer ${t.owner.key}` } };
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp?toolsets=screenshots', t.url), { requestInit }));
+      try {
+        const answer = await client.callTool({ name: 'get_report_page_screenshot', arguments: { reportId, pageId: ids['/'] } });
+        assert.equal(answer.isError, undefined, JSON.stringify(answer));
+        assert.deepEqual(answer.content, [{ type: 'image', mimeType: 'image/jpeg', data: jpeg.toString('base64') }]);
+      } finally {
+        await client.close();
+      }
     });
 
     it('serves it through a share link until the report is unshared', async () => {
