@@ -154,6 +154,11 @@ for (const dialect of testDialects()) {
       assert.equal(shared.body.lab.pages, 4);
       const publicPage = await t.request('GET', `/r/${share.body.token}`, { key: null });
       assert.match(publicPage.body, /<h2 id="lab">Lab metrics<\/h2>/);
+      const linkTo = (pageId: string | undefined) =>
+        `<a href="/api/v1/shared/${share.body.token}/pages/${pageId}/screenshot">screenshot</a>`;
+      assert.ok(publicPage.body.includes(linkTo(ids['/shifty'])), 'a page with a screenshot links it');
+      assert.ok(!publicPage.body.includes(linkTo(ids['/slow'])), 'a page without one does not');
+      assert.equal((await fetch(`${t.url}/api/v1/shared/${share.body.token}/pages/${ids['/shifty']}/screenshot`)).status, 200);
       assert.match(
         publicPage.body,
         /Largest contentful paint \(LCP\)<\/th><td class="lab-value lab-needs-improvement">3\.0 s<\/td><td class="lab-value lab-poor">5\.2 s<\/td>/,

@@ -158,6 +158,15 @@ export class ReportService {
     return report;
   }
 
+  /** A shared report with the pages of its examples that have a screenshot, for its public page. */
+  async sharedPageOrNull(token: string): Promise<{ report: SharedReport; screenshots: Set<string> } | null> {
+    const row = await this.#store.byShareToken(token);
+    if (!row) return null;
+    const report = toSharedReport(row);
+    const examplePages = report.issues.flatMap((issue) => issue.examples.flatMap((example) => (example.pageId ? [example.pageId] : [])));
+    return { report, screenshots: await this.#store.withScreenshots(row.crawl_id, [...new Set(examplePages)]) };
+  }
+
   async sharedOrNull(token: string): Promise<SharedReport | null> {
     const report = await this.#store.byShareToken(token);
     return report ? toSharedReport(report) : null;

@@ -218,6 +218,23 @@ export class ReportStore {
     return row?.screenshot ?? null;
   }
 
+  /** Which of these pages have a screenshot. */
+  async withScreenshots(crawlId: string, pageIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    // Bounded statements: a report's examples are at most five per issue, but issues are many.
+    for (let start = 0; start < pageIds.length; start += 500) {
+      const rows = await this.#database.db
+        .selectFrom('crawl_page_renders')
+        .select('url_id')
+        .where('crawl_id', '=', crawlId)
+        .where('url_id', 'in', pageIds.slice(start, start + 500))
+        .where('screenshot', 'is not', null)
+        .execute();
+      for (const row of rows) found.add(row.url_id);
+    }
+    return found;
+  }
+
   findingsOf(crawlId: string, urlIds: string[]) {
     if (urlIds.length === 0) return Promise.resolve([]);
     return this.#database.db

@@ -16,8 +16,12 @@ export function registerSharePageRoutes(app: FastifyInstance, reports: ReportSer
       .header('referrer-policy', 'no-referrer')
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
-    const report = /^[A-Za-z0-9_-]{16,64}$/.test(request.params.token) ? await reports.sharedOrNull(request.params.token) : null;
-    if (!report) return reply.code(404).send(renderShareNotFoundPage());
-    return reply.send(renderSharedReportPage(report, { jsonUrl: `/api/v1/shared/${request.params.token}` }));
+    const { token } = request.params;
+    const shared = /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await reports.sharedPageOrNull(token) : null;
+    if (!shared) return reply.code(404).send(renderShareNotFoundPage());
+    // A link, not an image: the page's CSP fetches nothing, and a screenshot is opened when wanted.
+    const screenshotUrl = (pageId: string | null) =>
+      pageId !== null && shared.screenshots.has(pageId) ? `/api/v1/shared/${token}/pages/${pageId}/screenshot` : null;
+    return reply.send(renderSharedReportPage(shared.report, { jsonUrl: `/api/v1/shared/${token}`, screenshotUrl }));
   });
 }

@@ -64,8 +64,11 @@ summary{cursor:pointer;color:#0550ae}
 ${labCss}
 `;
 
+/** Where an example page's screenshot is, when its rendering crawl kept one. */
+type ScreenshotLink = (pageId: string | null) => string | null;
+
 /** The public page of a shared report (`GET /r/{token}`): static HTML, no scripts, nothing fetched. */
-export function renderSharedReportPage(report: SharedReport, options: { jsonUrl: string }): string {
+export function renderSharedReportPage(report: SharedReport, options: { jsonUrl: string; screenshotUrl?: ScreenshotLink }): string {
   return renderDocument(
     `Audit of ${hostOf(report.url)} · Loupe`,
     html`${renderHeader(report)}
@@ -74,7 +77,7 @@ ${renderHealth(report.health, report.counts)}
 ${renderLabSection(report.lab)}
 ${renderTopFixes(report)}
 ${renderCategories(report.categories)}
-${renderIssues(report.issues)}
+${renderIssues(report.issues, options.screenshotUrl ?? (() => null))}
 </main>
 ${renderFooter(options.jsonUrl)}`,
   );
@@ -179,7 +182,7 @@ ${categories.map(
 </section>`;
 }
 
-function renderIssues(issues: Issue[]): SafeHtml {
+function renderIssues(issues: Issue[], screenshotUrl: ScreenshotLink): SafeHtml {
   const groups = severities
     .map(({ severity, label }) => ({ severity, label, issues: issues.filter((issue) => issue.severity === severity) }))
     .filter((group) => group.issues.length > 0);
@@ -192,13 +195,13 @@ ${
         (
           group,
         ) => html`<h3 id="issues-${group.severity}"><span class="severity ${group.severity}">${group.label}</span> (${group.issues.length})</h3>
-${group.issues.map(renderIssue)}`,
+${group.issues.map((issue) => renderIssue(issue, screenshotUrl))}`,
       )
 }
 </section>`;
 }
 
-function renderIssue(issue: Issue): SafeHtml {
+function renderIssue(issue: Issue, screenshotUrl: ScreenshotLink): SafeHtml {
   const reach =
     issue.scope === 'site'
       ? html`<div><dt>Scope</dt><dd>whole site${issue.share === null ? '' : html`, ${percent.format(issue.share)} affected`}</dd></div>`
@@ -220,15 +223,15 @@ ${
     : html`<details>
 <summary>${plural(issue.examples.length, 'example')}</summary>
 <ul class="examples">
-${issue.examples.map(renderExample)}</ul>
+${issue.examples.map((example) => renderExample(example, screenshotUrl(example.pageId)))}</ul>
 </details>`
 }
 </article>
 `;
 }
 
-function renderExample(example: Example): SafeHtml {
-  return html`<li>${renderUrl(example.url)}${example.count > 1 ? html` <span class="muted">(${integer.format(example.count)} instances)</span>` : ''}
+function renderExample(example: Example, screenshot: string | null): SafeHtml {
+  return html`<li>${renderUrl(example.url)}${example.count > 1 ? html` <span class="muted">(${integer.format(example.count)} instances)</span>` : ''}${screenshot === null ? '' : html` · <a href="${screenshot}">screenshot</a>`}
 ${example.detail === null ? '' : html`<br>${example.detail}`}
 ${example.samples.length === 0 ? '' : html`<ul class="samples">${example.samples.map((sample) => html`<li><code>${sample}</code></li>`)}</ul>`}
 </li>
