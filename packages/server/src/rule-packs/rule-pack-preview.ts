@@ -25,7 +25,9 @@ interface PreviewedReport {
 
 /**
  * Runs a pack over the stored pages of a project's newest report: the same subjects and
- * evaluator as a crawl's report, nothing fetched, no credits spent. Disabled rules are
+ * evaluator as a crawl's report, nothing fetched, no credits spent. A `dom: "rendered"`
+ * condition is decided on the pages whose rendered DOM that crawl kept (a rendering crawl),
+ * and unknown on the others, as in the report. Disabled rules are
  * previewed too, so a rule can be tried before it is switched on. Rules run on the rule
  * threads within their budgets (rule-budgets.ts); a rule stopped says so at the rule. A
  * preview ends at its deadline, and a workspace runs one at a time (PreviewGate).
