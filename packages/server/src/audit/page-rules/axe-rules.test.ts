@@ -5,6 +5,9 @@ import type { AccessibilityViolation } from '../../rendering/accessibility-check
 import { pageRules } from './index.ts';
 import { check, compliantHtml, compliantPage, firing, renderedPage } from './test-page.ts';
 
+/** The axe rules a catalog check already makes (images/alt-missing, headings/h1-missing, …). */
+const REPEATED = ['document-title', 'heading-order', 'image-alt', 'meta-viewport', 'page-has-heading-one'];
+
 function violation(overrides: Partial<AccessibilityViolation> = {}): AccessibilityViolation {
   return {
     rule: 'color-contrast',
@@ -28,22 +31,45 @@ describe('the axe-core rules', () => {
     const rules = pageRules.filter((rule) => rule.category === 'accessibility');
     assert.deepEqual(
       rules.map((rule) => rule.id),
-      axe.getRules().map((rule) => `accessibility/axe-${rule.ruleId}`),
+      axe
+        .getRules()
+        .filter((rule) => !REPEATED.includes(rule.ruleId))
+        .map((rule) => `accessibility/axe-${rule.ruleId}`),
     );
     const contrast = rules.find((rule) => rule.id === 'accessibility/axe-color-contrast');
     assert.equal(contrast?.title, 'Elements must meet minimum color contrast ratio thresholds');
     assert.match(contrast?.fix ?? '', /https:\/\/dequeuniversity\.com\/rules\/axe\/[\d.]+\/color-contrast explains/);
   });
 
-  it("take their severity from axe's impact: critical and serious are warnings, moderate and minor notices", () => {
+  it("take their severity from axe's impact on WCAG rules: critical and serious are warnings, moderate and minor notices", () => {
     const severity = (id: string) => pageRules.find((rule) => rule.id === `accessibility/axe-${id}`)?.severity;
-    // image-alt is critical, color-contrast serious, region moderate, meta-viewport-large minor in axe-core 4.
-    assert.deepEqual(['image-alt', 'color-contrast', 'region', 'meta-viewport-large'].map(severity), [
+    // In axe-core 4: button-name is critical, color-contrast serious, no-autoplay-audio moderate, server-side-image-map minor.
+    assert.deepEqual(['button-name', 'color-contrast', 'no-autoplay-audio', 'server-side-image-map'].map(severity), [
       'warning',
       'warning',
       'notice',
       'notice',
     ]);
+  });
+
+  it("make axe's best practices notices, however serious (accesskeys is, region is moderate)", () => {
+    const severity = (id: string) => pageRules.find((rule) => rule.id === `accessibility/axe-${id}`)?.severity;
+    assert.deepEqual(['accesskeys', 'region'].map(severity), ['notice', 'notice']);
+    const serious = violation({ rule: 'region', impact: 'serious', wcag: [] });
+    assert.equal(check('accessibility/axe-region', axed([serious]))?.severity, undefined);
+  });
+
+  it('leave to the catalog the axe rules that repeat its checks', () => {
+    const ids = new Set(pageRules.map((rule) => rule.id));
+    assert.deepEqual(
+      REPEATED.filter((id) => ids.has(`accessibility/axe-${id}`)),
+      [],
+    );
+    const page = axed([violation({ rule: 'image-alt', impact: 'critical' })]);
+    assert.deepEqual(
+      firing(page).filter((id) => id.startsWith('accessibility')),
+      [],
+    );
   });
 
   it('fire on nothing outside a rendering crawl, or when axe passed the page', () => {
@@ -62,18 +88,18 @@ describe('the axe-core rules', () => {
     });
   });
 
-  it('raise a notice-level rule to a warning when the violation found is critical or serious', () => {
-    const region = violation({ rule: 'region', impact: 'serious', wcag: [] });
-    assert.equal(check('accessibility/axe-region', axed([region]))?.severity, 'warning');
-    assert.equal(check('accessibility/axe-region', axed([{ ...region, impact: 'moderate' }]))?.severity, undefined);
+  it('raise a notice-level WCAG rule to a warning when the violation found is critical or serious', () => {
+    const audio = violation({ rule: 'no-autoplay-audio', impact: 'serious', wcag: ['wcag2a', '1.4.2'] });
+    assert.equal(check('accessibility/axe-no-autoplay-audio', axed([audio]))?.severity, 'warning');
+    assert.equal(check('accessibility/axe-no-autoplay-audio', axed([{ ...audio, impact: 'moderate' }]))?.severity, undefined);
     assert.equal(check('accessibility/axe-color-contrast', axed([violation({ impact: 'minor' })]))?.severity, undefined);
   });
 
   it('fire each on its own violation only', () => {
-    const page = axed([violation(), violation({ rule: 'image-alt', impact: 'critical' })]);
+    const page = axed([violation(), violation({ rule: 'button-name', impact: 'critical' })]);
     assert.deepEqual(
       firing(page).filter((id) => id.startsWith('accessibility')),
-      ['accessibility/axe-color-contrast', 'accessibility/axe-image-alt'],
+      ['accessibility/axe-button-name', 'accessibility/axe-color-contrast'],
     );
   });
 });

@@ -1,8 +1,8 @@
 /**
  * axe-core's checks of a rendered page (issue #28), one catalog rule per axe rule:
  * `accessibility/axe-color-contrast`. The list is read from the axe-core the crawler injects,
- * so every violation it can report has a rule the report knows, and an upgrade of axe adds its
- * new rules here by itself. One rule per axe rule (not one `accessibility/axe` for all) lets
+ * so an upgrade of axe adds its new rules here by itself; the five that repeat a catalog check
+ * (`image-alt` and `images/alt-missing`, …) are left to the catalog. One rule per axe rule (not one `accessibility/axe` for all) lets
  * a report count the pages of each problem and list its elements, as for every other check.
  */
 import axe from 'axe-core';
@@ -14,31 +14,44 @@ import { quantity, verdict } from './verdict.ts';
 type Impact = NonNullable<AccessibilityViolation['impact']>;
 
 /**
- * Critical and serious barriers are warnings, moderate and minor ones notices. None is an
+ * Critical and serious violations of a WCAG criterion are warnings; moderate and minor ones,
+ * and every breach of one of axe's best practices (not WCAG requirements), notices. None is an
  * error: Loupe keeps errors (a page's score halved) for pages that fail or cannot be found,
  * and accessibility-basic's checks of the same barriers (an unnamed button is axe-critical)
  * are warnings; a rendering crawl must not make the same button cost three times as much.
  */
-const severityOfImpact: Readonly<Record<Impact, Severity>> = {
-  critical: 'warning',
-  serious: 'warning',
-  moderate: 'notice',
-  minor: 'notice',
-};
+function severityOf(impact: Impact | null | undefined, bestPractice: boolean): Severity {
+  if (bestPractice) return 'notice';
+  return impact === 'critical' || impact === 'serious' ? 'warning' : 'notice';
+}
 const rank: Readonly<Record<Severity, number>> = { notice: 0, warning: 1, error: 2 };
+const IMPACTS: ReadonlySet<string> = new Set<Impact>(['critical', 'serious', 'moderate', 'minor']);
+
+/**
+ * axe rules that repeat a check the catalog makes on every crawl, rendered or not: the
+ * catalog's stays, so a page's problem costs its score once and reads the same in a crawl
+ * with or without rendering.
+ */
+const CATALOG_CHECKS: Readonly<Record<string, string>> = {
+  'document-title': 'titles/missing',
+  'page-has-heading-one': 'headings/h1-missing',
+  'heading-order': 'headings/skipped-level',
+  'image-alt': 'images/alt-missing',
+  'meta-viewport': 'mobile/zoom-disabled',
+};
 
 export const AXE_RULE_PREFIX = 'accessibility/axe-';
 
 /**
  * Each rule's impact as axe's rule metadata states it. `getRules()` does not give it, so it is
- * read from axe's loaded audit (not a documented API): a rule whose impact cannot be read
- * is a warning, and the catalog test notices the change.
+ * read from axe's loaded audit (not a documented API): a WCAG rule whose impact cannot be
+ * read is a warning, and axe-rules.test.ts notices the change.
  */
 function declaredImpacts(): Map<string, Impact> {
   const audit = (axe as unknown as { _audit?: { rules?: { id?: unknown; impact?: unknown }[] } })._audit;
   const impacts = new Map<string, Impact>();
   for (const rule of audit?.rules ?? []) {
-    if (typeof rule.id === 'string' && typeof rule.impact === 'string' && Object.hasOwn(severityOfImpact, rule.impact)) {
+    if (typeof rule.id === 'string' && typeof rule.impact === 'string' && IMPACTS.has(rule.impact)) {
       impacts.set(rule.id, rule.impact as Impact);
     }
   }
@@ -60,8 +73,9 @@ function detailOf(violation: AccessibilityViolation): string {
 
 function axeRule(metadata: axe.RuleMetadata, impact: Impact | undefined): PageRule {
   const id = metadata.ruleId;
-  const severity = impact ? severityOfImpact[impact] : 'warning';
-  const standard = metadata.tags.includes('best-practice') ? 'an accessibility best practice' : 'a WCAG requirement';
+  const bestPractice = metadata.tags.includes('best-practice');
+  const severity = severityOf(impact ?? 'serious', bestPractice);
+  const standard = bestPractice ? 'an accessibility best practice' : 'a WCAG requirement';
   return {
     id: `${AXE_RULE_PREFIX}${id}`,
     category: 'accessibility',
@@ -73,7 +87,7 @@ function axeRule(metadata: axe.RuleMetadata, impact: Impact | undefined): PageRu
     check: (page) => {
       const violation = page.rendering?.accessibility?.find((candidate) => candidate.rule === id);
       if (violation === undefined) return null;
-      const found = violation.impact ? severityOfImpact[violation.impact] : severity;
+      const found = violation.impact ? severityOf(violation.impact, bestPractice) : severity;
       return verdict(
         violation.elements.map((element) => `${element.selector}: ${element.html}`),
         {
@@ -88,5 +102,8 @@ function axeRule(metadata: axe.RuleMetadata, impact: Impact | undefined): PageRu
 
 const impacts = declaredImpacts();
 
-/** Every axe-core rule, in axe's (alphabetical) order. */
-export const axeRules: readonly PageRule[] = axe.getRules().map((metadata) => axeRule(metadata, impacts.get(metadata.ruleId)));
+/** Every axe-core rule but those the catalog already checks, in axe's (alphabetical) order. */
+export const axeRules: readonly PageRule[] = axe
+  .getRules()
+  .filter((metadata) => !Object.hasOwn(CATALOG_CHECKS, metadata.ruleId))
+  .map((metadata) => axeRule(metadata, impacts.get(metadata.ruleId)));
