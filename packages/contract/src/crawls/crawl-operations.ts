@@ -19,7 +19,7 @@ export const crawlOperations = [
     output: Crawl,
     status: 202,
     spendsCredits: true,
-    errors: ['insufficient_credits', 'not_found'],
+    errors: ['insufficient_credits', 'not_found', 'rendering_unavailable'],
   }),
   defineOperation({
     id: 'estimateCrawl',
@@ -32,6 +32,7 @@ export const crawlOperations = [
     scopes: ['crawls:write'],
     body: StartCrawl,
     output: CrawlEstimate,
+    errors: ['not_found', 'rendering_unavailable'],
   }),
   defineOperation({
     id: 'listCrawls',

@@ -14,7 +14,7 @@ export const PageLabMetrics = z
     tbtMs: z.number().describe('Total blocking time: the part over 50 ms of each long task after first contentful paint.'),
     longTasks: z.number().int(),
     ttfbMs: z.number().nullable().describe('Time to first byte of the document, as the browser saw it.'),
-    renderBlocking: z.array(z.string()).describe('Resources the browser marked render-blocking.'),
+    renderBlocking: z.array(z.string()).describe('Resources the browser marked render-blocking (at most 50 listed).'),
   })
   .meta({ id: 'PageLabMetrics' });
 export type PageLabMetrics = z.infer<typeof PageLabMetrics>;

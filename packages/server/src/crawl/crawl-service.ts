@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { accessSync, constants } from 'node:fs';
 import {
   type Crawl,
   type CrawlEstimate,
@@ -28,6 +29,8 @@ const urlError = (message: string) =>
 
 export interface CrawlServiceOptions {
   database: Database;
+  /** Whether this server has a browser for crawls that render. */
+  canRender: () => boolean;
   plans: Plans;
   allowPrivate: boolean;
   /** Hands the crawl to a worker once its row and reservation are committed. */
@@ -128,6 +131,7 @@ export class CrawlService {
   async #checkInput(workspaceId: string, input: z.output<typeof StartCrawl>) {
     const project = input.projectId === undefined ? undefined : await this.#o.projects.find(workspaceId, input.projectId);
     if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
+    if (input.render && !this.#o.canRender()) throw new LoupeError('rendering_unavailable');
     await this.#checkTarget(input.url);
     return project;
   }
@@ -175,6 +179,15 @@ export class CrawlService {
   }
 }
 
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The crawl service of a process (serve, worker): each crawl goes to the job queue as one job,
  * so a repeated send (a retried start) finds the job already there.
@@ -187,6 +200,7 @@ export function crawlServiceFor(
     database,
     plans,
     projects,
+    canRender: () => isExecutable(config.rendering.executablePath),
     allowPrivate: config.crawlAllowPrivate,
     enqueue: async (crawlId) => {
       await jobs.send('crawl.run', { crawlId }, { singletonKey: `crawl:${crawlId}` });

@@ -29,6 +29,9 @@ export interface BrowserPoolStats {
   peakBrowserBytes: number;
 }
 
+/** Pages rendered at once when the operator does not say (LOUPE_RENDER_CONCURRENCY). */
+export const DEFAULT_RENDER_CONCURRENCY = 4;
+
 /** How many pages pass between two readings of the browser's memory. */
 const MEMORY_CHECK_EVERY = 4;
 const MAX_REFUSED_REMEMBERED = 1000;
@@ -56,6 +59,7 @@ export class BrowserPool {
   #browser: Promise<Browser> | undefined;
   #lease: ContextLease | undefined;
   #restartWanted = false;
+  #closed = false;
   #restarting: Promise<void> | undefined;
   #leasing: Promise<void> | undefined;
   #inFlight = 0;
@@ -89,11 +93,13 @@ export class BrowserPool {
     return this.#queue.add(() => this.#render(url, options));
   }
 
+  /** Pages still in the browser end with it: a canceled crawl does not wait for their timeouts. */
   async close(): Promise<void> {
+    this.#closed = true;
     this.#queue.clear();
-    await this.#queue.onIdle();
     const browser = await this.#browser?.catch(() => undefined);
     await browser?.close().catch(() => undefined);
+    await this.#queue.onIdle();
     await this.#proxy.close();
   }
 
@@ -156,6 +162,7 @@ export class BrowserPool {
       if (this.#browser === current) break;
     }
     this.#lease = undefined;
+    if (this.#closed) throw new Error('the browser pool is closed');
     this.#browser = launchRenderingBrowser({ executablePath: this.#options.executablePath, proxyUrl: this.#proxy.url });
     this.#stats.browserStarts += 1;
     return this.#browser;
