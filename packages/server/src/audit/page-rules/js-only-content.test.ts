@@ -24,11 +24,11 @@ describe('indexability/js-only-content', () => {
     assert.deepEqual(verdict, {
       count: 3,
       samples: [
-        "h1: raw (none) → rendered 'Brewing green tea'",
         'words: 0 words in the raw HTML → 257 words rendered (100% only after JavaScript)',
         '2 internal links only after JavaScript, such as https://example.com/guides/',
+        "h1: raw (none) → rendered 'Brewing green tea'",
       ],
-      detail: 'changed by JavaScript: h1, words, links',
+      detail: 'changed by JavaScript: words, links, h1',
     });
   });
 

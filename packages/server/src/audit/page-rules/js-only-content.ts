@@ -97,16 +97,16 @@ function linkDifference(raw: PageFacts, rendered: PageFacts, page: AuditedPage):
   };
 }
 
-/** Every difference, the ones that matter most first. */
+/** Every difference, the ones that matter most first: what decides indexing, then the content and links only a renderer finds. */
 function differences(raw: PageFacts, rendered: PageFacts, page: AuditedPage): Difference[] {
   const found = [
     robotsDifference(raw, rendered),
     canonicalDifference(raw, rendered),
+    wordDifference(raw, rendered),
+    linkDifference(raw, rendered, page),
     textDifference('title', raw.title?.text ?? null, rendered.title?.text ?? null),
     textDifference('description', raw.description?.text ?? null, rendered.description?.text ?? null),
     textDifference('h1', raw.h1Texts[0] ?? null, rendered.h1Texts[0] ?? null),
-    wordDifference(raw, rendered),
-    linkDifference(raw, rendered, page),
   ];
   return found.filter((difference) => difference !== null);
 }
