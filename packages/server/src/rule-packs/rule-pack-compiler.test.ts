@@ -95,4 +95,18 @@ describe('rule pack compiler', () => {
     assert.equal(evaluateRule(compiled!, page).outcome, 'passed');
     assert.equal(htmlReads, 0);
   });
+
+  it('marks the rules with a rendered-DOM condition anywhere in their tree', () => {
+    const onRendered = { type: 'selector', selector: 'h1', dom: 'rendered', test: { op: 'exists' } } as const;
+    const compiled = compileRulePack(
+      packOf(
+        rule({ id: 'content/raw', when: { type: 'selector', selector: 'h1', test: { op: 'exists' } } }),
+        rule({ id: 'content/nested', when: { all: [{ type: 'status', class: ['2xx'] }, { not: { any: [onRendered] } }] } }),
+      ),
+    );
+    assert.deepEqual(
+      compiled.rules.map((compiledRule) => compiledRule.readsRenderedDom),
+      [false, true],
+    );
+  });
 });

@@ -81,6 +81,13 @@ function compileCondition(condition: RuleCondition, path: FieldPath, context: Co
   };
 }
 
+/** Whether a condition reads the rendered DOM anywhere in its tree. */
+function readsRenderedDom(condition: RuleCondition): boolean {
+  if (condition.type !== undefined) return condition.type === 'selector' && condition.dom === 'rendered';
+  if (condition.not !== undefined) return readsRenderedDom(condition.not);
+  return (condition.all ?? condition.any ?? []).some(readsRenderedDom);
+}
+
 /**
  * Compiles a pack that passed its schema: every CSS selector (css-select), RE2 expression
  * (re2js, case-insensitive unless the test says otherwise), scope glob and message template,
@@ -109,7 +116,7 @@ export function compileRulePack(pack: RulePack, options: { prefix?: FieldPath; r
     } catch (error) {
       context.problems.add([...path, 'message'], errorText(error));
     }
-    if (rule.enabled && message) rules.push({ definition: rule, scope, when, message });
+    if (rule.enabled && message) rules.push({ definition: rule, scope, when, message, readsRenderedDom: readsRenderedDom(rule.when) });
   });
   context.problems.throwIfAny();
   return { name: pack.name, rules, ruleCount: pack.rules.length };

@@ -109,7 +109,11 @@ export class RulePackPreviewService {
       error: null as RulePackPreview['rules'][number]['error'],
     }));
     let pagesEvaluated = 0;
-    const batches = new StoredPageStore(this.#database).each(report.crawlId, { html: true, batch: BATCH });
+    const batches = new StoredPageStore(this.#database).each(report.crawlId, {
+      html: true,
+      renderedHtml: rules.some((rule) => rule.readsRenderedDom),
+      batch: BATCH,
+    });
     // Once every rule is stopped (at the deadline, say), the pages left are not read.
     for (let next = batches.next(); !run.done; ) {
       const { value: batch, done } = await next;
