@@ -66,7 +66,7 @@ export const labPerformanceRules: readonly PageRule[] = [
     scope: 'page',
     title: 'Page failed to render in a browser',
     explanation:
-      "A headless browser could not finish loading this page: it ran out of time, the tab crashed, or navigation failed. Search engines render pages in a similar browser with a similar budget, so content and links that scripts add may never be seen. The page's other checks read its raw HTML instead.",
+      "A headless browser could not use this page: it ran out of time, the tab crashed, navigation failed, a script sent it to another site, or its DOM grew past the crawl's size limit. Search engines render pages in a similar browser with a similar budget, so content and links that scripts add may never be seen. The page's other checks read its raw HTML instead.",
     fix: 'Open the page with the browser’s developer tools and look for scripts that never finish (endless polling, huge bundles), memory-hungry code, or requests that hang; make the main content appear without waiting on them.',
     check: (page) => {
       const rendering = page.rendering;
