@@ -3,10 +3,10 @@ import { StoredPageStore } from '../audit/stored-page-store.ts';
 import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
+import { compileUserPack } from './compile-user-pack.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { PreviewGate } from './preview-gate.ts';
 import type { RuleBudgets } from './rule-budgets.ts';
-import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RulePackService } from './rule-pack-service.ts';
 import { RuleRun } from './rule-run.ts';
 import { storedPageSubject } from './stored-page-subject.ts';
@@ -67,7 +67,7 @@ export class RulePackPreviewService {
   ): Promise<RulePackPreview> {
     await this.#packs.requirePlan(principal);
     const enabled = pack.rules.map((rule) => rule.enabled);
-    const compiled = compileRulePack({ ...pack, rules: pack.rules.map((rule) => ({ ...rule, enabled: true })) }, { prefix });
+    const compiled = compileUserPack({ ...pack, rules: pack.rules.map((rule) => ({ ...rule, enabled: true })) }, { prefix });
     const project = await this.#projects.get(principal, input.projectId);
     const crawlId = project.latestReport ? await this.#crawlOfReport(principal.workspaceId, project.latestReport.id) : undefined;
     if (!project.latestReport || crawlId === undefined)
