@@ -38,6 +38,11 @@ export interface StoredPageQuery {
   limit: number;
   /** Also decompress the markup (rules with selectors need it; search does not). */
   html: boolean;
+  /**
+   * With `html`, also the rendered DOM of a rendering crawl (the default): a pack with no
+   * `dom: "rendered"` condition leaves it out, and so spares its decompression and copying.
+   */
+  renderedHtml?: boolean;
 }
 
 const decode = (data: Uint8Array | null): string | null => (data === null ? null : zstdDecompressSync(data).toString('utf8'));
@@ -73,7 +78,8 @@ export class StoredPageStore {
         'b.text',
         'r.lab',
       ])
-      .$if(query.html, (q) => q.select(['b.html', 'r.html as rendered_html']))
+      .$if(query.html, (q) => q.select('b.html'))
+      .$if(query.html && query.renderedHtml !== false, (q) => q.select('r.html as rendered_html'))
       .where('u.crawl_id', '=', crawlId)
       .where('u.kind', '=', 'page')
       .where('u.state', '=', 'done')
@@ -104,11 +110,11 @@ export class StoredPageStore {
   }
 
   /** Every page of the crawl, batch by batch. */
-  async *each(crawlId: string, options: { html: boolean; batch?: number }): AsyncGenerator<StoredPage[]> {
+  async *each(crawlId: string, options: Omit<StoredPageQuery, 'after' | 'limit'> & { batch?: number }): AsyncGenerator<StoredPage[]> {
     const limit = options.batch ?? 200;
     let after: string | undefined;
     for (;;) {
-      const batch = await this.pages(crawlId, { after, limit, html: options.html });
+      const batch = await this.pages(crawlId, { after, limit, html: options.html, renderedHtml: options.renderedHtml });
       if (batch.length === 0) return;
       yield batch;
       if (batch.length < limit) return;

@@ -14,9 +14,9 @@ const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRed
 const PAGES_PER_CONTEXT = 50;
 const SETTLE_MS = 2_000;
 
-/** A page in the browser: the config's budget (the tests' crawl timeout when they set one), and 2 s at most to settle after load. */
+/** A page in the browser gets the config's budget, and 2 s at most to settle after load. */
 function renderingSettings(config: Config): RenderingSettings {
-  const timeoutMs = config.crawlTimeoutMs ?? config.rendering.timeoutSeconds * 1000;
+  const timeoutMs = config.rendering.timeoutSeconds * 1000;
   return {
     executablePath: config.rendering.executablePath,
     allowPrivate: config.crawlAllowPrivate,

@@ -55,7 +55,8 @@ for (const dialect of testDialects()) {
       t = await startTestServer(dialect, {
         plans: { free: { ...plan, monthlyCredits: 1000 }, tiny: { ...plan, monthlyCredits: 50 } },
         crawlAllowPrivate: true,
-        crawlTimeoutMs: 5_000,
+        // The hanging page's budget: long enough for the other pages on a loaded machine.
+        rendering: { executablePath: DEFAULT_CHROMIUM, concurrency: 4, timeoutSeconds: 10, memoryBudgetBytes: 1024 ** 3 },
       });
       site = await startTestSite(SITE);
       hanging = await startTestSite(HANGING_SITE);

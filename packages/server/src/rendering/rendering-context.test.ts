@@ -73,7 +73,7 @@ describe('rendering: a page gets no permission, no file and no popup', () => {
     );
     assert.equal(fetched, 'refused');
     const framed = page.frames().find((frame) => frame.url().startsWith('file:'));
-    const framedText = framed ? await framed.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
+    const framedText = framed ? await framed.evaluate(() => document.body?.textContent ?? '').catch(() => '') : '';
     assert.doesNotMatch(framedText, /root:/);
     await page.evaluate(() => {
       location.href = 'file:///etc/passwd';
