@@ -105,10 +105,14 @@ for (const dialect of testDialects()) {
       assert.equal(none.status, 404);
     });
 
-    it("lets a viewer see it, and answers 404 to another workspace and for another report's page", async () => {
+    it("lets a viewer see it, refuses a key without reports:read, and answers 404 to another workspace and for another report's page", async () => {
       const viewer = await t.createMemberKey(t.owner.workspaceId, 'viewer');
       const shot = `/api/v1/reports/${reportId}/pages/${ids['/']}/screenshot`;
       assert.equal((await t.request('GET', shot, { key: viewer })).status, 200);
+      const narrow = await t.request('POST', '/api/v1/keys', { body: { name: 'crawls only', scopes: ['crawls:write'] } });
+      assert.equal(narrow.status, 201, JSON.stringify(narrow.body));
+      const refused = await t.request('GET', shot, { key: narrow.body.key });
+      assert.equal(refused.status, 403, 'a key without reports:read, like the page detail');
       const other = await t.createWorkspace();
       const fromOther = await t.request('GET', shot, { key: other.key, team: other.workspaceId });
       assert.equal(fromOther.status, 404);
