@@ -5,19 +5,10 @@
  * between "good" and "poor" a notice. They are one load's lab values, not the 75th percentile
  * of real visits Google ranks on, so none is an error.
  */
-import type { PageLab, PageLabMetrics } from '@loupe/contract';
+import { type LabMetric, labThresholds, type PageLab, type PageLabMetrics, rateLab } from '@loupe/contract';
 import type { AuditedPage, PageRule, Verdict } from '../rule.ts';
 import { byteSize, quantity, verdict } from './verdict.ts';
 
-/** web.dev/articles/lcp: good ≤ 2.5 s, poor > 4 s. */
-const LCP_GOOD_MS = 2_500;
-const LCP_POOR_MS = 4_000;
-/** web.dev/articles/cls: good ≤ 0.1, poor > 0.25. */
-const CLS_GOOD = 0.1;
-const CLS_POOR = 0.25;
-/** Lighthouse's total blocking time scoring (mobile): good ≤ 200 ms, poor > 600 ms. */
-const TBT_GOOD_MS = 200;
-const TBT_POOR_MS = 600;
 /**
  * Lighthouse's "Avoid enormous network payloads" scores below 0.5 past 4,000 KiB (its median
  * control point); the median mobile page of the HTTP Archive weighs about 2 MB.
@@ -31,20 +22,16 @@ function metricsOf(page: AuditedPage): PageLabMetrics | undefined {
 }
 
 /**
- * A Core Web Vital past its "good" threshold: a notice, or a warning past "poor". `read`
- * answers null when the metric was not measured.
+ * A Core Web Vital past its "good" threshold (the contract's labThresholds, which the report's
+ * distributions rate by too): a notice, or a warning past "poor".
  */
-function vitalCheck(
-  read: (metrics: PageLabMetrics) => number | null,
-  good: number,
-  poor: number,
-  describe: (value: number) => string,
-): (page: AuditedPage) => Verdict {
+function vitalCheck(metric: Extract<LabMetric, keyof PageLabMetrics>, describe: (value: number) => string): (page: AuditedPage) => Verdict {
   return (page) => {
-    const metrics = metricsOf(page);
-    const value = metrics ? read(metrics) : null;
-    if (value === null || value <= good) return null;
-    return verdict([describe(value)], { detail: describe(value), severity: value > poor ? 'warning' : undefined });
+    const value = metricsOf(page)?.[metric] ?? null;
+    if (value === null) return null;
+    const rating = rateLab(metric, value);
+    if (rating === 'good') return null;
+    return verdict([describe(value)], { detail: describe(value), severity: rating === 'poor' ? 'warning' : undefined });
   };
 }
 
@@ -84,12 +71,7 @@ export const labPerformanceRules: readonly PageRule[] = [
     explanation:
       "Largest Contentful Paint is when the page's main image or text block appears: Google counts it good up to 2.5 s and poor beyond 4 s, and uses it as a ranking signal. Measured here in one lab load of the page.",
     fix: 'Make the largest element load early: serve the hero image small and in a modern format with fetchpriority="high" (not lazy-loaded), cut render-blocking CSS and scripts, and answer the HTML faster.',
-    check: vitalCheck(
-      (metrics) => metrics.lcpMs,
-      LCP_GOOD_MS,
-      LCP_POOR_MS,
-      (ms) => `LCP ${seconds(ms)}`,
-    ),
+    check: vitalCheck('lcpMs', (ms) => `LCP ${seconds(ms)}`),
   },
   {
     id: 'performance/layout-shift',
@@ -100,12 +82,7 @@ export const labPerformanceRules: readonly PageRule[] = [
     explanation:
       'Cumulative Layout Shift measures how much visible content jumps as images, ads, fonts or late content arrive, making people lose their place or click the wrong thing. Google counts it good up to 0.1 and poor beyond 0.25.',
     fix: 'Give images, videos, iframes and ad slots width and height (or an aspect-ratio), reserve space for content inserted later, and load web fonts with font-display: optional or matched fallbacks.',
-    check: vitalCheck(
-      (metrics) => metrics.cls,
-      CLS_GOOD,
-      CLS_POOR,
-      (cls) => `CLS ${cls.toFixed(2)}`,
-    ),
+    check: vitalCheck('cls', (cls) => `CLS ${cls.toFixed(2)}`),
   },
   {
     id: 'performance/blocking-time',
@@ -116,12 +93,7 @@ export const labPerformanceRules: readonly PageRule[] = [
     explanation:
       'Total Blocking Time adds up how long scripts kept the main thread busy after the first paint, when the page cannot react to taps or typing. Lighthouse counts it good up to 200 ms and poor beyond 600 ms; it is the lab stand-in for Interaction to Next Paint.',
     fix: 'Ship less JavaScript (split bundles, drop unused libraries and third-party tags), defer what is not needed at first, and break long tasks into smaller ones.',
-    check: vitalCheck(
-      (metrics) => metrics.tbtMs,
-      TBT_GOOD_MS,
-      TBT_POOR_MS,
-      (ms) => `TBT ${quantity(Math.round(ms), 'ms', 'ms')}`,
-    ),
+    check: vitalCheck('tbtMs', (ms) => `TBT ${quantity(Math.round(ms), 'ms', 'ms')}`),
   },
   {
     id: 'performance/render-blocking',
