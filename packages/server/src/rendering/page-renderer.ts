@@ -31,6 +31,21 @@ export interface RenderedPage {
   /** 'timeout' (the page's budget ran out), 'crashed' (the tab died), or 'navigation: …'. */
   error: string | null;
   durationMs: number;
+  /** Where the page's time went, ms per step; a step not run (or not reached) is 0. */
+  steps: RenderSteps;
+}
+
+export interface RenderSteps {
+  /** New tab, its CDP session and init script. */
+  openMs: number;
+  /** Navigation up to the load event. */
+  gotoMs: number;
+  settleMs: number;
+  metricsMs: number;
+  contentMs: number;
+  accessibilityMs: number;
+  screenshotMs: number;
+  closeMs: number;
 }
 
 const SCREENSHOT_WIDTH = 800;
@@ -71,6 +86,24 @@ export async function renderPage(
     return Promise.race([step, expiry, crash]).finally(() => clearTimeout(timer));
   };
 
+  const steps: RenderSteps = {
+    openMs: 0,
+    gotoMs: 0,
+    settleMs: 0,
+    metricsMs: 0,
+    contentMs: 0,
+    accessibilityMs: 0,
+    screenshotMs: 0,
+    closeMs: 0,
+  };
+  let stepStarted = started;
+  /** Charges the time since the previous step's end to `step`. */
+  const timed = <T>(step: keyof RenderSteps, value: T): T => {
+    const now = performance.now();
+    steps[step] = Math.round(now - stepStarted);
+    stepStarted = now;
+    return value;
+  };
   const session = await context.newCDPSession(page);
   const transfers = await tallyTransfers(session, refusedTunnel);
   await page.addInitScript(labMetricsInitScript);
@@ -86,9 +119,11 @@ export async function renderPage(
     screenshot: null,
     error: null,
     durationMs: 0,
+    steps,
   };
+  timed('openMs', undefined);
   try {
-    const response = await bounded(page.goto(url, { waitUntil: 'load', timeout: remaining() }));
+    const response = timed('gotoMs', await bounded(page.goto(url, { waitUntil: 'load', timeout: remaining() })));
     result.status = response?.status() ?? null;
     result.settled = await bounded(
       page.waitForLoadState('networkidle', { timeout: Math.min(options.settleMs, remaining()) }).then(
@@ -96,11 +131,12 @@ export async function renderPage(
         () => false,
       ),
     );
+    timed('settleMs', undefined);
     result.finalUrl = page.url();
-    result.metrics = await bounded(page.evaluate(readLabMetrics));
-    result.html = await bounded(page.content());
-    if (options.accessibility) result.accessibility = await bounded(checkAccessibility(page));
-    if (options.screenshot) result.screenshot = await bounded(screenshot(page, remaining()));
+    result.metrics = timed('metricsMs', await bounded(page.evaluate(readLabMetrics)));
+    result.html = timed('contentMs', await bounded(page.content()));
+    if (options.accessibility) result.accessibility = timed('accessibilityMs', await bounded(checkAccessibility(page)));
+    if (options.screenshot) result.screenshot = timed('screenshotMs', await bounded(screenshot(page, remaining())));
   } catch (error) {
     result.error = crashed
       ? 'crashed'
@@ -109,9 +145,11 @@ export async function renderPage(
         : `navigation: ${firstLine(error)}`;
   } finally {
     result.transfer = transfers();
-    result.durationMs = Math.round(performance.now() - started);
+    stepStarted = performance.now();
     // A tab stuck in a script still closes: closing does not wait for the page's consent.
     await page.close({ runBeforeUnload: false }).catch(() => undefined);
+    timed('closeMs', undefined);
+    result.durationMs = Math.round(performance.now() - started);
   }
   return result;
 }
