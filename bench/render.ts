@@ -13,7 +13,7 @@
  *
  * The pool runs in this process as a crawl runs it in the server's: the manual is served on loopback
  * by sirv (static-site.ts), and Chromium reaches it through the guarded proxy (private addresses
- * allowed, as LOUPE_CRAWL_ALLOW_PRIVATE does for local sites). Memory is sampled every 250 ms: this
+ * allowed, as LOUPE_CRAWL_ALLOW_PRIVATE does for local sites). Memory is sampled every second (a reading of Chromium's PSS costs tens of ms of CPU): this
  * process's RSS plus every Chromium process below it (/proc).
  */
 
@@ -56,7 +56,7 @@ await runBench(async () => {
     void processTreeMemory(process.pid, /^chrom/).then(async (browser) => {
       peak = Math.max(peak, browser + (await processMemory(process.pid)));
     });
-  }, 250);
+  }, 1_000);
 
   await readClockTicks();
   const cpuBefore = await cpuSplit();
