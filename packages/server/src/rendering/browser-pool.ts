@@ -121,22 +121,27 @@ export class BrowserPool {
       });
       await this.#restarting;
     }
-    const lease = await this.#leaseContext();
+    // In flight from here: a restart asked for meanwhile waits until this page has its context and is done.
     this.#inFlight += 1;
+    let lease: ContextLease | undefined;
     let tab: RenderingTab | undefined;
-    const openTab = async () => {
-      tab = await this.#tabIn(lease);
-      return tab;
-    };
     try {
+      const leased = await this.#leaseContext();
+      lease = leased;
+      const openTab = async () => {
+        tab = await this.#tabIn(leased);
+        return tab;
+      };
       return await renderPage(openTab, url, options, (requested) => this.#wasRefused(requested));
     } finally {
       this.#inFlight -= 1;
-      this.#stats.pages += 1;
-      lease.open -= 1;
-      if (tab?.usable && !lease.retired && lease === this.#lease) this.#idleTabs.push({ tab, lease });
-      else await tab?.close();
-      if (lease.retired && lease.open === 0) await lease.context.close().catch(() => undefined);
+      if (lease) {
+        this.#stats.pages += 1;
+        lease.open -= 1;
+        if (tab?.usable && !lease.retired && lease === this.#lease) this.#idleTabs.push({ tab, lease });
+        else await tab?.close();
+        if (lease.retired && lease.open === 0) await lease.context.close().catch(() => undefined);
+      }
       if (performance.now() - this.#memoryCheckedAt >= MEMORY_CHECK_INTERVAL_MS) await this.#checkMemory();
       if (this.#inFlight === 0) for (const wake of this.#idle.splice(0)) wake();
     }
