@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { BrowserPool } from './browser-pool.ts';
+import { BrowserPool, type BrowserPoolOptions } from './browser-pool.ts';
 import type { RenderOptions } from './page-renderer.ts';
 import { DEFAULT_CHROMIUM } from './rendering-browser.ts';
 
@@ -84,6 +84,16 @@ const PAGES: Record<string, { type?: string; body: string }> = {
   '/script.js': { type: 'text/javascript', body: 'window.loaded = true;' },
 };
 
+/** A pool on Debian's Chromium, local addresses allowed (the test site is on loopback). */
+const startPool = (options: Pick<BrowserPoolOptions, 'concurrency' | 'pagesPerContext'> & Partial<BrowserPoolOptions>) =>
+  BrowserPool.start({
+    executablePath: DEFAULT_CHROMIUM,
+    allowPrivate: true,
+    memoryBudgetBytes: 4 * 1024 ** 3,
+    userAgent: 'LoupeBot/1.0 (test)',
+    ...options,
+  });
+
 const OPTIONS: RenderOptions = { timeoutMs: 10_000, settleMs: 2_000, accessibility: false, screenshot: false };
 
 describe('rendering pages in the browser pool', () => {
@@ -106,14 +116,7 @@ describe('rendering pages in the browser pool', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    pool = await BrowserPool.start({
-      executablePath: DEFAULT_CHROMIUM,
-      allowPrivate: true,
-      concurrency: 2,
-      pagesPerContext: 3,
-      memoryBudgetBytes: 4 * 1024 ** 3,
-      userAgent: 'LoupeBot/1.0 (test)',
-    });
+    pool = await startPool({ concurrency: 2, pagesPerContext: 3 });
   });
 
   after(async () => {
@@ -197,14 +200,7 @@ describe('rendering pages in the browser pool', () => {
   });
 
   it('renders page after page in one tab, each counting only its own requests', async () => {
-    const serial = await BrowserPool.start({
-      executablePath: DEFAULT_CHROMIUM,
-      allowPrivate: true,
-      concurrency: 1,
-      pagesPerContext: 10,
-      memoryBudgetBytes: 4 * 1024 ** 3,
-      userAgent: 'LoupeBot/1.0 (test)',
-    });
+    const serial = await startPool({ concurrency: 1, pagesPerContext: 10 });
     try {
       const busy = await serial.render(`${base}/busy-network`, { ...OPTIONS, settleMs: 500 });
       assert.equal(busy.error, null);
@@ -238,14 +234,7 @@ describe('rendering pages in the browser pool', () => {
   });
 
   it('recycles contexts every few pages and restarts a browser over its memory budget', async () => {
-    const small = await BrowserPool.start({
-      executablePath: DEFAULT_CHROMIUM,
-      allowPrivate: true,
-      concurrency: 2,
-      pagesPerContext: 2,
-      memoryBudgetBytes: 1,
-      userAgent: 'LoupeBot/1.0 (test)',
-    });
+    const small = await startPool({ concurrency: 2, pagesPerContext: 2, memoryBudgetBytes: 1 });
     try {
       const pages = await Promise.all(Array.from({ length: 10 }, (_, index) => small.render(`${base}/red?${index}`, OPTIONS)));
       assert.deepEqual(
