@@ -99,7 +99,7 @@ await runBench(async () => {
   printTable(
     ['step', 'mean ms', 'p50 ms', 'p95 ms'],
     stepNames.map((step) => {
-      const times = results.map((page) => page.steps[step]);
+      const times = results.map((page) => page.steps?.[step] ?? 0);
       return [
         step.replace(/Ms$/, ''),
         String(Math.round(times.reduce((a, b) => a + b, 0) / times.length)),

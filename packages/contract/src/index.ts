@@ -27,6 +27,7 @@ export * from './openapi.ts';
 export * from './operation.ts';
 export * from './operation-errors.ts';
 export * from './registry.ts';
+export * from './reports/page-lab.ts';
 export * from './reports/report.ts';
 export * from './rules/rule-error.ts';
 export * from './rules/rule-pack.ts';

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { DEFAULT_LINK_CHECKS } from './crawl/link-check-pool.ts';
 import type { DiskSettings } from './disk/disk-guard.ts';
 import type { Resolve } from './outbound/address-guard.ts';
+import { DEFAULT_RENDER_CONCURRENCY } from './rendering/browser-pool.ts';
+import { DEFAULT_CHROMIUM } from './rendering/rendering-browser.ts';
 import { DEFAULT_RULE_BUDGETS, type RuleBudgets } from './rule-packs/rule-budgets.ts';
 import { LIST_CACHE_BYTES, LIST_THRESHOLD } from './search/word-list-settings.ts';
 
@@ -33,6 +35,11 @@ const Env = z
       .optional(),
     LOUPE_CRAWL_ALLOW_PRIVATE: flag,
     LOUPE_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+    LOUPE_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM),
+    LOUPE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(DEFAULT_RENDER_CONCURRENCY),
+    LOUPE_RENDER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
+    // Chromium's processes together; past it the browser is restarted between pages.
+    LOUPE_RENDER_MEMORY_MB: z.coerce.number().int().min(128).default(1024),
     LOUPE_LINK_CHECK_CAP: z.coerce.number().int().min(0).default(DEFAULT_LINK_CHECKS.cap),
     LOUPE_LINK_CHECK_BUDGET_SECONDS: z.coerce
       .number()
@@ -155,6 +162,8 @@ export interface Config {
    * the last page they go on for at most `budgetSeconds`; the rest are reported as not checked.
    */
   linkChecks: { cap: number; budgetSeconds: number };
+  /** Rendering crawls (issue #28): the browser, pages in it at once per crawl, a page's budget, the browser's memory. */
+  rendering: { executablePath: string; concurrency: number; timeoutSeconds: number; memoryBudgetBytes: number };
   /** Tests only: answers the crawler's and imports' DNS lookups instead of the system resolver. */
   resolve?: Resolve;
   /** Tests only: how often a silent event stream sends a comment line (15 s when unset). */
@@ -254,6 +263,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlAllowPrivate: e.LOUPE_CRAWL_ALLOW_PRIVATE,
     crawlConcurrency: e.LOUPE_CRAWL_CONCURRENCY,
     linkChecks: { cap: e.LOUPE_LINK_CHECK_CAP, budgetSeconds: e.LOUPE_LINK_CHECK_BUDGET_SECONDS },
+    rendering: {
+      executablePath: e.LOUPE_CHROMIUM_PATH,
+      concurrency: e.LOUPE_RENDER_CONCURRENCY,
+      timeoutSeconds: e.LOUPE_RENDER_TIMEOUT_SECONDS,
+      memoryBudgetBytes: e.LOUPE_RENDER_MEMORY_MB * 1024 * 1024,
+    },
     serveJobs: e.LOUPE_SERVE_JOBS,
     jobLeaseSeconds: e.LOUPE_JOB_LEASE_SECONDS,
     shutdownSeconds: e.LOUPE_SHUTDOWN_SECONDS,

@@ -73,6 +73,11 @@ export const errorCatalogue = {
     message:
       'This server sends no email (LOUPE_SMTP_URL is not set): ask its operator for a reset link (`loupe admin reset-password <email>`).',
   },
+  // 501 as for SMTP: this server lacks the browser a rendering crawl needs, and no retry helps.
+  rendering_unavailable: {
+    status: 501,
+    message: 'This server has no browser to render pages with (LOUPE_CHROMIUM_PATH): crawl without render, or ask its operator.',
+  },
   origin_failed: { status: 502, message: "The project's origin did not answer with an image that could be stored." },
   not_ready: { status: 503, message: 'The service is not ready.' },
   overloaded: { status: 503, message: 'Too many images are being transformed; retry shortly.' },

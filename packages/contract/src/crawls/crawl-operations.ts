@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../common/resource.ts';
 import { defineOperation } from '../operation.ts';
-import { Crawl, CrawlEstimate, CrawlEvent, ListCrawlsQuery, StartCrawl } from './crawl.ts';
+import { Crawl, CrawlEstimate, CrawlEvent, ListCrawlsQuery, RENDERED_PAGE_CREDITS, StartCrawl } from './crawl.ts';
 
 const CrawlParams = z.strictObject({ crawlId: Id });
 
@@ -12,15 +12,14 @@ export const crawlOperations = [
     method: 'POST',
     path: '/api/v1/crawls',
     summary: 'Start a crawl or a URL audit',
-    description:
-      "Queues a site crawl (or, with mode page, a one-page audit). Costs one credit per crawled page on a metered plan (an unmetered one, monthlyCredits null, reserves and charges none and never answers 402): maxPages credits are reserved now (402 insufficient_credits with `required` and `balance` if they are not there, nothing charged) and the unused ones released at the end. maxPages defaults to and is clamped to the plan's cap (`capped`). Next: poll getCrawl (or stream /crawls/{id}/events) until it ends, then getReport with its reportId.",
+    description: `Queues a site crawl (or, with mode page, a one-page audit). Costs one credit per crawled page on a metered plan, ${RENDERED_PAGE_CREDITS} per page when \`render\` is on (an unmetered one, monthlyCredits null, reserves and charges none and never answers 402): maxPages × that credits are reserved now (402 insufficient_credits with \`required\` and \`balance\` if they are not there, nothing charged) and the unused ones released at the end. maxPages defaults to and is clamped to the plan's cap (\`capped\`). Next: poll getCrawl (or stream /crawls/{id}/events) until it ends, then getReport with its reportId.`,
     tag: 'Crawls',
     scopes: ['crawls:write'],
     body: StartCrawl,
     output: Crawl,
     status: 202,
     spendsCredits: true,
-    errors: ['insufficient_credits', 'not_found'],
+    errors: ['insufficient_credits', 'not_found', 'rendering_unavailable'],
   }),
   defineOperation({
     id: 'estimateCrawl',
@@ -28,12 +27,12 @@ export const crawlOperations = [
     method: 'POST',
     path: '/api/v1/crawls/estimate',
     summary: 'Estimate what a crawl would reserve',
-    description:
-      "Answers, for the same body as startCrawl, the credits starting it would reserve (maxPages after the plan's cap; one for a page audit), the balance and whether it suffices. Starts nothing, free. Next: startCrawl.",
+    description: `Answers, for the same body as startCrawl, the credits starting it would reserve (maxPages after the plan's cap, one for a page audit, times ${RENDERED_PAGE_CREDITS} when \`render\` is on), the balance and whether it suffices. Starts nothing, free. Next: startCrawl.`,
     tag: 'Crawls',
     scopes: ['crawls:write'],
     body: StartCrawl,
     output: CrawlEstimate,
+    errors: ['not_found', 'rendering_unavailable'],
   }),
   defineOperation({
     id: 'listCrawls',

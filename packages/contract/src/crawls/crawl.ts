@@ -6,6 +6,13 @@ export const CrawlStatus = z.enum(crawlStatuses);
 export type CrawlStatus = z.infer<typeof CrawlStatus>;
 
 const Glob = z.string().min(1).max(500);
+
+/**
+ * Credits a page costs when the crawl renders it in a browser (issue #28), against one raw:
+ * the price scraping APIs charge for JavaScript rendering (ScrapingBee, ZenRows: 5×), while a
+ * rendered page takes tens of times the machine time of a fetched one.
+ */
+export const RENDERED_PAGE_CREDITS = 5;
 const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Not an HTTP header name.');
 
 /** The crawl request of DESIGN.md §8. */
@@ -35,6 +42,12 @@ export const StartCrawl = z.strictObject({
     .default(true)
     .describe(
       "Check that links, scripts and stylesheets of other sites answer (never crawled, no credit); false reports them as not checked. The site's own images, scripts and stylesheets are always checked.",
+    ),
+  render: z
+    .boolean()
+    .default(false)
+    .describe(
+      `Also load each HTML page in headless Chromium: the rendered DOM goes through the page checks (and rule packs' \`dom: "rendered"\`), links found only after JavaScript are followed, and each page gets lab metrics (LCP, CLS, TBT, TTFB, transfers), axe-core accessibility checks and a screenshot. The raw HTML is still fetched and kept. Costs ${RENDERED_PAGE_CREDITS} credits per page instead of one.`,
     ),
   userAgent: z.string().min(1).max(256).optional(),
   headers: z
@@ -117,10 +130,15 @@ export const Crawl = z
     projectId: Id.nullable(),
     maxPages: z.number().int(),
     capped: z.boolean().describe("maxPages was lowered to the plan's cap."),
+    render: z.boolean().describe(`Pages are rendered in a browser (${RENDERED_PAGE_CREDITS} credits each).`),
     pagesCrawled: z.number().int(),
     progress: CrawlProgress.nullable().describe('The phase, counts and rates of a started crawl; null while it is queued.'),
     creditsReserved: z.number().int(),
-    creditsCharged: z.number().int().nullable().describe('One per crawled page, once the crawl has ended.'),
+    creditsCharged: z
+      .number()
+      .int()
+      .nullable()
+      .describe(`One per crawled page (${RENDERED_PAGE_CREDITS} per rendered one), once the crawl has ended.`),
     reportId: Id.nullable(),
     error: z.string().nullable(),
     createdAt: Timestamp,
@@ -133,10 +151,12 @@ export type Crawl = z.infer<typeof Crawl>;
 /** What starting a crawl would reserve (DESIGN.md §6), asked before starting it. */
 export const CrawlEstimate = z
   .object({
-    maxPages: z.number().int().describe("The crawl's maxPages after the plan's cap: the credits it would reserve."),
+    maxPages: z.number().int().describe("The crawl's maxPages after the plan's cap."),
     capped: z.boolean().describe("The maxPages asked for was lowered to the plan's cap."),
+    creditsPerPage: z.number().int().describe(`1, or ${RENDERED_PAGE_CREDITS} when the crawl renders its pages.`),
+    credits: z.number().int().describe('maxPages × creditsPerPage: the credits starting it would reserve.'),
     balance: z.number().int().describe('Credits the workspace has now.'),
-    sufficient: z.boolean().describe('Whether the balance covers the reservation: starting now would not answer 402.'),
+    sufficient: z.boolean().describe('Whether the balance covers `credits`: starting now would not answer 402.'),
   })
   .meta({ id: 'CrawlEstimate' });
 export type CrawlEstimate = z.infer<typeof CrawlEstimate>;

@@ -20,7 +20,10 @@ export const RulePreview = z.object({
   enabled: z.boolean().describe('A disabled rule is previewed too, so it can be tried before it is turned on.'),
   pagesInScope: z.number().int().describe('Pages the scope selects and the condition could be decided on.'),
   pagesFailing: z.number().int().describe('Pages the rule fires on: each would be one finding.'),
-  pagesNotApplicable: z.number().int().describe('Pages in scope where a condition was unknown (e.g. a rendered-DOM selector).'),
+  pagesNotApplicable: z
+    .number()
+    .int()
+    .describe('Pages in scope where a condition was unknown (e.g. a rendered-DOM selector on a page the crawl did not render).'),
   samples: z.array(z.object({ url: z.string(), pageId: Id, message: z.string() })),
   error: RuleError.nullable().describe('Set when the rule was stopped (it ran past its time budget): its counts cover the pages before.'),
 });

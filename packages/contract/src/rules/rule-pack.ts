@@ -5,8 +5,8 @@ import { RuleId, Severity } from '../reports/report.ts';
 /**
  * Custom rule packs (audit-checks.md §3.2): declarative JSON rules a crawl runs on every URL
  * in a rule's scope. A rule fires when its condition is true; each condition is true, false
- * or unknown (a rendered-DOM selector on a crawl without a renderer, a metric the crawl did
- * not measure), and a rule whose condition is unknown is not applicable: it neither passes
+ * or unknown (a rendered-DOM selector on a page the crawl did not render, a metric the crawl
+ * did not measure), and a rule whose condition is unknown is not applicable: it neither passes
  * nor fails. Regular expressions use RE2 syntax (no backreferences, no lookaround) and run in
  * linear time, so no rule can hang a crawl.
  */
@@ -41,6 +41,7 @@ export const RuleCategory = z.enum([
   'structured-data',
   'mobile',
   'accessibility-basic',
+  'accessibility',
   'sitemaps',
   'robots',
   'url',
@@ -125,7 +126,12 @@ export const SelectorCondition = z
   .strictObject({
     type: z.literal('selector'),
     selector: z.string().min(1).max(1000).describe('A CSS selector (css-select syntax), checked when the pack is saved.'),
-    dom: z.enum(['raw', 'rendered']).default('raw').describe('rendered is always unknown: crawls do not render pages.'),
+    dom: z
+      .enum(['raw', 'rendered'])
+      .default('raw')
+      .describe(
+        'rendered: the DOM after JavaScript ran, in a crawl with the render option; unknown on a page that was not rendered (or failed to).',
+      ),
     test: SelectorTest,
     label,
   })

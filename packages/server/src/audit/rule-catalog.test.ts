@@ -110,10 +110,17 @@ const CATALOG: Record<string, [string, string]> = {
   'url/too-long': ['notice', 'page'],
 };
 
-/** Catalog checks Loupe does not build, each with the reason a reader of the report would accept. */
-const NOT_BUILT: Record<string, string> = {
-  'indexability/js-only-content':
-    'compares the words of the raw HTML with those of the page rendered in a browser; Loupe fetches raw HTML only and has no render mode (custom rules treat `dom: "rendered"` as unknown)',
+/**
+ * Checks Loupe adds to the catalog's for a rendering crawl (issue #28): the browser's lab
+ * reading, and one rule per axe-core rule (`accessibility/axe-<rule>`, axe-rules.test.ts).
+ */
+const RENDERING: Record<string, [string, string]> = {
+  'performance/render-failed': ['warning', 'page'],
+  'performance/slow-lcp': ['notice', 'page'],
+  'performance/layout-shift': ['notice', 'page'],
+  'performance/blocking-time': ['notice', 'page'],
+  'performance/render-blocking': ['notice', 'page'],
+  'performance/heavy-page': ['notice', 'page'],
 };
 
 describe('the audit catalog', () => {
@@ -122,16 +129,18 @@ describe('the audit catalog', () => {
     assert.deepEqual([scopes.length, scopes.filter((s) => s === 'page').length, scopes.filter((s) => s === 'site').length], [99, 69, 30]);
   });
 
-  it('builds every check at its catalog severity and scope, except js-only-content, which needs a browser to render the page', () => {
-    const built = Object.fromEntries(ruleCatalog.map((rule) => [rule.id, [rule.severity, rule.scope]]));
-    const expected = Object.fromEntries(Object.entries(CATALOG).filter(([id]) => !Object.hasOwn(NOT_BUILT, id)));
-    assert.deepEqual(built, expected);
-    assert.deepEqual(
-      Object.keys(NOT_BUILT).filter((id) => !Object.hasOwn(CATALOG, id)),
-      [],
-      'only catalog checks are left out',
+  it("builds every check at its catalog severity and scope, then a rendering crawl's lab checks and axe-core's rules", () => {
+    const built = Object.fromEntries(
+      ruleCatalog.filter((rule) => rule.category !== 'accessibility').map((rule) => [rule.id, [rule.severity, rule.scope]]),
     );
-    assert.equal(ruleCatalog.length, 98);
+    assert.deepEqual(built, { ...CATALOG, ...RENDERING });
+    const axeIds = ruleCatalog.filter((rule) => rule.category === 'accessibility').map((rule) => rule.id);
+    assert.ok(axeIds.length > 90, `${axeIds.length} axe rules`);
+    assert.ok(
+      axeIds.every((id) => id.startsWith('accessibility/axe-')),
+      'axe-rules.test.ts checks them one by one',
+    );
+    assert.equal(ruleCatalog.length, 99 + 6 + axeIds.length);
   });
 
   it('lists each built check once: the page rules, then the site rules', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { zstdCompressSync } from 'node:zlib';
 import { htmlPage } from '../testing/html-page.ts';
 import { crawlToReport } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
@@ -79,6 +80,28 @@ for (const dialect of testDialects()) {
       const [first] = await new StoredPageStore(t.server.database).pages(crawlId, { limit: 1, html: false });
       assert.equal(first?.html, null);
       assert.ok(first?.text !== null);
+    });
+
+    it('gives back the rendered DOM a rendering crawl kept, unless told to leave it out', async () => {
+      const crawlId = (await t.request('GET', '/api/v1/reports')).body[0].crawlId;
+      const { db } = t.server.database;
+      const home = byPath('/');
+      assert.equal(home.renderedHtml, null, 'this crawl rendered nothing');
+      const dom = '<html><head></head><body><h1>Rendered</h1></body></html>';
+      await db
+        .insertInto('crawl_page_renders')
+        .values({ crawl_id: crawlId, url_id: home.id, html: zstdCompressSync(dom), lab: 'null', screenshot: null })
+        .execute();
+      try {
+        const read = async (query: { html: boolean; renderedHtml?: boolean }) =>
+          (await new StoredPageStore(t.server.database).pages(crawlId, { limit: 10, ...query })).find((page) => page.id === home.id)
+            ?.renderedHtml;
+        assert.equal(await read({ html: true }), dom);
+        assert.equal(await read({ html: true, renderedHtml: false }), null);
+        assert.equal(await read({ html: false }), null);
+      } finally {
+        await db.deleteFrom('crawl_page_renders').where('crawl_id', '=', crawlId).execute();
+      }
     });
 
     it('drops the bodies with the report', async () => {

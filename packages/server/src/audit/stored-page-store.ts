@@ -1,4 +1,5 @@
 import { zstdDecompressSync } from 'node:zlib';
+import type { PageLab } from '@loupe/contract';
 import type { Database } from '../database/database.ts';
 import type { PageSummary } from './page-summary.ts';
 
@@ -23,8 +24,12 @@ export interface StoredPage {
   summary: PageSummary | null;
   /** The markup, for HTML pages; only when asked for (decompressing it is most of the cost). */
   html: string | null;
-  /** The visible words as written, for HTML pages. */
+  /** The visible words as written, for HTML pages (as rendered, in a rendering crawl). */
   text: string | null;
+  /** The rendered DOM, in a rendering crawl; only when `html` is asked for, like the markup. */
+  renderedHtml: string | null;
+  /** The browser's lab reading, in a rendering crawl; null otherwise. */
+  lab: PageLab | null;
 }
 
 export interface StoredPageQuery {
@@ -33,6 +38,11 @@ export interface StoredPageQuery {
   limit: number;
   /** Also decompress the markup (rules with selectors need it; search does not). */
   html: boolean;
+  /**
+   * With `html`, also the rendered DOM of a rendering crawl (the default): a pack with no
+   * `dom: "rendered"` condition leaves it out, and so spares its decompression and copying.
+   */
+  renderedHtml?: boolean;
 }
 
 const decode = (data: Uint8Array | null): string | null => (data === null ? null : zstdDecompressSync(data).toString('utf8'));
@@ -49,6 +59,7 @@ export class StoredPageStore {
     const rows = await this.#database.db
       .selectFrom('crawl_urls as u')
       .leftJoin('crawl_page_bodies as b', (join) => join.onRef('b.crawl_id', '=', 'u.crawl_id').onRef('b.url_id', '=', 'u.id'))
+      .leftJoin('crawl_page_renders as r', (join) => join.onRef('r.crawl_id', '=', 'u.crawl_id').onRef('r.url_id', '=', 'u.id'))
       .select([
         'u.id',
         'u.url',
@@ -65,8 +76,10 @@ export class StoredPageStore {
         'u.indexable',
         'u.summary',
         'b.text',
+        'r.lab',
       ])
       .$if(query.html, (q) => q.select('b.html'))
+      .$if(query.html && query.renderedHtml !== false, (q) => q.select('r.html as rendered_html'))
       .where('u.crawl_id', '=', crawlId)
       .where('u.kind', '=', 'page')
       .where('u.state', '=', 'done')
@@ -91,15 +104,17 @@ export class StoredPageStore {
       summary: row.summary ? (JSON.parse(row.summary) as PageSummary) : null,
       html: 'html' in row ? decode(row.html as Uint8Array | null) : null,
       text: decode(row.text),
+      renderedHtml: 'rendered_html' in row ? decode(row.rendered_html as Uint8Array | null) : null,
+      lab: row.lab ? (JSON.parse(row.lab) as PageLab) : null,
     }));
   }
 
   /** Every page of the crawl, batch by batch. */
-  async *each(crawlId: string, options: { html: boolean; batch?: number }): AsyncGenerator<StoredPage[]> {
+  async *each(crawlId: string, options: Omit<StoredPageQuery, 'after' | 'limit'> & { batch?: number }): AsyncGenerator<StoredPage[]> {
     const limit = options.batch ?? 200;
     let after: string | undefined;
     for (;;) {
-      const batch = await this.pages(crawlId, { after, limit, html: options.html });
+      const batch = await this.pages(crawlId, { after, limit, html: options.html, renderedHtml: options.renderedHtml });
       if (batch.length === 0) return;
       yield batch;
       if (batch.length < limit) return;

@@ -1,3 +1,4 @@
+import type { Config } from '../config.ts';
 import type { JobServices } from '../jobs/job-handlers.ts';
 import type { JobHandlers } from '../jobs/job-queue.ts';
 import { type BuildReport, CrawlRunner } from './crawl-runner.ts';
@@ -5,9 +6,28 @@ import { CrawlStore } from './crawl-store.ts';
 import { Crawler } from './crawler.ts';
 import { FrontierStore } from './frontier-store.ts';
 import type { PageHandler } from './page-handler.ts';
+import type { RenderingSettings } from './page-rendering.ts';
 
 /** Fetch limits of the crawler (DESIGN.md §8): a page is 30 s at most, and 10 MiB of HTML. */
 const CRAWL_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 10 * 1024 * 1024, maxRedirects: 10, maxCrawlDelayMs: 10_000 };
+/** A browser context (cookies, caches) serves this many pages of a crawl before a fresh one. */
+const PAGES_PER_CONTEXT = 50;
+const SETTLE_MS = 2_000;
+
+/** A page in the browser gets the config's budget, and 2 s at most to settle after load. */
+function renderingSettings(config: Config): RenderingSettings {
+  const timeoutMs = config.rendering.timeoutSeconds * 1000;
+  return {
+    executablePath: config.rendering.executablePath,
+    allowPrivate: config.crawlAllowPrivate,
+    ...(config.resolve ? { resolve: config.resolve } : {}),
+    concurrency: config.rendering.concurrency,
+    pagesPerContext: PAGES_PER_CONTEXT,
+    memoryBudgetBytes: config.rendering.memoryBudgetBytes,
+    timeoutMs,
+    settleMs: Math.min(SETTLE_MS, timeoutMs),
+  };
+}
 
 /** What a crawl does besides fetching, supplied by the composition of the jobs (job-wiring.ts). */
 export interface CrawlSteps {
@@ -32,6 +52,7 @@ export function crawlJobHandlers(services: JobServices, steps: CrawlSteps): Pick
       limits: { ...CRAWL_LIMITS, timeoutMs: services.config.crawlTimeoutMs ?? CRAWL_LIMITS.timeoutMs },
       linkChecks: { cap: services.config.linkChecks.cap, budgetMs: services.config.linkChecks.budgetSeconds * 1000 },
       onPage: steps.onPage,
+      rendering: renderingSettings(services.config),
     }),
   });
   return {

@@ -14,6 +14,8 @@ export interface CrawlOptions {
   delayMs: number;
   /** Whether links to other sites are checked; off, they are kept and reported as not checked. */
   checkExternalLinks: boolean;
+  /** Load each HTML page in the browser too (issue #28); absent in crawls stored before. */
+  render?: boolean;
   userAgent: string;
   headers: Record<string, string>;
   /** The project's rule packs as they were when the crawl started; its report runs their rules. */
@@ -43,6 +45,7 @@ export function crawlOptions(request: StartCrawl & { url: string }, maxPages: nu
     concurrency: request.concurrency ?? 4,
     delayMs: request.delayMs ?? 0,
     checkExternalLinks: request.checkExternalLinks ?? true,
+    render: request.render ?? false,
     userAgent: request.userAgent ?? DEFAULT_USER_AGENT,
     headers: request.headers ?? {},
   };

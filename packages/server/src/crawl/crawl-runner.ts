@@ -1,3 +1,4 @@
+import { RENDERED_PAGE_CREDITS } from '@loupe/contract';
 import type { Logger } from 'pino';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
@@ -128,8 +129,10 @@ export class CrawlRunner {
       const row = await store.byId(crawlId);
       if (!row) return;
       const crawled = Math.min(pages, row.max_pages);
-      // An unmetered crawl reserved nothing and is charged nothing.
-      const charged = Math.min(crawled, row.credits_reserved);
+      // A page the browser loaded costs RENDERED_PAGE_CREDITS, any other URL one; an unmetered
+      // crawl reserved nothing and is charged nothing.
+      const rendered = await new FrontierStore(transaction).countRendered(crawlId);
+      const charged = Math.min(crawled + rendered * (RENDERED_PAGE_CREDITS - 1), row.credits_reserved);
       const moved = await store.transition(crawlId, ['running'], status, {
         finished_at: now(),
         pages_crawled: crawled,

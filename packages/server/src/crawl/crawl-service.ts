@@ -1,5 +1,14 @@
 import { lookup } from 'node:dns/promises';
-import { type Crawl, type CrawlEstimate, type CrawlStatus, LoupeError, type Page, type StartCrawl } from '@loupe/contract';
+import { accessSync, constants } from 'node:fs';
+import {
+  type Crawl,
+  type CrawlEstimate,
+  type CrawlStatus,
+  LoupeError,
+  type Page,
+  RENDERED_PAGE_CREDITS,
+  type StartCrawl,
+} from '@loupe/contract';
 import type { z } from 'zod';
 import { now } from '../clock.ts';
 import { CreditService } from '../credits/credit-service.ts';
@@ -20,6 +29,8 @@ const urlError = (message: string) =>
 
 export interface CrawlServiceOptions {
   database: Database;
+  /** Whether this server has a browser for crawls that render. */
+  canRender: () => boolean;
   plans: Plans;
   allowPrivate: boolean;
   /** Hands the crawl to a worker once its row and reservation are committed. */
@@ -29,11 +40,17 @@ export interface CrawlServiceOptions {
 
 /**
  * The pages a crawl may fetch, and so the credits it reserves (DESIGN.md §6): one for a page
- * audit, else maxPages, which defaults to and is clamped to the plan's cap.
+ * audit, else maxPages, which defaults to and is clamped to the plan's cap; each page costs
+ * RENDERED_PAGE_CREDITS when the crawl renders.
  */
-function reservationFor(input: Pick<z.output<typeof StartCrawl>, 'mode' | 'maxPages'>, cap: number): { maxPages: number; capped: boolean } {
+function reservationFor(
+  input: Pick<z.output<typeof StartCrawl>, 'mode' | 'maxPages' | 'render'>,
+  cap: number,
+): { maxPages: number; capped: boolean; creditsPerPage: number; credits: number } {
   const requested = input.mode === 'page' ? 1 : (input.maxPages ?? cap);
-  return { maxPages: Math.min(requested, cap), capped: requested > cap };
+  const maxPages = Math.min(requested, cap);
+  const creditsPerPage = input.render ? RENDERED_PAGE_CREDITS : 1;
+  return { maxPages, capped: requested > cap, creditsPerPage, credits: maxPages * creditsPerPage };
 }
 
 /** Starting, listing and canceling crawls (DESIGN.md §6, §8); the crawling itself is the runner's. */
@@ -69,9 +86,9 @@ export class CrawlService {
     if (!workspace) throw new LoupeError('not_found');
     // A workspace that lost custom packs with its plan keeps crawling, without them.
     const rulePacks = project && this.#o.plans.limits(workspace.plan).customRulePacks ? await project.rulePacks() : [];
-    const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
+    const { maxPages, capped, credits } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     // An unmetered plan (self-hosted) reserves nothing, so it is never refused with 402.
-    const reserved = this.#o.plans.metered(workspace.plan) ? maxPages : 0;
+    const reserved = this.#o.plans.metered(workspace.plan) ? credits : 0;
     const id = newId();
     const options = { ...crawlOptions(input, maxPages), ...(rulePacks.length > 0 && { rulePacks }) };
 
@@ -105,15 +122,16 @@ export class CrawlService {
     await this.#checkInput(workspaceId, input);
     const workspace = await new WorkspaceStore(this.#o.database).findWorkspace(workspaceId);
     if (!workspace) throw new LoupeError('not_found');
-    const { maxPages, capped } = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
+    const reservation = reservationFor(input, this.#o.plans.limits(workspace.plan).pagesPerCrawl);
     const balance = await new CreditService(this.#o.database, this.#o.plans).balance(workspaceId);
-    return { maxPages, capped, balance, sufficient: !this.#o.plans.metered(workspace.plan) || balance >= maxPages };
+    return { ...reservation, balance, sufficient: !this.#o.plans.metered(workspace.plan) || balance >= reservation.credits };
   }
 
   /** What starting and estimating both refuse: a project not in the workspace, a target not public. Answers the project. */
   async #checkInput(workspaceId: string, input: z.output<typeof StartCrawl>) {
     const project = input.projectId === undefined ? undefined : await this.#o.projects.find(workspaceId, input.projectId);
     if (input.projectId !== undefined && !project) throw new LoupeError('not_found', { message: 'No such project in this workspace.' });
+    if (input.render && !this.#o.canRender()) throw new LoupeError('rendering_unavailable');
     await this.#checkTarget(input.url);
     return project;
   }
@@ -161,6 +179,15 @@ export class CrawlService {
   }
 }
 
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The crawl service of a process (serve, worker): each crawl goes to the job queue as one job,
  * so a repeated send (a retried start) finds the job already there.
@@ -173,6 +200,7 @@ export function crawlServiceFor(
     database,
     plans,
     projects,
+    canRender: () => isExecutable(config.rendering.executablePath),
     allowPrivate: config.crawlAllowPrivate,
     enqueue: async (crawlId) => {
       await jobs.send('crawl.run', { crawlId }, { singletonKey: `crawl:${crawlId}` });

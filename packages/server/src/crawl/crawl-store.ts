@@ -3,6 +3,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../database/database.ts';
 import { decodeCursor, pageFromRows } from '../database/keyset-paging.ts';
 import type { CrawlTable } from '../database/schema.ts';
+import type { CrawlOptions } from './crawl-options.ts';
 import type { SiteFacts } from './site-facts.ts';
 import { crawlProgressOf, type StoredCrawlProgress } from './stored-crawl-progress.ts';
 
@@ -17,6 +18,7 @@ export function toCrawl(row: CrawlRow): Crawl {
     projectId: row.project_id,
     maxPages: row.max_pages,
     capped: row.capped === 1,
+    render: (JSON.parse(row.options) as CrawlOptions).render === true,
     pagesCrawled: row.pages_crawled,
     progress: crawlProgressOf(row),
     creditsReserved: row.credits_reserved,

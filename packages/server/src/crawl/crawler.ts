@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { GuardedFetcher } from '../outbound/guarded-fetch.ts';
 import type { CrawlContext } from '../page-facts/audited-page.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
+import type { RenderedPage } from '../rendering/page-renderer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import type { CrawlPhase, CrawlProgress } from './crawl-progress.ts';
 import type { CrawlStore } from './crawl-store.ts';
@@ -14,6 +15,7 @@ import { comparableProbe, notFoundProbeUrl, probeNotFound } from './not-found-pr
 import { type FetchedPage, type FetchLimits, fetchPage } from './page-fetcher.ts';
 import type { PageHandler } from './page-handler.ts';
 import { recordFetchedPage } from './page-record.ts';
+import { CrawlRendering, failedRender, isRenderable, type RenderingSettings } from './page-rendering.ts';
 import { PageWriter } from './page-writer.ts';
 import { robotsFetcher } from './robots-fetch.ts';
 import { loadRobots, type RobotsPolicy } from './robots-policy.ts';
@@ -32,6 +34,8 @@ export interface CrawlerDependencies {
   linkChecks?: { cap: number; budgetMs: number };
   /** What is kept of each fetched page besides its response and links: the audit's findings and summary. */
   onPage: PageHandler;
+  /** How pages are rendered when a crawl asks for it; a rendering crawl without it fails. */
+  rendering?: RenderingSettings;
 }
 
 /** How many times a URL answered 429/503 with Retry-After is asked again, and the longest wait honoured. */
@@ -75,9 +79,15 @@ export class Crawler {
     onFetched: (outcome: FetchOutcome) => void = () => {},
   ): Promise<number> {
     const fetcher = this.#d.fetcher.withDnsCache();
+    let rendering: CrawlRendering | undefined;
     try {
-      return await this.#run(fetcher, crawlId, options, signal, { onProgress, onFetched });
+      if (options.render) {
+        if (!this.#d.rendering) throw new Error('this server has no browser to render pages with');
+        rendering = await CrawlRendering.start(this.#d.rendering, options.userAgent, signal);
+      }
+      return await this.#run(fetcher, crawlId, options, signal, { onProgress, onFetched }, rendering);
     } finally {
+      await rendering?.close();
       // Nothing of the crawl waits on it any more; a connection attempt to a silent host would hold close() to its timeout.
       await fetcher.destroy();
     }
@@ -89,6 +99,7 @@ export class Crawler {
     options: CrawlOptions,
     signal: AbortSignal,
     { onProgress, onFetched }: { onProgress: (progress: CrawlProgress) => void; onFetched: (outcome: FetchOutcome) => void },
+    rendering: CrawlRendering | undefined,
   ): Promise<number> {
     const { store, frontier } = this.#d;
     const origin = new URL(options.url).origin;
@@ -181,6 +192,9 @@ export class Crawler {
         await frontier.requeue(row.id);
         return;
       }
+      const rendered = rendering && isRenderable(fetched) ? await renderOrFail(rendering, fetched) : undefined;
+      // A render cut short by cancel or shutdown is no result either.
+      if (signal.aborted) return frontier.requeue(row.id);
       count();
       await this.#record(
         row,
@@ -188,6 +202,7 @@ export class Crawler {
         options,
         { inScope, known, writer },
         { notFoundProbe, robotsDisallowedFor: robotsFile.disallowedForSearchEngines(row.url) },
+        rendered,
       );
       links.wake();
       lastUrl = row.url;
@@ -349,13 +364,31 @@ export class Crawler {
     options: CrawlOptions,
     site: { inScope: ScopeFilter; known: LRUCache<string, true>; writer: PageWriter },
     context: CrawlContext,
+    rendered: RenderedPage | undefined,
   ): Promise<void> {
-    const page = recordFetchedPage(row, fetched, options, site.inScope, this.#d.onPage, context);
+    const page = recordFetchedPage(
+      row,
+      fetched,
+      options,
+      site.inScope,
+      this.#d.onPage,
+      context,
+      rendered && { page: rendered, maxChars: this.#d.limits.maxBodyBytes },
+    );
     // A site's navigation repeats on every page: URLs this run already wrote are not written
     // again (the frontier's unique key still guards what the cache has forgotten or a resume).
     page.discovered = page.discovered.filter((found) => !site.known.has(found.url));
     await site.writer.write(row.id, page);
     for (const found of page.discovered) site.known.set(found.url, true);
+  }
+}
+
+/** The browser's answer; a pool that failed under the page (it was closed, it could not start) is that page's error. */
+async function renderOrFail(rendering: CrawlRendering, fetched: FetchedPage): Promise<RenderedPage> {
+  try {
+    return await rendering.render(fetched);
+  } catch (error) {
+    return failedRender(fetched.finalUrl, `browser: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -73,14 +73,14 @@ for (const dialect of testDialects()) {
       const estimate = (body: Record<string, unknown>) =>
         t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), ...body }, ...options });
       const cases: [Record<string, unknown>, unknown][] = [
-        [{}, { maxPages: 60, capped: false, balance: 50, sufficient: false }],
-        [{ maxPages: 1 }, { maxPages: 1, capped: false, balance: 50, sufficient: true }],
-        [{ maxPages: 50 }, { maxPages: 50, capped: false, balance: 50, sufficient: true }],
-        [{ maxPages: 51 }, { maxPages: 51, capped: false, balance: 50, sufficient: false }],
-        [{ maxPages: 100_000 }, { maxPages: 60, capped: true, balance: 50, sufficient: false }],
+        [{}, { maxPages: 60, capped: false, creditsPerPage: 1, credits: 60, balance: 50, sufficient: false }],
+        [{ maxPages: 1 }, { maxPages: 1, capped: false, creditsPerPage: 1, credits: 1, balance: 50, sufficient: true }],
+        [{ maxPages: 50 }, { maxPages: 50, capped: false, creditsPerPage: 1, credits: 50, balance: 50, sufficient: true }],
+        [{ maxPages: 51 }, { maxPages: 51, capped: false, creditsPerPage: 1, credits: 51, balance: 50, sufficient: false }],
+        [{ maxPages: 100_000 }, { maxPages: 60, capped: true, creditsPerPage: 1, credits: 60, balance: 50, sufficient: false }],
         [
           { mode: 'page', maxPages: 500 },
-          { maxPages: 1, capped: false, balance: 50, sufficient: true },
+          { maxPages: 1, capped: false, creditsPerPage: 1, credits: 1, balance: 50, sufficient: true },
         ],
       ];
       for (const [body, expected] of cases) {

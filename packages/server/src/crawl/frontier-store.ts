@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { zstdCompressSync } from 'node:zlib';
+import type { PageLab } from '@loupe/contract';
 import type { Insertable, Selectable } from 'kysely';
 import { insertRows } from '../database/bulk-insert.ts';
 import { type Database, inTransaction } from '../database/database.ts';
@@ -66,6 +67,8 @@ export interface RecordedPage {
   discovered: DiscoveredUrl[];
   /** An HTML page's markup and visible text, kept (compressed) for rule packs and search. */
   body: { html: string; text: string } | null;
+  /** What the browser made of the page, in a rendering crawl. */
+  render?: { html: string | null; lab: PageLab; screenshot: Buffer | null };
 }
 
 export interface DiscoveredUrl {
@@ -212,6 +215,7 @@ export class FrontierStore {
       await db.deleteFrom('crawl_links').where('crawl_id', '=', crawlId).where('source_id', 'in', ids).execute();
       await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', crawlId).where('source_id', 'in', ids).execute();
       await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', crawlId).where('url_id', 'in', ids).execute();
+      await db.deleteFrom('crawl_page_renders').where('crawl_id', '=', crawlId).where('url_id', 'in', ids).execute();
       const findings = pages.flatMap(({ id, page }) =>
         page.findings.map((f) => [
           newId(),
@@ -266,6 +270,25 @@ export class FrontierStore {
         await db
           .insertInto('crawl_page_bodies')
           .values(bodies.slice(start, start + 100))
+          .execute();
+      const renders = pages.flatMap(({ id, page }) =>
+        page.render
+          ? [
+              {
+                crawl_id: crawlId,
+                url_id: id,
+                html: page.render.html === null ? null : compressed(page.render.html),
+                lab: JSON.stringify(page.render.lab),
+                screenshot: page.render.screenshot,
+              },
+            ]
+          : [],
+      );
+      // A screenshot is up to a few hundred kB: a handful per statement keeps each one small.
+      for (let start = 0; start < renders.length; start += 10)
+        await db
+          .insertInto('crawl_page_renders')
+          .values(renders.slice(start, start + 10))
           .execute();
       for (const { id, page } of pages)
         await db
@@ -336,6 +359,16 @@ export class FrontierStore {
       .where('crawl_id', '=', crawlId)
       .where('kind', '=', kind)
       .where('state', '=', 'done')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Pages the browser loaded (a rendering crawl's): what is charged RENDERED_PAGE_CREDITS each. */
+  async countRendered(crawlId: string): Promise<number> {
+    const row = await this.#database.db
+      .selectFrom('crawl_page_renders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('crawl_id', '=', crawlId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

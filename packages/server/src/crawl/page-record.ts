@@ -2,6 +2,7 @@ import type { AuditedPage, CrawlContext } from '../page-facts/audited-page.ts';
 import { effectiveCanonical } from '../page-facts/effective-canonical.ts';
 import { extractPageFacts, type PageFacts } from '../page-facts/page-facts.ts';
 import { normalizeUrl } from '../page-facts/url-normalizer.ts';
+import type { RenderedPage } from '../rendering/page-renderer.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import {
   ANCHOR_CHARS,
@@ -16,6 +17,7 @@ import {
 } from './frontier-store.ts';
 import type { FetchedPage } from './page-fetcher.ts';
 import type { PageHandler } from './page-handler.ts';
+import { renderedRecord, withRawOnlyTargets } from './rendered-page-record.ts';
 import type { ScopeFilter, ScopeVerdict } from './scope-filter.ts';
 
 /** Response headers kept with a page: what the checks and the page detail read. */
@@ -47,12 +49,15 @@ export function recordFetchedPage(
   inScope: ScopeFilter,
   onPage: PageHandler,
   context?: CrawlContext,
+  rendered?: { page: RenderedPage; maxChars: number },
 ): RecordedPage {
   const origin = new URL(options.url).origin;
-  const facts =
+  const rawFacts =
     fetched.html !== null && fetched.status !== null && fetched.status >= 200 && fetched.status < 300
       ? extractPageFacts(fetched.html, fetched.finalUrl, fetched.headers)
       : null;
+  const render = rendered && rawFacts ? renderedRecord(rendered.page, rawFacts, fetched, rendered.maxChars) : null;
+  const facts = render?.facts ?? rawFacts;
   const page: AuditedPage = {
     url: row.url,
     finalUrl: fetched.finalUrl,
@@ -67,6 +72,7 @@ export function recordFetchedPage(
     depth: row.depth,
     facts,
     ...(context ? { context } : {}),
+    ...(render ? { rendering: render.rendering } : {}),
   };
   const handled = onPage(page);
   const kept: Record<string, string> = {};
@@ -87,9 +93,18 @@ export function recordFetchedPage(
       fetched_at: new Date().toISOString(),
     },
     findings: handled.findings,
-    ...linksAndDiscoveries(row, fetched, facts, options, inScope),
+    ...linksAndDiscoveries(
+      row,
+      fetched,
+      render?.rendering.rendered ? withRawOnlyTargets(render.facts, render.rendering.rawFacts) : facts,
+      options,
+      inScope,
+      rawFacts,
+    ),
     hreflangs: facts ? hreflangAnnotations(row, facts) : [],
+    // The raw markup is what the site served; the text, what a reader sees (rendered, when it was).
     body: fetched.html === null ? null : { html: fetched.html, text: facts?.text.text ?? '' },
+    ...(render ? { render: render.render } : {}),
   };
 }
 
@@ -99,6 +114,7 @@ function linksAndDiscoveries(
   facts: PageFacts | null,
   options: CrawlOptions,
   inScope: ScopeFilter,
+  rawFacts: PageFacts | null,
 ): { links: PageLink[]; discovered: DiscoveredUrl[] } {
   const site = options.mode === 'site';
   const redirected = fetched.status !== null && fetched.status >= 300 && fetched.status < 400;
@@ -115,7 +131,9 @@ function linksAndDiscoveries(
   if (!facts) return { links: [], discovered: [] };
 
   const targets = new PageTargets(inScope, row.depth + 1);
-  const followsLinks = site && !(facts.robots.combined.nofollow || facts.robots.combined.none);
+  // A nofollow in either the raw or the rendered robots meta holds: a crawler may read either.
+  const nofollow = (robots: PageFacts['robots']) => robots.combined.nofollow || robots.combined.none;
+  const followsLinks = site && !nofollow(facts.robots) && !(rawFacts && nofollow(rawFacts.robots));
   for (const link of facts.links) {
     const url = link.url ? frontierUrl(link.url) : null;
     // A link to the page itself says nothing about the site's structure.

@@ -29,10 +29,10 @@ export async function refuseOverBudget(
 ): Promise<ToolErrorBody | undefined> {
   const estimate = Object.hasOwn(estimates, operation.id) ? estimates[operation.id] : undefined;
   if (!estimate) throw new Error(`No credit estimate for ${operation.id}: teach credit-guard.ts how it spends credits.`);
-  const { maxPages: credits, balance } = await estimate(args, client);
+  const { credits, creditsPerPage, balance } = await estimate(args, client);
   if (credits <= maxCredits) return undefined;
   return {
-    error: `This crawl could reserve up to ${credits} credits, more than maxCredits (${maxCredits}); nothing was started. Pass maxPages of at most ${maxCredits}, or a higher maxCredits.`,
+    error: `This crawl could reserve up to ${credits} credits, more than maxCredits (${maxCredits}); nothing was started. Pass maxPages of at most ${Math.floor(maxCredits / creditsPerPage)}, or a higher maxCredits.`,
     code: 'max_credits_exceeded',
     estimate: credits,
     maxCredits,

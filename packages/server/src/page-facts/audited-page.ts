@@ -1,3 +1,5 @@
+import type { PageLab } from '@loupe/contract';
+import type { AccessibilityViolation } from '../rendering/accessibility-check.ts';
 import type { PageFacts } from './page-facts.ts';
 
 // The crawler builds these and the page checks read them: kept with the facts, neither imports the other.
@@ -24,8 +26,14 @@ export interface AuditedPage {
   responseMs: number;
   /** Clicks from the start URL. */
   depth: number;
-  /** Facts of a 2xx HTML page; null for every other answer. */
+  /**
+   * Facts of a 2xx HTML page; null for every other answer. When the crawl rendered the page,
+   * they are the rendered DOM's (the raw HTML's are in `rendering`), so every page rule reads
+   * what a browser showed.
+   */
   facts: PageFacts | null;
+  /** Present when a rendering crawl loaded the page in the browser (a 2xx HTML answer). */
+  rendering?: PageRendering;
   /** What the crawl knows beyond this response; absent where a page is checked on its own. */
   context?: CrawlContext;
 }
@@ -42,4 +50,15 @@ export interface CrawlContext {
    * when none does or robots.txt gave no rules (`indexability/noindex-unseen`).
    */
   robotsDisallowedFor: string[];
+}
+
+/** What a browser made of a page, beside its raw HTML (issue #28). */
+export interface PageRendering {
+  /** Facts of the HTML as fetched: `indexability/js-only-content` compares them with `facts`. */
+  rawFacts: PageFacts;
+  /** Whether `facts` are the rendered DOM's; false when rendering failed and they are the raw HTML's. */
+  rendered: boolean;
+  lab: PageLab;
+  /** axe-core's violations; null when the check did not run or the page failed first. */
+  accessibility: AccessibilityViolation[] | null;
 }

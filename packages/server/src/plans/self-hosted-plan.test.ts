@@ -91,7 +91,14 @@ for (const dialect of testDialects()) {
     it('estimates the largest crawl as sufficient with no credits at all', async () => {
       const answer = await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), maxPages: 100_000 } });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.deepEqual(answer.body, { maxPages: 100_000, capped: false, balance: 0, sufficient: true });
+      assert.deepEqual(answer.body, {
+        maxPages: 100_000,
+        capped: false,
+        creditsPerPage: 1,
+        credits: 100_000,
+        balance: 0,
+        sufficient: true,
+      });
     });
 
     it('starts the largest crawl without 402, reserves and charges nothing, and counts its pages', async () => {
@@ -126,7 +133,7 @@ for (const dialect of testDialects()) {
       const free = await t.createWorkspace({ plan: 'free' });
       const options = { key: free.key, team: free.workspaceId };
       const estimate = await t.request('POST', '/api/v1/crawls/estimate', { body: { url: site.url('/'), maxPages: 100_000 }, ...options });
-      assert.deepEqual(estimate.body, { maxPages: 500, capped: true, balance: 1000, sufficient: true });
+      assert.deepEqual(estimate.body, { maxPages: 500, capped: true, creditsPerPage: 1, credits: 500, balance: 1000, sufficient: true });
       // Two crawls of 500 hold the whole balance: the third is refused.
       const started = [];
       for (let i = 0; i < 2; i++) {

@@ -7,12 +7,6 @@ import { processTreeMemory } from './process-memory.ts';
 import { launchRenderingBrowser, newRenderingContext } from './rendering-browser.ts';
 import { RenderingTab } from './rendering-tab.ts';
 
-/**
- * Pages rendered at once unless a crawl says otherwise: the best rate measured on the 2-core
- * machine of issue #28 within its 1.5 GB (bench/README.md, "Rendering").
- */
-export const DEFAULT_RENDER_CONCURRENCY = 4;
-
 export interface BrowserPoolOptions {
   executablePath: string;
   /** LOUPE_CRAWL_ALLOW_PRIVATE. */
@@ -37,6 +31,12 @@ export interface BrowserPoolStats {
   /** The most Chromium's processes held together, at the checks between pages. */
   peakBrowserBytes: number;
 }
+
+/**
+ * Pages rendered at once when the operator does not say (LOUPE_RENDER_CONCURRENCY): the best
+ * rate measured on issue #28's 2-core machine within its 1.5 GB (bench/README.md, "Rendering").
+ */
+export const DEFAULT_RENDER_CONCURRENCY = 4;
 
 /**
  * The least time between two readings of the browser's memory. A reading walks every Chromium
@@ -68,6 +68,7 @@ export class BrowserPool {
   #browser: Promise<Browser> | undefined;
   #lease: ContextLease | undefined;
   #restartWanted = false;
+  #closed = false;
   #restarting: Promise<void> | undefined;
   #leasing: Promise<void> | undefined;
   #inFlight = 0;
@@ -105,11 +106,13 @@ export class BrowserPool {
     return this.#queue.add(() => this.#render(url, options));
   }
 
+  /** Pages still in the browser end with it: a canceled crawl does not wait for their timeouts. */
   async close(): Promise<void> {
+    this.#closed = true;
     this.#queue.clear();
-    await this.#queue.onIdle();
     const browser = await this.#browser?.catch(() => undefined);
     await browser?.close().catch(() => undefined);
+    await this.#queue.onIdle();
     await this.#proxy.close();
   }
 
@@ -194,6 +197,7 @@ export class BrowserPool {
       if (this.#browser === current) break;
     }
     this.#lease = undefined;
+    if (this.#closed) throw new Error('the browser pool is closed');
     this.#browser = launchRenderingBrowser({ executablePath: this.#options.executablePath, proxyUrl: this.#proxy.url });
     this.#stats.browserStarts += 1;
     return this.#browser;

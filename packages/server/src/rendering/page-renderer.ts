@@ -32,8 +32,8 @@ export interface RenderedPage {
   /** 'timeout' (the page's budget ran out), 'crashed' (the tab died), or 'navigation: …'. */
   error: string | null;
   durationMs: number;
-  /** Where the page's time went, ms per step; a step not run (or not reached) is 0. */
-  steps: RenderSteps;
+  /** Where the page's time went, ms per step; a step not run (or not reached) is 0. Absent when no tab was reached. */
+  steps?: RenderSteps;
 }
 
 export interface RenderSteps {

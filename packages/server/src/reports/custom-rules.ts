@@ -32,7 +32,7 @@ export class CustomRules {
     const rules: CompiledRule[] = [];
     const seen = new Set<string>();
     for (const snapshot of snapshots) {
-      for (const rule of compileRulePack(RulePack.parse(snapshot.pack), { refuseBuiltInIds: false }).rules) {
+      for (const rule of compileRulePack(RulePack.parse(snapshot.pack)).rules) {
         const id = rule.definition.id;
         if (taken(id) || seen.has(id)) continue;
         seen.add(id);

@@ -114,6 +114,7 @@ export class ReportStore {
       await db.deleteFrom('crawl_links').where('crawl_id', '=', row.crawl_id).execute();
       await db.deleteFrom('crawl_hreflangs').where('crawl_id', '=', row.crawl_id).execute();
       await db.deleteFrom('crawl_page_bodies').where('crawl_id', '=', row.crawl_id).execute();
+      await db.deleteFrom('crawl_page_renders').where('crawl_id', '=', row.crawl_id).execute();
       await db.deleteFrom('crawl_urls').where('crawl_id', '=', row.crawl_id).execute();
       await db.updateTable('crawls').set({ report_id: null }).where('id', '=', row.crawl_id).execute();
     });

@@ -12,5 +12,5 @@ import { RulePackStore } from './rule-pack-store.ts';
 export async function compileStoredPack(database: Database, workspaceId: string, packId: string): Promise<CompiledRulePack> {
   const stored = await new RulePackStore(database).find(workspaceId, packId);
   if (!stored) throw new LoupeError('not_found', { message: 'No such rule pack in this workspace.' });
-  return compileRulePack(RulePack.parse(stored.pack), { refuseBuiltInIds: false });
+  return compileRulePack(RulePack.parse(stored.pack));
 }

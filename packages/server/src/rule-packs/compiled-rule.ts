@@ -57,6 +57,8 @@ export interface CompiledRule {
   scope: RuleScopeMatcher;
   when: ConditionNode;
   message: RuleMessage;
+  /** Has a `dom: "rendered"` selector condition: pages are read with their rendered DOM only for such rules. */
+  readsRenderedDom: boolean;
 }
 
 export interface CompiledRulePack {

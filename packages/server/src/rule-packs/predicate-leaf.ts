@@ -51,8 +51,8 @@ function selectorLeaf(
           return true;
       }
     };
-  // A crawl does not render pages, so conditions on the rendered DOM are never decided.
-  const elementsOf = (view: SubjectView) => (dom === 'rendered' ? null : view.select(query));
+  // Null (unknown) when the page has no such DOM: the rendered one exists only if the crawl rendered the page.
+  const elementsOf = (view: SubjectView) => view.select(query, dom);
   return {
     truth(view) {
       const elements = elementsOf(view);

@@ -179,10 +179,39 @@ describe('rule evaluator', () => {
       assert.equal(attr({ name: 'src', str: { equals: '/c.png' } }), 'passed');
     });
 
-    it('is not applicable on the rendered DOM, or on an answer without HTML', () => {
+    it('is not applicable on the rendered DOM of a page the crawl did not render, or on an answer without HTML', () => {
       assert.equal(outcome({ type: 'selector', selector: 'li', dom: 'rendered', test: { op: 'exists' } }, list), 'not-applicable');
+      const failedRender = { ...list, renderedHtml: null };
+      assert.equal(outcome({ type: 'selector', selector: 'li', dom: 'rendered', test: { op: 'absent' } }, failedRender), 'not-applicable');
       const noHtml = subject({ html: null, visibleText: null, title: null });
       assert.equal(outcome({ type: 'selector', selector: 'li', test: { op: 'absent' } }, noHtml), 'not-applicable');
+    });
+
+    it('reads the rendered DOM for dom: rendered and the raw HTML otherwise, on the same page', () => {
+      // An app shell whose list a script filled in.
+      const shell = page('<ul id="app"></ul>');
+      const rendered = {
+        ...shell,
+        renderedHtml: '<html><head></head><body><ul id="app"><li>Sencha</li><li>Matcha</li></ul></body></html>',
+      };
+      const items = (dom: 'raw' | 'rendered') => evaluate({ type: 'selector', selector: 'li', dom, test: { op: 'exists' } }, rendered);
+      assert.equal(items('raw').outcome, 'passed');
+      assert.deepEqual([items('rendered').outcome, items('rendered').evidence?.total], ['fired', 2]);
+      const onlyAfterScripts = evaluate(
+        {
+          all: [
+            { type: 'selector', selector: '#app li', test: { op: 'absent' } },
+            {
+              type: 'selector',
+              selector: '#app li',
+              dom: 'rendered',
+              test: { op: 'text', quantifier: 'any', str: { contains: 'matcha' } },
+            },
+          ],
+        },
+        rendered,
+      );
+      assert.equal(onlyAfterScripts.outcome, 'fired');
     });
 
     it('parses a page once for all the rules run on it', () => {

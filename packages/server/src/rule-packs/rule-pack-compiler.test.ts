@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LoupeError, RulePack, type RulePackInput } from '@loupe/contract';
+import { compileUserPack } from './compile-user-pack.ts';
 import { evaluateRule } from './rule-evaluator.ts';
 import { compileRulePack } from './rule-pack-compiler.ts';
 import { subject } from './test-rules.ts';
@@ -65,9 +66,15 @@ describe('rule pack compiler', () => {
     assert.ok(problems(packOf(rule({}), rule({ id: 'content/off', enabled: false, message: '{{bad}}' })))['rules.1.message']);
   });
 
-  it('refuses the ids of built-in checks unless told to keep them (saved packs)', () => {
-    assert.ok(problems(packOf(rule({ id: 'titles/missing' })))['rules.0.id']);
-    assert.equal(compileRulePack(packOf(rule({ id: 'titles/missing' })), { refuseBuiltInIds: false }).rules.length, 1);
+  it('refuses the ids of built-in checks in a pack someone saves, not in one already saved', () => {
+    for (const id of ['titles/missing', 'accessibility/axe-color-contrast']) {
+      assert.throws(
+        () => compileUserPack(packOf(rule({ id }))),
+        (error: LoupeError) => Boolean(error.details?.fieldErrors?.['rules.0.id']),
+        id,
+      );
+      assert.equal(compileRulePack(packOf(rule({ id }))).rules.length, 1, id);
+    }
   });
 
   it('decides cheap conditions first: a false metric spares parsing the page', () => {
@@ -94,5 +101,19 @@ describe('rule pack compiler', () => {
     });
     assert.equal(evaluateRule(compiled!, page).outcome, 'passed');
     assert.equal(htmlReads, 0);
+  });
+
+  it('marks the rules with a rendered-DOM condition anywhere in their tree', () => {
+    const onRendered = { type: 'selector', selector: 'h1', dom: 'rendered', test: { op: 'exists' } } as const;
+    const compiled = compileRulePack(
+      packOf(
+        rule({ id: 'content/raw', when: { type: 'selector', selector: 'h1', test: { op: 'exists' } } }),
+        rule({ id: 'content/nested', when: { all: [{ type: 'status', class: ['2xx'] }, { not: { any: [onRendered] } }] } }),
+      ),
+    );
+    assert.deepEqual(
+      compiled.rules.map((compiledRule) => compiledRule.readsRenderedDom),
+      [false, true],
+    );
   });
 });

@@ -2,7 +2,6 @@ import type { Predicate, RuleCondition, RulePack, StringTest } from '@loupe/cont
 import { compile } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import type { RE2JS } from 're2js';
-import { findRule } from '../audit/rule-catalog.ts';
 import { CompileProblems, type FieldPath } from './compile-problems.ts';
 import type { CompiledRule, CompiledRulePack, ConditionNode, ElementQuery } from './compiled-rule.ts';
 import { predicateLeaf } from './predicate-leaf.ts';
@@ -81,16 +80,26 @@ function compileCondition(condition: RuleCondition, path: FieldPath, context: Co
   };
 }
 
+/** Whether a condition reads the rendered DOM anywhere in its tree. */
+function readsRenderedDom(condition: RuleCondition): boolean {
+  if (condition.type !== undefined) return condition.type === 'selector' && condition.dom === 'rendered';
+  if (condition.not !== undefined) return readsRenderedDom(condition.not);
+  return (condition.all ?? condition.any ?? []).some(readsRenderedDom);
+}
+
 /**
  * Compiles a pack that passed its schema: every CSS selector (css-select), RE2 expression
  * (re2js, case-insensitive unless the test says otherwise), scope glob and message template,
- * once. Also checks what the schema cannot: rule ids unique in the pack and not those of
- * built-in checks. Every problem is reported, each at its field's dotted path under
- * `prefix` (`pack` in a request body), as a 400 validation_failed.
+ * once. Also checks what the schema cannot: rule ids unique in the pack and, with `isBuiltIn`,
+ * not those of built-in checks. Every problem is reported, each at its field's dotted path
+ * under `prefix` (`pack` in a request body), as a 400 validation_failed. The catalog is not
+ * imported here: rule threads compile packs, and it would load axe-core into each of them.
  */
-export function compileRulePack(pack: RulePack, options: { prefix?: FieldPath; refuseBuiltInIds?: boolean } = {}): CompiledRulePack {
+export function compileRulePack(
+  pack: RulePack,
+  options: { prefix?: FieldPath; isBuiltIn?: (id: string) => boolean } = {},
+): CompiledRulePack {
   const context: Context = { problems: new CompileProblems(options.prefix), selectors: new Map(), regexes: new Map() };
-  const refuseBuiltInIds = options.refuseBuiltInIds ?? true;
   const firstIndex = new Map<string, number>();
   const rules: CompiledRule[] = [];
   pack.rules.forEach((rule, i) => {
@@ -98,7 +107,7 @@ export function compileRulePack(pack: RulePack, options: { prefix?: FieldPath; r
     const earlier = firstIndex.get(rule.id);
     if (earlier !== undefined) context.problems.add([...path, 'id'], `Rule id ${rule.id} is already used by rules.${earlier}.`);
     else firstIndex.set(rule.id, i);
-    if (refuseBuiltInIds && findRule(rule.id))
+    if (options.isBuiltIn?.(rule.id))
       context.problems.add([...path, 'id'], `${rule.id} is the id of a built-in check; choose another name.`);
 
     const scope = RuleScopeMatcher.compile(rule.scope, (at, message) => context.problems.add([...path, 'scope', ...at], message));
@@ -109,7 +118,7 @@ export function compileRulePack(pack: RulePack, options: { prefix?: FieldPath; r
     } catch (error) {
       context.problems.add([...path, 'message'], errorText(error));
     }
-    if (rule.enabled && message) rules.push({ definition: rule, scope, when, message });
+    if (rule.enabled && message) rules.push({ definition: rule, scope, when, message, readsRenderedDom: readsRenderedDom(rule.when) });
   });
   context.problems.throwIfAny();
   return { name: pack.name, rules, ruleCount: pack.rules.length };

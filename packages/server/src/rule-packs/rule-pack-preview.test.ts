@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { zstdCompressSync } from 'node:zlib';
 import { htmlPage } from '../testing/html-page.ts';
 import { followCrawlEvents } from '../testing/test-crawls.ts';
 import { testDialects } from '../testing/test-dialects.ts';
@@ -43,6 +44,7 @@ for (const dialect of testDialects()) {
     let as: { key: string; team: string };
     let projectId: string;
     let packId: string;
+    let crawlId: string;
 
     before(async () => {
       t = await startTestServer(dialect, { crawlAllowPrivate: true });
@@ -63,7 +65,8 @@ for (const dialect of testDialects()) {
         })
       ).body.id;
       const crawl = await t.request('POST', `/api/v1/projects/${projectId}/crawls`, { ...as, body: {} });
-      await followCrawlEvents(t, crawl.body.id, as);
+      crawlId = crawl.body.id;
+      await followCrawlEvents(t, crawlId, as);
       packId = (await t.request('POST', '/api/v1/rule-packs', { ...as, body: { name: 'house', pack } })).body.id;
     });
     after(async () => {
@@ -91,6 +94,34 @@ for (const dialect of testDialects()) {
       assert.equal(price.samples[0].message, '1 price on /products/a');
       const needsRendering = rule(answer.body, rendered.id);
       assert.deepEqual([needsRendering.pagesInScope, needsRendering.pagesFailing, needsRendering.pagesNotApplicable], [0, 0, 4]);
+    });
+
+    it('decides rendered-DOM conditions on the pages whose render the crawl kept', async () => {
+      // What a rendering crawl keeps of a page (crawl_page_renders); this crawl rendered nothing.
+      const { db } = t.server.database;
+      const page = await db
+        .selectFrom('crawl_urls')
+        .select('id')
+        .where('crawl_id', '=', crawlId)
+        .where('url', '=', site.url('/products/b'))
+        .executeTakeFirstOrThrow();
+      const dom = '<html><head><title>B</title></head><body><h1>Product B</h1></body></html>';
+      await db
+        .insertInto('crawl_page_renders')
+        .values({ crawl_id: crawlId, url_id: page.id, html: zstdCompressSync(dom), lab: JSON.stringify(null), screenshot: null })
+        .execute();
+      try {
+        const answer = await t.request('POST', '/api/v1/rule-packs/preview', {
+          ...as,
+          body: { projectId, pack: { ...pack, rules: [rendered] } },
+        });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const decided = rule(answer.body, rendered.id);
+        assert.deepEqual([decided.pagesInScope, decided.pagesFailing, decided.pagesNotApplicable], [1, 1, 3]);
+        assert.equal(decided.samples[0].message, '/products/b');
+      } finally {
+        await db.deleteFrom('crawl_page_renders').where('crawl_id', '=', crawlId).execute();
+      }
     });
 
     it('previews a pack that is not saved, and spends no credits', async () => {

@@ -3,10 +3,10 @@ import { StoredPageStore } from '../audit/stored-page-store.ts';
 import type { AuditProjectService } from '../audit-projects/audit-project-service.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
+import { compileUserPack } from './compile-user-pack.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { PreviewGate } from './preview-gate.ts';
 import type { RuleBudgets } from './rule-budgets.ts';
-import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RulePackService } from './rule-pack-service.ts';
 import { RuleRun } from './rule-run.ts';
 import { storedPageSubject } from './stored-page-subject.ts';
@@ -25,7 +25,9 @@ interface PreviewedReport {
 
 /**
  * Runs a pack over the stored pages of a project's newest report: the same subjects and
- * evaluator as a crawl's report, nothing fetched, no credits spent. Disabled rules are
+ * evaluator as a crawl's report, nothing fetched, no credits spent. A `dom: "rendered"`
+ * condition is decided on the pages whose rendered DOM that crawl kept (a rendering crawl),
+ * and unknown on the others, as in the report. Disabled rules are
  * previewed too, so a rule can be tried before it is switched on. Rules run on the rule
  * threads within their budgets (rule-budgets.ts); a rule stopped says so at the rule. A
  * preview ends at its deadline, and a workspace runs one at a time (PreviewGate).
@@ -65,7 +67,7 @@ export class RulePackPreviewService {
   ): Promise<RulePackPreview> {
     await this.#packs.requirePlan(principal);
     const enabled = pack.rules.map((rule) => rule.enabled);
-    const compiled = compileRulePack({ ...pack, rules: pack.rules.map((rule) => ({ ...rule, enabled: true })) }, { prefix });
+    const compiled = compileUserPack({ ...pack, rules: pack.rules.map((rule) => ({ ...rule, enabled: true })) }, { prefix });
     const project = await this.#projects.get(principal, input.projectId);
     const crawlId = project.latestReport ? await this.#crawlOfReport(principal.workspaceId, project.latestReport.id) : undefined;
     if (!project.latestReport || crawlId === undefined)
@@ -107,7 +109,11 @@ export class RulePackPreviewService {
       error: null as RulePackPreview['rules'][number]['error'],
     }));
     let pagesEvaluated = 0;
-    const batches = new StoredPageStore(this.#database).each(report.crawlId, { html: true, batch: BATCH });
+    const batches = new StoredPageStore(this.#database).each(report.crawlId, {
+      html: true,
+      renderedHtml: rules.some((rule) => rule.readsRenderedDom),
+      batch: BATCH,
+    });
     // Once every rule is stopped (at the deadline, say), the pages left are not read.
     for (let next = batches.next(); !run.done; ) {
       const { value: batch, done } = await next;

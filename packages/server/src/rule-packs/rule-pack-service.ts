@@ -7,8 +7,8 @@ import { newId } from '../ids.ts';
 import type { Plans } from '../plans/plans.ts';
 import type { Principal } from '../principal.ts';
 import { compileStoredPack } from './compile-stored-pack.ts';
+import { compileUserPack } from './compile-user-pack.ts';
 import type { CompiledRulePack } from './compiled-rule.ts';
-import { compileRulePack } from './rule-pack-compiler.ts';
 import { RulePackStore } from './rule-pack-store.ts';
 
 const packNotFound = () => new LoupeError('not_found', { message: 'No such rule pack in this workspace.' });
@@ -41,12 +41,12 @@ export class RulePackService {
 
   /** Checks a pack as saving would, on any plan: the schema has passed, so this is the compile step. */
   validate(pack: RulePack): { valid: true; ruleCount: number } {
-    return { valid: true, ruleCount: compileRulePack(pack, { prefix: ['pack'] }).ruleCount };
+    return { valid: true, ruleCount: compileUserPack(pack, { prefix: ['pack'] }).ruleCount };
   }
 
   async create(principal: Principal, input: SaveRulePack): Promise<StoredRulePack> {
     await this.requirePlan(principal);
-    const ruleCount = compileRulePack(input.pack, { prefix: ['pack'] }).ruleCount;
+    const ruleCount = compileUserPack(input.pack, { prefix: ['pack'] }).ruleCount;
     const at = now();
     const pack: StoredRulePack = {
       id: newId(),
@@ -68,7 +68,7 @@ export class RulePackService {
 
   async replace(principal: Principal, packId: string, input: SaveRulePack): Promise<StoredRulePack> {
     await this.requirePlan(principal);
-    const ruleCount = compileRulePack(input.pack, { prefix: ['pack'] }).ruleCount;
+    const ruleCount = compileUserPack(input.pack, { prefix: ['pack'] }).ruleCount;
     const changes = { id: packId, name: input.name, description: input.description ?? null, ruleCount, updatedAt: now(), pack: input.pack };
     try {
       if (!(await this.#store.replace(principal.workspaceId, changes))) throw packNotFound();

@@ -14,6 +14,12 @@ export interface RuleSubject {
   contentType: string | null;
   /** The raw HTML of an HTML answer; null otherwise. Rules see at most its first MiB. */
   html: string | null;
+  /**
+   * The DOM a browser built, serialized, when a rendering crawl rendered the page: what
+   * `dom: "rendered"` selector conditions read (at most its first MiB). Absent or null when
+   * the page was not rendered, or rendering failed: those conditions are then unknown.
+   */
+  renderedHtml?: string | null;
   /** The text a reader sees; null when the answer is not an HTML page. */
   visibleText: string | null;
   /** Null when the page has no title (or is not HTML). */

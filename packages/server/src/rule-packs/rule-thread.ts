@@ -19,7 +19,7 @@ function rulesOf(runId: string, rules: CustomRule[]): CompiledRule[] {
     compiled.delete(runId);
   } else {
     const pack = { schema: 'loupe.rules/v1' as const, name: runId, rules: rules.map((rule) => ({ ...rule, enabled: true })) };
-    found = compileRulePack(pack, { refuseBuiltInIds: false }).rules;
+    found = compileRulePack(pack).rules;
     if (compiled.size >= KEPT_RUNS) compiled.delete(compiled.keys().next().value as string);
   }
   compiled.set(runId, found);

@@ -34,6 +34,7 @@ export function storedPageSubject(page: StoredPage): RuleSubject {
     headers: page.headers,
     contentType: page.contentType,
     html: page.html,
+    renderedHtml: page.renderedHtml,
     visibleText: summary ? (page.text ?? '') : null,
     title: summary?.title ?? null,
     indexable: page.indexable,

@@ -71,4 +71,24 @@ describe('subject view', () => {
     const view = SubjectView.of(subject({ html: null, visibleText: null, title: null }));
     assert.equal(view.select(compile<AnyNode, Element>('p') as ElementQuery), null);
   });
+
+  it('selects from the rendered DOM apart from the raw one, parsing it only once a rendered selector asks', () => {
+    const p = compile<AnyNode, Element>('p') as ElementQuery;
+    const page = subject({ html: '<body><p>raw</p></body>' });
+    const view = SubjectView.of(page);
+    assert.equal(view.select(p)?.length, 1);
+    // Set after the raw DOM was read: had the view parsed every DOM up front, it would not see it.
+    page.renderedHtml = '<body><p>one</p><p>two</p></body>';
+    assert.deepEqual(
+      view.select(p, 'rendered')?.map((element) => view.elementText(element)),
+      ['one', 'two'],
+    );
+    assert.equal(view.select(p)?.length, 1, 'the raw selection is its own');
+  });
+
+  it('selects nothing from the rendered DOM of a page that was not rendered', () => {
+    const p = compile<AnyNode, Element>('p') as ElementQuery;
+    assert.equal(SubjectView.of(subject()).select(p, 'rendered'), null);
+    assert.equal(SubjectView.of(subject({ renderedHtml: null })).document('rendered'), null);
+  });
 });

@@ -16,8 +16,13 @@ function capped(text: string): string {
 
 /** The subject with its markup and text cut where rules stop reading them: what a rule thread needs copied. */
 export function subjectAsRulesSeeIt(subject: RuleSubject): RuleSubject {
-  const { html, visibleText } = subject;
-  return { ...subject, html: html === null ? null : capped(html), visibleText: visibleText === null ? null : capped(visibleText) };
+  const { html, renderedHtml, visibleText } = subject;
+  return {
+    ...subject,
+    html: html === null ? null : capped(html),
+    visibleText: visibleText === null ? null : capped(visibleText),
+    ...(renderedHtml === undefined ? {} : { renderedHtml: renderedHtml === null ? null : capped(renderedHtml) }),
+  };
 }
 
 /**
@@ -49,19 +54,56 @@ function decoded(part: string): string {
   }
 }
 
+/** Which DOM a selector condition reads: the HTML as fetched, or the browser's after scripts ran. */
+export type DomSource = 'raw' | 'rendered';
+
+/** One parsed document: its elements in document order, and the elements each selector matched. */
+interface ParsedDom {
+  document: Document;
+  /** Filled on the first selector. */
+  elements: Element[] | undefined;
+  selections: Map<ElementQuery, Element[]>;
+}
+
+/** Every element in document order, as css-select walks them: not inside a `<template>`. */
+function elementsOf(document: Document): Element[] {
+  // An explicit stack: a page of nested unclosed tags is deeper than the call stack.
+  const elements: Element[] = [];
+  const lists: (readonly AnyNode[])[] = [document.children];
+  const positions = [0];
+  while (lists.length > 0) {
+    const top = lists.length - 1;
+    const list = lists[top] as readonly AnyNode[];
+    const position = positions[top] as number;
+    if (position >= list.length) {
+      lists.pop();
+      positions.pop();
+      continue;
+    }
+    positions[top] = position + 1;
+    const node = list[position] as AnyNode;
+    if (!isTag(node)) continue;
+    elements.push(node);
+    if (node.name !== 'template' && node.children.length > 0) {
+      lists.push(node.children);
+      positions.push(0);
+    }
+  }
+  return elements;
+}
+
 /**
- * What rules derive from one subject, each worked out once when first needed: the DOM
- * (parsed only if a selector asks), lower-cased texts for case-insensitive tests, the
- * elements each compiled selector matched, element texts and the decoded path. One view per
- * subject object, shared by every rule evaluated on it.
+ * What rules derive from one subject, each worked out once when first needed: each DOM
+ * (parsed only if a selector on it asks; the rendered one only for a `dom: "rendered"`
+ * condition), lower-cased texts for case-insensitive tests, the elements each compiled
+ * selector matched, element texts and the decoded path. One view per subject object, shared
+ * by every rule evaluated on it.
  */
 export class SubjectView {
   readonly subject: RuleSubject;
-  #document: Document | null | undefined;
-  #elements: Element[] | null | undefined;
+  readonly #doms = new Map<DomSource, ParsedDom | null>();
   readonly #texts = new Map<TextSource, string | null>();
   readonly #lowered = new Map<TextSource, string | null>();
-  readonly #selections = new Map<ElementQuery, Element[]>();
   readonly #elementTexts = new WeakMap<Element, string>();
   #target: { path: string; pathAndQuery: string } | undefined;
 
@@ -78,65 +120,37 @@ export class SubjectView {
     return view;
   }
 
-  /** Null when the subject has no HTML. */
-  document(): Document | null {
-    if (this.#document === undefined) {
-      const html = this.subject.html;
-      this.#document = html === null ? null : parseDocument(capped(html));
-    }
-    return this.#document;
+  /** Null when the subject has no such DOM: no HTML, or a page the crawl did not render. */
+  document(source: DomSource = 'raw'): Document | null {
+    return this.#dom(source)?.document ?? null;
   }
 
   /**
-   * The elements a selector matches, in document order; null when there is no HTML. What
-   * css-select's selectAll answers, found by testing the compiled query on each element of
-   * one list per page rather than walking the tree again for every selector (several times
-   * faster with tens of selectors).
+   * The elements a selector matches, in document order; null when the subject has no such
+   * DOM. What css-select's selectAll answers, found by testing the compiled query on each
+   * element of one list per page rather than walking the tree again for every selector
+   * (several times faster with tens of selectors).
    */
-  select(query: ElementQuery): Element[] | null {
-    const elements = this.#allElements();
-    if (elements === null) return null;
-    let selected = this.#selections.get(query);
+  select(query: ElementQuery, source: DomSource = 'raw'): Element[] | null {
+    const dom = this.#dom(source);
+    if (dom === null) return null;
+    dom.elements ??= elementsOf(dom.document);
+    let selected = dom.selections.get(query);
     if (!selected) {
-      selected = elements.filter((element) => query(element));
-      this.#selections.set(query, selected);
+      selected = dom.elements.filter((element) => query(element));
+      dom.selections.set(query, selected);
     }
     return selected;
   }
 
-  /** Every element in document order, as css-select walks them: not inside a `<template>`. */
-  #allElements(): Element[] | null {
-    if (this.#elements === undefined) {
-      const document = this.document();
-      if (document === null) {
-        this.#elements = null;
-      } else {
-        // An explicit stack: a page of nested unclosed tags is deeper than the call stack.
-        const elements: Element[] = [];
-        const lists: (readonly AnyNode[])[] = [document.children];
-        const positions = [0];
-        while (lists.length > 0) {
-          const top = lists.length - 1;
-          const list = lists[top] as readonly AnyNode[];
-          const position = positions[top] as number;
-          if (position >= list.length) {
-            lists.pop();
-            positions.pop();
-            continue;
-          }
-          positions[top] = position + 1;
-          const node = list[position] as AnyNode;
-          if (!isTag(node)) continue;
-          elements.push(node);
-          if (node.name !== 'template' && node.children.length > 0) {
-            lists.push(node.children);
-            positions.push(0);
-          }
-        }
-        this.#elements = elements;
-      }
+  #dom(source: DomSource): ParsedDom | null {
+    let dom = this.#doms.get(source);
+    if (dom === undefined) {
+      const html = source === 'raw' ? this.subject.html : (this.subject.renderedHtml ?? null);
+      dom = html === null ? null : { document: parseDocument(capped(html)), elements: undefined, selections: new Map() };
+      this.#doms.set(source, dom);
     }
-    return this.#elements;
+    return dom;
   }
 
   /** An element's text with runs of whitespace collapsed to one space, trimmed. */

@@ -1,8 +1,8 @@
 import { RulePack, type RulePackInput } from '@loupe/contract';
 import { htmlPage } from '../testing/html-page.ts';
+import { compileUserPack } from './compile-user-pack.ts';
 import type { CompiledRule } from './compiled-rule.ts';
 import { evaluateRule, type RuleEvaluation } from './rule-evaluator.ts';
-import { compileRulePack } from './rule-pack-compiler.ts';
 import type { RuleSubject } from './rule-subject.ts';
 
 type RuleInput = RulePackInput['rules'][number];
@@ -24,7 +24,7 @@ export function compiledRule(fields: Partial<RuleInput>): CompiledRule {
       },
     ],
   });
-  const rule = compileRulePack(pack).rules[0];
+  const rule = compileUserPack(pack).rules[0];
   if (!rule) throw new Error('the rule is disabled');
   return rule;
 }

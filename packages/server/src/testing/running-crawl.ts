@@ -39,11 +39,11 @@ export const TEST_CRAWL_LIMITS: CrawlerDependencies['limits'] = {
   maxCrawlDelayMs: 50,
 };
 
-/** A Crawler on a test's database and fetcher, logging only when LOUPE_TEST_LOG asks; `overrides` replace limits or link checks. */
+/** A Crawler on a test's database and fetcher, logging only when LOUPE_TEST_LOG asks; `overrides` replace limits, link checks or rendering. */
 export function testCrawler(
   database: Database,
   fetcher: GuardedFetcher,
-  overrides: Partial<Pick<CrawlerDependencies, 'limits' | 'linkChecks'>> = {},
+  overrides: Partial<Pick<CrawlerDependencies, 'limits' | 'linkChecks' | 'rendering'>> = {},
 ): Crawler {
   return new Crawler({
     store: new CrawlStore(database),

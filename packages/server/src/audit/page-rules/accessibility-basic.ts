@@ -1,5 +1,5 @@
 import type { ControlFacts } from '../../page-facts/page-facts.ts';
-import type { PageRule } from '../rule.ts';
+import type { AuditedPage, PageRule, Verdict } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
 import { quantity, share, verdict } from './verdict.ts';
 
@@ -20,6 +20,17 @@ const BCP47 = new RegExp(
   'i',
 );
 
+/**
+ * For the checks axe-core also makes on a rendered page (its html-has-lang, html-lang-valid,
+ * link-name, button-name, label and frame-title; axe-rules.ts): once axe ran, its findings win
+ * and these step aside. axe reads the DOM a browser built and computes accessible names as
+ * browsers do (aria-labelledby, hidden content, text that scripts add), and names each element
+ * by CSS selector. `duplicate-id` stays: axe deprecated its own and does not run it.
+ */
+function unlessAxeRan(check: (page: AuditedPage) => Verdict): (page: AuditedPage) => Verdict {
+  return (page) => (page.rendering?.accessibility ? null : check(page));
+}
+
 function failingControls(controls: ControlFacts, noun: string) {
   return verdict(controls.failing.instances, {
     count: controls.failing.count,
@@ -37,7 +48,7 @@ export const accessibilityRules: readonly PageRule[] = [
     explanation:
       'The lang attribute on <html> tells screen readers which voice and pronunciation to use, and helps browsers offer translation. Without it, a French page may be read out with English pronunciation.',
     fix: 'Add the page\'s language to the html element, for example <html lang="en"> or <html lang="fr-CA">.',
-    check: htmlCheck((facts) => (facts.htmlLang === null || facts.htmlLang === '' ? verdict(['<html> without lang']) : null)),
+    check: unlessAxeRan(htmlCheck((facts) => (facts.htmlLang === null || facts.htmlLang === '' ? verdict(['<html> without lang']) : null))),
   },
   {
     id: 'accessibility-basic/html-lang-invalid',
@@ -48,10 +59,12 @@ export const accessibilityRules: readonly PageRule[] = [
     explanation:
       'The lang attribute is set, but not to a valid language tag, so screen readers and browsers cannot use it. Typical mistakes are an underscore (en_US) or a language name instead of a code.',
     fix: 'Use a BCP 47 language tag: a two-letter language code, optionally with a region, such as en, en-GB or pt-BR.',
-    check: htmlCheck((facts) => {
-      const lang = facts.htmlLang;
-      return lang === null || lang === '' || BCP47.test(lang) ? null : verdict([lang], { detail: `lang="${lang}"` });
-    }),
+    check: unlessAxeRan(
+      htmlCheck((facts) => {
+        const lang = facts.htmlLang;
+        return lang === null || lang === '' || BCP47.test(lang) ? null : verdict([lang], { detail: `lang="${lang}"` });
+      }),
+    ),
   },
   {
     id: 'accessibility-basic/link-no-name',
@@ -62,11 +75,13 @@ export const accessibilityRules: readonly PageRule[] = [
     explanation:
       'A link with no text, such as an icon without a label or an image without alt text, is announced by screen readers as just "link". Nobody relying on one can tell where it goes.',
     fix: 'Give each link visible text, alt text on the image inside it, or an aria-label that says where it leads.',
-    check: htmlCheck((facts) => {
-      // Scripting is on for visitors, so links inside <noscript> are never announced.
-      const unnamed = facts.links.filter((link) => !link.named && !link.inNoscript);
-      return verdict(unnamed.map((link) => (link.href.trim() === '' ? '<a href="">' : link.href)));
-    }),
+    check: unlessAxeRan(
+      htmlCheck((facts) => {
+        // Scripting is on for visitors, so links inside <noscript> are never announced.
+        const unnamed = facts.links.filter((link) => !link.named && !link.inNoscript);
+        return verdict(unnamed.map((link) => (link.href.trim() === '' ? '<a href="">' : link.href)));
+      }),
+    ),
   },
   {
     id: 'accessibility-basic/button-no-name',
@@ -77,7 +92,7 @@ export const accessibilityRules: readonly PageRule[] = [
     explanation:
       'A button with no text or label, typically an icon button, is announced as just "button". Screen-reader users cannot tell what it does.',
     fix: 'Give each button visible text, or an aria-label describing its action (for example aria-label="Close menu").',
-    check: htmlCheck((facts) => failingControls(facts.accessibility.buttons, 'button')),
+    check: unlessAxeRan(htmlCheck((facts) => failingControls(facts.accessibility.buttons, 'button'))),
   },
   {
     id: 'accessibility-basic/input-no-label',
@@ -88,7 +103,7 @@ export const accessibilityRules: readonly PageRule[] = [
     explanation:
       'Without a label, screen readers cannot say what a field is for, and clicking its text does not focus it. A placeholder is not a label: it disappears as soon as someone types.',
     fix: 'Add a <label for="field-id"> for each field, wrap the field in its <label>, or give it an aria-label.',
-    check: htmlCheck((facts) => failingControls(facts.accessibility.controls, 'form field')),
+    check: unlessAxeRan(htmlCheck((facts) => failingControls(facts.accessibility.controls, 'form field'))),
   },
   {
     id: 'accessibility-basic/iframe-no-title',
@@ -99,13 +114,15 @@ export const accessibilityRules: readonly PageRule[] = [
     explanation:
       'Screen readers announce an iframe by its title; without one, users hear only "frame" and must enter it to find out what it holds, for example a video or a map.',
     fix: 'Add a short title attribute to each <iframe> describing its content, such as title="Product demo video".',
-    check: htmlCheck((facts) => {
-      const untitled = facts.iframes.filter((frame) => frame.title === null || frame.title === '');
-      return verdict(
-        untitled.map((frame) => frame.src ?? '<iframe> without src'),
-        { detail: share(untitled.length, facts.iframeCount, 'iframe') },
-      );
-    }),
+    check: unlessAxeRan(
+      htmlCheck((facts) => {
+        const untitled = facts.iframes.filter((frame) => frame.title === null || frame.title === '');
+        return verdict(
+          untitled.map((frame) => frame.src ?? '<iframe> without src'),
+          { detail: share(untitled.length, facts.iframeCount, 'iframe') },
+        );
+      }),
+    ),
   },
   {
     id: 'accessibility-basic/duplicate-id',

@@ -1,5 +1,5 @@
 import type { PageRule } from '../rule.ts';
-import { htmlCheck } from './html-check.ts';
+import { htmlCheck, rawHtmlCheck } from './html-check.ts';
 import { isIndexable } from './indexable.ts';
 import { quantity, verdict } from './verdict.ts';
 
@@ -33,7 +33,7 @@ export const contentRules: readonly PageRule[] = [
     explanation:
       'Browsers must know the character encoding before they read the text; if it is missing, declared late or unusual, accented letters and symbols can turn into garbage. UTF-8 is the encoding the web standardised on.',
     fix: 'Save the page as UTF-8 and declare it both in the Content-Type header (text/html; charset=utf-8) and with <meta charset="utf-8"> as the first element of the head.',
-    check: htmlCheck((facts) => {
+    check: rawHtmlCheck((facts) => {
       const { header, meta, metaInFirst1024Bytes } = facts.charset;
       // The header outranks a meta declaration (HTML's encoding sniffing), so it is the one judged.
       const declared = header ?? meta;

@@ -9,3 +9,14 @@ import type { AuditedPage, Verdict } from '../rule.ts';
 export function htmlCheck(check: (facts: PageFacts, page: AuditedPage) => Verdict): (page: AuditedPage) => Verdict {
   return (page) => (page.facts === null ? null : check(page.facts, page));
 }
+
+/**
+ * As `htmlCheck`, on the HTML as fetched: in a rendering crawl `facts` are the rendered DOM's,
+ * but a check of the bytes sent (their size, where a tag stands in them) reads the raw ones.
+ */
+export function rawHtmlCheck(check: (facts: PageFacts, page: AuditedPage) => Verdict): (page: AuditedPage) => Verdict {
+  return (page) => {
+    const facts = page.facts === null ? null : (page.rendering?.rawFacts ?? page.facts);
+    return facts === null ? null : check(facts, page);
+  };
+}

@@ -1,10 +1,12 @@
 /**
  * The page-scope rules of audit-checks.md §1: every check that can be decided from one
- * response. Each category's rules live in the file of that name; this module lists them
- * all and runs them on a page.
+ * response. Each category's rules live in the file of that name; the checks of a rendering
+ * crawl's lab reading and of axe-core live beside them (lab-performance.ts, axe-rules.ts).
+ * This module lists them all and runs them on a page.
  */
 import type { AuditedPage, Finding, PageRule, Verdict } from '../rule.ts';
 import { accessibilityRules } from './accessibility-basic.ts';
+import { axeRules } from './axe-rules.ts';
 import { canonicalRules } from './canonical.ts';
 import { contentRules } from './content.ts';
 import { descriptionRules } from './descriptions.ts';
@@ -12,6 +14,7 @@ import { headingRules } from './headings.ts';
 import { hreflangRules } from './hreflang.ts';
 import { imageRules } from './images.ts';
 import { indexabilityRules } from './indexability.ts';
+import { labPerformanceRules } from './lab-performance.ts';
 import { linkRules } from './links.ts';
 import { mobileRules } from './mobile.ts';
 import { performanceRules } from './performance.ts';
@@ -37,11 +40,13 @@ export const pageRules: readonly PageRule[] = [
   ...linkRules,
   ...imageRules,
   ...performanceRules,
+  ...labPerformanceRules,
   ...securityRules,
   ...socialRules,
   ...structuredDataRules,
   ...mobileRules,
   ...accessibilityRules,
+  ...axeRules,
   ...urlRules,
 ];
 

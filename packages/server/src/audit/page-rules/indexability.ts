@@ -1,6 +1,7 @@
 import type { PageRule } from '../rule.ts';
-import { htmlCheck } from './html-check.ts';
+import { htmlCheck, rawHtmlCheck } from './html-check.ts';
 import { noindexReasons } from './indexable.ts';
+import { jsOnlyContentRule } from './js-only-content.ts';
 import { verdict } from './verdict.ts';
 
 export const indexabilityRules: readonly PageRule[] = [
@@ -44,8 +45,9 @@ export const indexabilityRules: readonly PageRule[] = [
     explanation:
       'Search engines stop reading head tags where the head ends, so a robots, description or other meta tag placed in the body may be ignored. Often an element that is not allowed in the head (an image, a div, stray text) ended the head early.',
     fix: 'Move every <meta> tag into the <head>, and make sure nothing but head elements comes before them.',
-    check: htmlCheck((facts) =>
+    check: rawHtmlCheck((facts) =>
       verdict(facts.metaInBody.instances, { count: facts.metaInBody.count, detail: `${facts.metaInBody.count} in the body` }),
     ),
   },
+  jsOnlyContentRule,
 ];

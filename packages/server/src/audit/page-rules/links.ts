@@ -1,7 +1,7 @@
-import type { LinkFact, PageFacts } from '../../page-facts/page-facts.ts';
-import type { AuditedPage, PageRule } from '../rule.ts';
+import type { LinkFact } from '../../page-facts/page-facts.ts';
+import type { PageRule } from '../rule.ts';
 import { htmlCheck } from './html-check.ts';
-import { hasOrigin } from './same-origin.ts';
+import { internalLinks } from './internal-links.ts';
 import { quantity, verdict } from './verdict.ts';
 
 /** audit-checks.md §1: SEOnaut and squirrelscan both flag more than 100 internal links. */
@@ -36,22 +36,6 @@ const BARE_URL = /^(?:https?:\/\/|www\.)\S+$/i;
 const JAVASCRIPT_VOID = /^javascript:void\(?0\)?;?$/i;
 /** An href whose first character past whitespace starts none of mailto:, javascript: and file:. */
 const PLAIN_HREF = /^\s*[^\sfjm]/i;
-
-/**
- * Links to other pages of the site; a bare `#section` or a link to the page itself is not one.
- * Internal means the crawl's origin: scheme, host and port (the crawler's own test).
- */
-function internalLinks(facts: PageFacts, page: AuditedPage): LinkFact[] {
-  const site = URL.parse(page.origin)?.origin;
-  if (site === undefined) return [];
-  // Three rules ask, one after the other.
-  const known = internalByFacts.get(facts);
-  if (known?.site === site) return known.links;
-  const links = facts.links.filter((link) => link.url !== null && !link.samePage && hasOrigin(link.url, site));
-  internalByFacts.set(facts, { site, links });
-  return links;
-}
-const internalByFacts = new WeakMap<PageFacts, { site: string; links: LinkFact[] }>();
 
 /** Whether a serialized URL may have a local host name: hosts are serialized lower-cased, IPv4 in dotted decimal. */
 const MAYBE_LOCAL = /localhost|127\.|\[::1\]|0\.0\.0\.0/;

@@ -1,6 +1,6 @@
 import type { AuditedPage, PageRule } from '../rule.ts';
-import { htmlCheck } from './html-check.ts';
-import { quantity, verdict } from './verdict.ts';
+import { htmlCheck, rawHtmlCheck } from './html-check.ts';
+import { byteSize, quantity, verdict } from './verdict.ts';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -18,12 +18,6 @@ const MAX_CHILDREN = 60;
 /** HTML, CSS, JavaScript, JSON and SVG/XML: text that compresses well. */
 const TEXT_TYPE = /^(?:text\/|application\/(?:javascript|ecmascript|json|xml|xhtml\+xml|[\w.-]+\+(?:json|xml))|image\/svg\+xml)/i;
 const COMPRESSIONS = new Set(['gzip', 'x-gzip', 'br', 'zstd', 'deflate']);
-
-function sizeText(bytes: number): string {
-  if (bytes >= MIB) return `${(bytes / MIB).toFixed(1)} MiB`;
-  if (bytes >= KIB) return `${(bytes / KIB).toFixed(1)} KiB`;
-  return quantity(bytes, 'byte');
-}
 
 function isCompressed(page: AuditedPage): boolean {
   const encodings = (page.headers['content-encoding'] ?? '')
@@ -57,10 +51,10 @@ export const performanceRules: readonly PageRule[] = [
     explanation:
       'More than 1 MiB of HTML takes long to download and parse, especially on phones. Googlebot stops reading an HTML file after about 2 MB, so content past that point is not indexed.',
     fix: 'Move inline scripts, styles and embedded data (base64 images, large JSON) into separate cached files, and paginate very long lists.',
-    check: htmlCheck((facts, page) => {
+    check: rawHtmlCheck((facts, page) => {
       const bytes = facts.htmlBytes;
       if (bytes <= LARGE_HTML_BYTES) return null;
-      return verdict([page.url], { detail: sizeText(bytes), severity: bytes > HUGE_HTML_BYTES ? 'error' : undefined });
+      return verdict([page.url], { detail: byteSize(bytes), severity: bytes > HUGE_HTML_BYTES ? 'error' : undefined });
     }),
   },
   {
@@ -75,9 +69,9 @@ export const performanceRules: readonly PageRule[] = [
     check: (page) => {
       if (page.status === null || page.status < 200 || page.status > 299) return null;
       if (page.contentType === null || !TEXT_TYPE.test(page.contentType.trim()) || isCompressed(page)) return null;
-      // A body may arrive cut short; the decoded HTML, when larger, is the better measure.
-      const bytes = Math.max(page.bytes, page.facts?.htmlBytes ?? 0);
-      return bytes > COMPRESSIBLE_BYTES ? verdict([page.url], { detail: `${sizeText(bytes)} sent uncompressed` }) : null;
+      // A body may arrive cut short; the decoded HTML as sent, when larger, is the better measure.
+      const bytes = Math.max(page.bytes, (page.rendering?.rawFacts ?? page.facts)?.htmlBytes ?? 0);
+      return bytes > COMPRESSIBLE_BYTES ? verdict([page.url], { detail: `${byteSize(bytes)} sent uncompressed` }) : null;
     },
   },
   {

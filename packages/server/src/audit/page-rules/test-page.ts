@@ -5,6 +5,8 @@
  * `compliantHtml()` is a page on which no rule fires; each test changes one part of it, so
  * what fires is exactly what that test is about.
  */
+import { type PageLab, type ResourceKind, resourceKinds } from '@loupe/contract';
+import type { PageRendering } from '../../page-facts/audited-page.ts';
 import { extractPageFacts } from '../../page-facts/page-facts.ts';
 import type { AuditedPage, Verdict } from '../rule.ts';
 import { pageRules } from './index.ts';
@@ -98,6 +100,48 @@ export function htmlPage(html: string, overrides: Partial<Omit<AuditedPage, 'fac
 /** `compliantHtml(parts)` as a page. */
 export function compliantPage(parts: HtmlParts = {}, overrides: Partial<Omit<AuditedPage, 'facts'>> = {}): AuditedPage {
   return htmlPage(compliantHtml(parts), overrides);
+}
+
+/** A transfer's `byKind`: the kinds given, nothing for the others. */
+export function byKind(sent: Partial<Record<ResourceKind, { requests: number; bytes: number }>>): PageLab['transfer']['byKind'] {
+  return Object.fromEntries(resourceKinds.map((kind) => [kind, sent[kind] ?? { requests: 0, bytes: 0 }])) as PageLab['transfer']['byKind'];
+}
+
+/** A lab reading on which no lab rule fires: fast, stable, light, nothing render-blocking. */
+export function goodLab(overrides: Partial<PageLab> = {}): PageLab {
+  return {
+    settled: true,
+    error: null,
+    durationMs: 1_400,
+    metrics: { lcpMs: 1_200, fcpMs: 800, cls: 0.02, tbtMs: 40, longTasks: 1, ttfbMs: 110, renderBlocking: [] },
+    transfer: { requests: 12, bytes: 480_000, byKind: byKind({ document: { requests: 1, bytes: 20_000 } }), blocked: [], failed: 0 },
+    ...overrides,
+  };
+}
+
+/**
+ * A page of a rendering crawl: `facts` from `renderedHtml` (from the raw HTML when
+ * `rendering.rendered` is false, as the crawler does when rendering fails), `rawFacts` from
+ * `rawHtml`. By default it rendered with a good lab reading and axe did not run.
+ */
+export function renderedPage(
+  rawHtml: string,
+  renderedHtml: string = rawHtml,
+  rendering: Partial<Omit<PageRendering, 'rawFacts'>> = {},
+  overrides: Partial<Omit<AuditedPage, 'facts' | 'rendering'>> = {},
+): AuditedPage {
+  const raw = htmlPage(rawHtml, overrides);
+  const rendered = rendering.rendered ?? true;
+  return {
+    ...raw,
+    facts: rendered ? extractPageFacts(renderedHtml, raw.finalUrl, raw.headers) : raw.facts,
+    rendering: {
+      rawFacts: raw.facts as NonNullable<AuditedPage['facts']>,
+      rendered,
+      lab: rendering.lab ?? goodLab(),
+      accessibility: rendering.accessibility ?? null,
+    },
+  };
 }
 
 /** An answer without HTML facts: an error, a redirect, a failed fetch, an asset. */

@@ -37,3 +37,10 @@ export function quantity(amount: number, unit: string, plural = `${unit}s`): str
 export function share(part: number, whole: number, unit: string): string {
   return `${EN_US.format(part)} of ${quantity(whole, unit)}`;
 }
+
+/** "812 bytes", "4.1 KiB", "1.4 MiB": sizes in details, in one spelling. */
+export function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return quantity(bytes, 'byte');
+}

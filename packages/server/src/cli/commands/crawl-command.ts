@@ -17,6 +17,7 @@ interface CrawlFlags {
   exclude?: string[];
   robots: boolean;
   sitemaps: boolean;
+  render?: boolean;
   concurrency?: number;
   delayMs?: number;
   userAgent?: string;
@@ -36,6 +37,7 @@ function crawlRequest(url: string, options: CrawlFlags): StartCrawl {
     exclude: options.exclude,
     respectRobots: options.robots,
     sitemaps: options.sitemaps,
+    render: options.render,
     concurrency: options.concurrency,
     delayMs: options.delayMs,
     userAgent: options.userAgent,
@@ -78,6 +80,7 @@ export function registerCrawlCommand(program: Command): void {
     .option('--exclude <glob>', 'never URLs whose path matches (repeatable)', repeatable)
     .option('--no-robots', 'ignore robots.txt')
     .option('--no-sitemaps', 'do not start from the URLs of the sitemaps')
+    .option('--render', 'also load each page in headless Chromium: rendered DOM, lab metrics, accessibility, screenshot (5 credits a page)')
     .option('--concurrency <n>', 'requests in flight to the site at once (1–32, default 4)', wholeNumber(1, 32))
     .option('--delay-ms <ms>', 'pause between requests to the site', wholeNumber(0, 60_000))
     .option('--user-agent <text>', 'the User-Agent to send')

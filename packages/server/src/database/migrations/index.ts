@@ -32,6 +32,7 @@ import * as clientHints from './0033-client-hints.ts';
 import * as projectEnlarge from './0034-project-enlarge.ts';
 import * as keepMetadata from './0035-keep-metadata.ts';
 import * as imageFrames from './0036-image-frames.ts';
+import * as pageRenders from './0037-page-renders.ts';
 
 /** Versioned migrations, applied in name order on start. Never edit one that has shipped: add the next. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0034-project-enlarge': projectEnlarge,
   '0035-keep-metadata': keepMetadata,
   '0036-image-frames': imageFrames,
+  '0037-page-renders': pageRenders,
 };

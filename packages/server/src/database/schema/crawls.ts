@@ -7,6 +7,7 @@ export interface CrawlTables {
   crawl_hreflangs: CrawlHreflangTable;
   crawl_findings: CrawlFindingTable;
   crawl_page_bodies: CrawlPageBodyTable;
+  crawl_page_renders: CrawlPageRenderTable;
 }
 
 export interface CrawlTable {
@@ -128,4 +129,15 @@ export interface CrawlPageBodyTable {
   url_id: string;
   html: Uint8Array;
   text: Uint8Array;
+}
+
+export interface CrawlPageRenderTable {
+  crawl_id: string;
+  url_id: string;
+  /** zstd of the rendered DOM; null when the page failed before it could be read. */
+  html: Uint8Array | null;
+  /** JSON of a PageLab. */
+  lab: string;
+  /** JPEG of the first screen. */
+  screenshot: Uint8Array | null;
 }
