@@ -5,6 +5,7 @@ import { type GuardedProxy, startGuardedProxy } from './guarded-proxy.ts';
 import { type RenderedPage, type RenderOptions, renderPage } from './page-renderer.ts';
 import { processTreeMemory } from './process-memory.ts';
 import { launchRenderingBrowser, newRenderingContext } from './rendering-browser.ts';
+import { RenderingTab } from './rendering-tab.ts';
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -12,8 +13,8 @@ export interface BrowserPoolOptions {
   allowPrivate: boolean;
   /** Replaces `dns.lookup` (tests). */
   resolve?: Resolve;
-  /** Pages rendered at once. */
-  concurrency: number;
+  /** Pages rendered at once; DEFAULT_RENDER_CONCURRENCY when not given. */
+  concurrency?: number;
   /** A context (cookies, caches, storage) serves this many pages, then a fresh one takes over. */
   pagesPerContext: number;
   /** When Chromium's processes together hold more than this, the browser is restarted between pages. */
@@ -25,15 +26,23 @@ export interface BrowserPoolStats {
   pages: number;
   contexts: number;
   browserStarts: number;
+  /** Tabs opened: a tab renders page after page until its context retires or a page fails in it. */
+  tabs: number;
   /** The most Chromium's processes held together, at the checks between pages. */
   peakBrowserBytes: number;
 }
 
-/** Pages rendered at once when the operator does not say (LOUPE_RENDER_CONCURRENCY). */
+/**
+ * Pages rendered at once when the operator does not say (LOUPE_RENDER_CONCURRENCY): the best
+ * rate measured on issue #28's 2-core machine within its 1.5 GB (bench/README.md, "Rendering").
+ */
 export const DEFAULT_RENDER_CONCURRENCY = 4;
 
-/** How many pages pass between two readings of the browser's memory. */
-const MEMORY_CHECK_EVERY = 4;
+/**
+ * The least time between two readings of the browser's memory. A reading walks every Chromium
+ * process's page tables (smaps_rollup): about 50 ms of CPU for a dozen processes.
+ */
+const MEMORY_CHECK_INTERVAL_MS = 2_000;
 const MAX_REFUSED_REMEMBERED = 1000;
 
 /** One context and the pages open in it; it is closed once retired and empty. */
@@ -64,12 +73,16 @@ export class BrowserPool {
   #leasing: Promise<void> | undefined;
   #inFlight = 0;
   #idle: (() => void)[] = [];
-  readonly #stats: BrowserPoolStats = { pages: 0, contexts: 0, browserStarts: 0, peakBrowserBytes: 0 };
+  /** Tabs between two pages, each of the lease it was opened in. */
+  #idleTabs: { tab: RenderingTab; lease: ContextLease }[] = [];
+  /** When the memory was last read; the first page's end always reads it. */
+  #memoryCheckedAt = Number.NEGATIVE_INFINITY;
+  readonly #stats: BrowserPoolStats = { pages: 0, contexts: 0, browserStarts: 0, tabs: 0, peakBrowserBytes: 0 };
 
   private constructor(options: BrowserPoolOptions, proxy: GuardedProxy) {
     this.#options = options;
     this.#proxy = proxy;
-    this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#queue = new PQueue({ concurrency: options.concurrency ?? DEFAULT_RENDER_CONCURRENCY });
   }
 
   static async start(options: BrowserPoolOptions): Promise<BrowserPool> {
@@ -111,16 +124,28 @@ export class BrowserPool {
       });
       await this.#restarting;
     }
-    const lease = await this.#leaseContext();
+    // In flight from here: a restart asked for meanwhile waits until this page has its context and is done.
     this.#inFlight += 1;
+    let lease: ContextLease | undefined;
+    let tab: RenderingTab | undefined;
     try {
-      return await renderPage(lease.context, url, options, (requested) => this.#wasRefused(requested));
+      const leased = await this.#leaseContext();
+      lease = leased;
+      const openTab = async () => {
+        tab = await this.#tabIn(leased);
+        return tab;
+      };
+      return await renderPage(openTab, url, options, (requested) => this.#wasRefused(requested));
     } finally {
       this.#inFlight -= 1;
-      this.#stats.pages += 1;
-      lease.open -= 1;
-      if (lease.retired && lease.open === 0) await lease.context.close().catch(() => undefined);
-      if (this.#stats.pages % MEMORY_CHECK_EVERY === 0) await this.#checkMemory();
+      if (lease) {
+        this.#stats.pages += 1;
+        lease.open -= 1;
+        if (tab?.usable && !lease.retired && lease === this.#lease) this.#idleTabs.push({ tab, lease });
+        else await tab?.close();
+        if (lease.retired && lease.open === 0) await lease.context.close().catch(() => undefined);
+      }
+      if (performance.now() - this.#memoryCheckedAt >= MEMORY_CHECK_INTERVAL_MS) await this.#checkMemory();
       if (this.#inFlight === 0) for (const wake of this.#idle.splice(0)) wake();
     }
   }
@@ -139,6 +164,16 @@ export class BrowserPool {
       });
       await this.#leasing;
     }
+  }
+
+  /** An idle tab of the lease's context, or a new one; tabs of earlier contexts are dropped (their context closes them). */
+  async #tabIn(lease: ContextLease): Promise<RenderingTab> {
+    for (let idle = this.#idleTabs.pop(); idle; idle = this.#idleTabs.pop()) {
+      if (idle.lease === lease && idle.tab.usable) return idle.tab;
+      if (!idle.lease.retired) await idle.tab.close();
+    }
+    this.#stats.tabs += 1;
+    return RenderingTab.open(lease.context);
   }
 
   async #replaceLease(old: ContextLease | undefined): Promise<void> {
@@ -169,6 +204,7 @@ export class BrowserPool {
   }
 
   async #checkMemory(): Promise<void> {
+    this.#memoryCheckedAt = performance.now();
     const bytes = await processTreeMemory(process.pid, /^chrom/);
     this.#stats.peakBrowserBytes = Math.max(this.#stats.peakBrowserBytes, bytes);
     if (bytes > this.#options.memoryBudgetBytes) this.#restartWanted = true;
@@ -181,6 +217,7 @@ export class BrowserPool {
     const browser = await this.#browser?.catch(() => undefined);
     this.#browser = undefined;
     this.#lease = undefined;
+    this.#idleTabs = [];
     await browser?.close().catch(() => undefined);
   }
 

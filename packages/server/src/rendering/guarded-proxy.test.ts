@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -157,6 +157,63 @@ describe('rendering: every request of a page goes through the address guard', ()
       await allowed.close();
       await open.close();
       reached.length = 0;
+    }
+  });
+});
+
+describe('the guarded proxy when the browser gives up on a request', () => {
+  it('abandons the request upstream too, and goes on serving', async () => {
+    let arrived: () => void = () => undefined;
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let abandoned: () => void = () => undefined;
+    const upstreamClosed = new Promise<void>((resolve) => {
+      abandoned = resolve;
+    });
+    const site = createServer((request, response) => {
+      if (request.url === '/hold') {
+        arrived();
+        // Answered only once the proxy has closed its side: a late answer must not reach a closed response.
+        response.once('close', () => {
+          abandoned();
+          response.end('late');
+        });
+        return;
+      }
+      response.end('fresh');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://loopback.test:${(site.address() as AddressInfo).port}`;
+    const proxy = await startGuardedProxy({ allowPrivate: true, resolve: testResolve });
+    const viaProxy = (path: string) => {
+      const { hostname, port } = new URL(proxy.url);
+      return httpRequest({ host: hostname, port, path: `${origin}${path}` });
+    };
+    try {
+      const held = viaProxy('/hold');
+      held.on('error', () => undefined);
+      held.end();
+      await requestArrived;
+      held.destroy();
+      await upstreamClosed;
+      const body = await new Promise<string>((resolve, reject) => {
+        const fresh = viaProxy('/fresh');
+        fresh.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => {
+            text += chunk;
+          });
+          response.on('end', () => resolve(text));
+        });
+        fresh.on('error', reject);
+        fresh.end();
+      });
+      assert.equal(body, 'fresh');
+    } finally {
+      await proxy.close();
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
     }
   });
 });

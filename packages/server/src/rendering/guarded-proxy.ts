@@ -78,6 +78,8 @@ export async function startGuardedProxy(options: GuardedProxyOptions): Promise<G
     upstream.setTimeout(IDLE_MS, () => upstream.destroy());
     client.setTimeout(IDLE_MS, () => client.destroy());
     upstream.once('connect', () => {
+      // Node's pipeline throws at the process, not its callback, when a stream is already destroyed.
+      if (client.destroyed) return void upstream.destroy();
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       pipeline(client, upstream, client, () => undefined);
@@ -147,7 +149,13 @@ function forward(
     timeout: IDLE_MS,
   });
   upstream.on('timeout', () => upstream.destroy());
+  // A request the browser abandons (a tab that navigated on) is abandoned upstream too.
+  response.once('close', () => {
+    if (!response.writableFinished) upstream.destroy();
+  });
   upstream.on('response', (answer) => {
+    // Piping into a response already closed would throw at the process, outside pipeline's callback.
+    if (response.destroyed) return void answer.destroy();
     const kept = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
     response.writeHead(answer.statusCode ?? 502, kept);
     pipeline(answer, response, () => undefined);

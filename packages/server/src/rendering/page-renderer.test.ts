@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { BrowserPool } from './browser-pool.ts';
+import { BrowserPool, type BrowserPoolOptions } from './browser-pool.ts';
 import type { RenderOptions } from './page-renderer.ts';
 import { DEFAULT_CHROMIUM } from './rendering-browser.ts';
 
@@ -49,7 +49,20 @@ const PAGES: Record<string, { type?: string; body: string }> = {
   },
   '/pixel.png': { type: 'image/png', body: '' },
   '/busy-network': {
-    body: html('<p>Polling forever</p>', `<script>setInterval(() => fetch('/data.json?poll=' + Math.random()), 100);</script>`),
+    // One request the site never answers, and polling besides: the network never goes quiet.
+    body: html(
+      '<p>Polling forever</p>',
+      `<script>fetch('/never'); setInterval(() => fetch('/data.json?poll=' + Math.random()), 100);</script>`,
+    ),
+  },
+  '/never': { body: '' },
+  '/after-load': {
+    // Content that arrives only after the load event, in two fetches one after the other.
+    body: html(
+      '<div id="app"></div>',
+      `<script>addEventListener('load', () => fetch('/data.json').then((r) => r.json()).then((data) =>
+        fetch('/data.json?again').then(() => { document.getElementById('app').innerHTML = '<h1>' + data.heading + '</h1>'; })));</script>`,
+    ),
   },
   '/hangs': {
     body: html('<p>Hangs after load</p>', `<script>window.addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>`),
@@ -71,6 +84,16 @@ const PAGES: Record<string, { type?: string; body: string }> = {
   '/script.js': { type: 'text/javascript', body: 'window.loaded = true;' },
 };
 
+/** A pool on Debian's Chromium, local addresses allowed (the test site is on loopback). */
+const startPool = (options: Pick<BrowserPoolOptions, 'concurrency' | 'pagesPerContext'> & Partial<BrowserPoolOptions>) =>
+  BrowserPool.start({
+    executablePath: DEFAULT_CHROMIUM,
+    allowPrivate: true,
+    memoryBudgetBytes: 4 * 1024 ** 3,
+    userAgent: 'LoupeBot/1.0 (test)',
+    ...options,
+  });
+
 const OPTIONS: RenderOptions = { timeoutMs: 10_000, settleMs: 2_000, accessibility: false, screenshot: false };
 
 describe('rendering pages in the browser pool', () => {
@@ -87,19 +110,13 @@ describe('rendering pages in the browser pool', () => {
       const path = (request.url ?? '/').split('?')[0] as string;
       const page = PAGES[path];
       if (!page) return void response.writeHead(404).end();
+      if (path === '/never') return void response.writeHead(200, { 'content-type': 'text/plain' });
       response.writeHead(200, { 'content-type': page.type ?? 'text/html; charset=utf-8' });
       response.end(path === '/pixel.png' ? pixel : page.body);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    pool = await BrowserPool.start({
-      executablePath: DEFAULT_CHROMIUM,
-      allowPrivate: true,
-      concurrency: 2,
-      pagesPerContext: 3,
-      memoryBudgetBytes: 4 * 1024 ** 3,
-      userAgent: 'LoupeBot/1.0 (test)',
-    });
+    pool = await startPool({ concurrency: 2, pagesPerContext: 3 });
   });
 
   after(async () => {
@@ -167,6 +184,43 @@ describe('rendering pages in the browser pool', () => {
     assert.match(page.html ?? '', /Polling forever/);
   });
 
+  it('settles a quiet page without spending its settle budget', async () => {
+    // Were the whole settle budget waited out, the page's own budget would end it first.
+    const page = await pool.render(`${base}/spa`, { ...OPTIONS, timeoutMs: 20_000, settleMs: 600_000 });
+    assert.equal(page.error, null);
+    assert.equal(page.settled, true);
+  });
+
+  it('waits for requests a page makes after its load event, one after another', async () => {
+    const page = await pool.render(`${base}/after-load`, { ...OPTIONS, timeoutMs: 20_000, settleMs: 600_000 });
+    assert.equal(page.error, null);
+    assert.equal(page.settled, true);
+    assert.match(page.html ?? '', /<h1>Only after JavaScript<\/h1>/);
+    assert.equal(page.transfer.byKind.fetch.requests, 2);
+  });
+
+  it('renders page after page in one tab, each counting only its own requests', async () => {
+    const serial = await startPool({ concurrency: 1, pagesPerContext: 10 });
+    try {
+      const busy = await serial.render(`${base}/busy-network`, { ...OPTIONS, settleMs: 500 });
+      assert.equal(busy.error, null);
+      assert.equal(serial.stats().tabs, 1);
+      const pages = [
+        await serial.render(`${base}/assets`, OPTIONS),
+        await serial.render(`${base}/assets`, { ...OPTIONS, accessibility: true }),
+      ];
+      for (const page of pages) {
+        assert.equal(page.error, null);
+        assert.deepEqual({ ...page.transfer, bytes: 0, byKind: {} }, { requests: 5, bytes: 0, byKind: {}, blocked: [], failed: 0 });
+        assert.equal(page.settled, true);
+      }
+      assert.ok(pages[1]?.accessibility);
+      assert.equal(serial.stats().tabs, 1);
+    } finally {
+      await serial.close();
+    }
+  });
+
   it('gives a hung page its budget and a crashed tab its error, and goes on', async () => {
     const [hung, crashed] = await Promise.all([
       pool.render(`${base}/hangs`, { ...OPTIONS, timeoutMs: 3_000 }),
@@ -180,14 +234,7 @@ describe('rendering pages in the browser pool', () => {
   });
 
   it('recycles contexts every few pages and restarts a browser over its memory budget', async () => {
-    const small = await BrowserPool.start({
-      executablePath: DEFAULT_CHROMIUM,
-      allowPrivate: true,
-      concurrency: 2,
-      pagesPerContext: 2,
-      memoryBudgetBytes: 1,
-      userAgent: 'LoupeBot/1.0 (test)',
-    });
+    const small = await startPool({ concurrency: 2, pagesPerContext: 2, memoryBudgetBytes: 1 });
     try {
       const pages = await Promise.all(Array.from({ length: 10 }, (_, index) => small.render(`${base}/red?${index}`, OPTIONS)));
       assert.deepEqual(

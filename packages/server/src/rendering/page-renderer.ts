@@ -1,13 +1,14 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import sharp from 'sharp';
+import type { CDPSession, Page } from 'playwright-core';
 import { type AccessibilityViolation, checkAccessibility } from './accessibility-check.ts';
-import { labMetricsInitScript, type PageLabMetrics, readLabMetrics } from './lab-metrics-script.ts';
+import { type PageLabMetrics, readLabMetrics } from './lab-metrics-script.ts';
+import { watchNetworkQuiet } from './network-quiet.ts';
+import type { RenderingTab } from './rendering-tab.ts';
 import { type TransferSummary, tallyTransfers } from './transfer-tally.ts';
 
 export interface RenderOptions {
   /** The whole page, from navigation to the last reading, ends after this. */
   timeoutMs: number;
-  /** Once loaded, how long to wait at most for the network to go quiet (Playwright's `networkidle`). */
+  /** Once loaded, how long to wait at most for the network to go quiet (no request in flight for QUIET_WINDOW_MS). */
   settleMs: number;
   accessibility: boolean;
   screenshot: boolean;
@@ -31,21 +32,40 @@ export interface RenderedPage {
   /** 'timeout' (the page's budget ran out), 'crashed' (the tab died), or 'navigation: …'. */
   error: string | null;
   durationMs: number;
+  /** Where the page's time went, ms per step; a step not run (or not reached) is 0. Absent when no tab was reached. */
+  steps?: RenderSteps;
+}
+
+export interface RenderSteps {
+  /** A tab: the last page's, or a new one with its CDP session and init script. */
+  openMs: number;
+  /** Navigation up to the load event. */
+  gotoMs: number;
+  settleMs: number;
+  metricsMs: number;
+  contentMs: number;
+  accessibilityMs: number;
+  screenshotMs: number;
+  /** Leaving the page for about:blank, or closing its tab after a failure. */
+  closeMs: number;
 }
 
 const SCREENSHOT_WIDTH = 800;
 const SCREENSHOT_QUALITY = 60;
+/** How long a finished page may take to leave for about:blank before its tab is closed instead. */
+const BLANK_TIMEOUT_MS = 2_000;
 
 class PageBudgetExceeded extends Error {}
 
 /**
- * Loads one URL in a fresh tab of `context` and reads what a visitor's browser would have:
- * the rendered DOM, lab metrics, transfers, and optionally axe's violations and a screenshot.
+ * Loads one URL in a tab (from `openTab`) and reads what a visitor's browser would have: the
+ * rendered DOM, lab metrics, transfers, and optionally axe's violations and a screenshot.
  * Every step is bounded by the page's budget; a hung script or a crashed tab costs this page
- * its budget and is reported, never the caller's progress. The tab is always closed.
+ * its budget and is reported, never the caller's progress. Afterwards the tab is blank and
+ * ready for another page, or closed when this one failed (`tab.usable` says which).
  */
 export async function renderPage(
-  context: BrowserContext,
+  openTab: () => Promise<RenderingTab>,
   url: string,
   options: RenderOptions,
   refusedTunnel: (url: string) => boolean,
@@ -53,14 +73,37 @@ export async function renderPage(
   const started = performance.now();
   const deadline = started + options.timeoutMs;
   const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
-  const page = await context.newPage();
+  const steps: RenderSteps = {
+    openMs: 0,
+    gotoMs: 0,
+    settleMs: 0,
+    metricsMs: 0,
+    contentMs: 0,
+    accessibilityMs: 0,
+    screenshotMs: 0,
+    closeMs: 0,
+  };
+  /** Runs one step and charges its time to `step`; steps may overlap, each counts its own span. */
+  const timed = async <T>(step: keyof RenderSteps, run: () => Promise<T>): Promise<T> => {
+    const from = performance.now();
+    try {
+      return await run();
+    } finally {
+      steps[step] = Math.round(performance.now() - from);
+    }
+  };
+
+  const tab = await timed('openMs', openTab);
+  const { page, session } = tab;
   let crashed = false;
-  const crash = new Promise<never>((_, reject) =>
-    page.once('crash', () => {
+  let onCrash: () => void = () => undefined;
+  const crash = new Promise<never>((_, reject) => {
+    onCrash = () => {
       crashed = true;
       reject(new Error('crashed'));
-    }),
-  );
+    };
+    page.once('crash', onCrash);
+  });
   crash.catch(() => undefined);
   /** A step of the page, abandoned when the budget runs out or the tab crashes. */
   const bounded = <T>(step: Promise<T>): Promise<T> => {
@@ -71,9 +114,8 @@ export async function renderPage(
     return Promise.race([step, expiry, crash]).finally(() => clearTimeout(timer));
   };
 
-  const session = await context.newCDPSession(page);
-  const transfers = await tallyTransfers(session, refusedTunnel);
-  await page.addInitScript(labMetricsInitScript);
+  const transfers = tallyTransfers(session, refusedTunnel);
+  const network = watchNetworkQuiet(session);
   const result: RenderedPage = {
     url,
     finalUrl: url,
@@ -81,26 +123,29 @@ export async function renderPage(
     html: null,
     settled: false,
     metrics: null,
-    transfer: transfers(),
+    transfer: transfers.summary(),
     accessibility: null,
     screenshot: null,
     error: null,
     durationMs: 0,
+    steps,
   };
   try {
-    const response = await bounded(page.goto(url, { waitUntil: 'load', timeout: remaining() }));
+    const response = await timed('gotoMs', () => bounded(page.goto(url, { waitUntil: 'load', timeout: remaining() })));
     result.status = response?.status() ?? null;
-    result.settled = await bounded(
-      page.waitForLoadState('networkidle', { timeout: Math.min(options.settleMs, remaining()) }).then(
-        () => true,
-        () => false,
-      ),
-    );
+    result.settled = await timed('settleMs', () => bounded(network.settle(Math.min(options.settleMs, remaining()))));
     result.finalUrl = page.url();
-    result.metrics = await bounded(page.evaluate(readLabMetrics));
-    result.html = await bounded(page.content());
-    if (options.accessibility) result.accessibility = await bounded(checkAccessibility(page));
-    if (options.screenshot) result.screenshot = await bounded(screenshot(page, remaining()));
+    // Reading the page does not change it, so the readings overlap; axe comes last, as it may
+    // scroll the page while it checks contrast.
+    const [metrics, html, shot] = await Promise.all([
+      timed('metricsMs', () => bounded(page.evaluate(readLabMetrics))),
+      timed('contentMs', () => bounded(page.content())),
+      options.screenshot ? timed('screenshotMs', () => bounded(screenshot(page, session))) : null,
+    ]);
+    result.metrics = metrics;
+    result.html = html;
+    result.screenshot = shot;
+    if (options.accessibility) result.accessibility = await timed('accessibilityMs', () => bounded(checkAccessibility(page, session)));
   } catch (error) {
     result.error = crashed
       ? 'crashed'
@@ -108,20 +153,30 @@ export async function renderPage(
         ? 'timeout'
         : `navigation: ${firstLine(error)}`;
   } finally {
-    result.transfer = transfers();
+    page.off('crash', onCrash);
+    network.stop();
+    transfers.stop();
+    result.transfer = transfers.summary();
+    await timed('closeMs', () => (result.error === null ? tab.blank(Math.min(BLANK_TIMEOUT_MS, remaining())) : tab.close()));
     result.durationMs = Math.round(performance.now() - started);
-    // A tab stuck in a script still closes: closing does not wait for the page's consent.
-    await page.close({ runBeforeUnload: false }).catch(() => undefined);
   }
   return result;
 }
 
-async function screenshot(page: Page, timeout: number): Promise<Buffer> {
-  const shot = await page.screenshot({ type: 'jpeg', quality: 80, timeout, scale: 'css' });
-  return sharp(shot)
-    .resize({ width: SCREENSHOT_WIDTH, withoutEnlargement: true })
-    .jpeg({ quality: SCREENSHOT_QUALITY, mozjpeg: true })
-    .toBuffer();
+/**
+ * The first screen as Chromium encodes it, scaled down to SCREENSHOT_WIDTH in the same pass
+ * (a clip's scale): no second decode and encode in this process.
+ */
+async function screenshot(page: Page, session: CDPSession): Promise<Buffer> {
+  const viewport = page.viewportSize() ?? { width: SCREENSHOT_WIDTH, height: SCREENSHOT_WIDTH };
+  const scale = Math.min(1, SCREENSHOT_WIDTH / viewport.width);
+  const { data } = await session.send('Page.captureScreenshot', {
+    format: 'jpeg',
+    quality: SCREENSHOT_QUALITY,
+    clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale },
+    optimizeForSpeed: true,
+  });
+  return Buffer.from(data, 'base64');
 }
 
 function isTimeout(error: unknown): boolean {
