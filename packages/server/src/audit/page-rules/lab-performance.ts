@@ -5,7 +5,7 @@
  * between "good" and "poor" a notice. They are one load's lab values, not the 75th percentile
  * of real visits Google ranks on, so none is an error.
  */
-import { type LabMetric, labThresholds, type PageLab, type PageLabMetrics, rateLab } from '@loupe/contract';
+import { type LabMetric, type PageLab, type PageLabMetrics, rateLab } from '@loupe/contract';
 import type { AuditedPage, PageRule, Verdict } from '../rule.ts';
 import { byteSize, quantity, verdict } from './verdict.ts';
 
