@@ -37,7 +37,9 @@ export const PageLab = z
     error: z
       .string()
       .nullable()
-      .describe("'timeout' (the page's budget ran out), 'crashed' (the tab died), 'navigation: …'; null when it rendered."),
+      .describe(
+        "Why the rendered DOM does not stand for the page: 'timeout' (the page's budget ran out), 'crashed' (the tab died), 'dom-too-large' (past the crawler's 10 MiB body limit), 'navigated-away: <url>' (a script left the site), 'navigation: …', 'browser: …'; null when it rendered.",
+      ),
     durationMs: z.number().int().min(0),
     metrics: PageLabMetrics.nullable().describe('Null when the page failed before they could be read.'),
     transfer: TransferSummary,

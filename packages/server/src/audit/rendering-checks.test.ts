@@ -26,6 +26,16 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       t = await startTestServer(dialect, {
+        plans: {
+          free: {
+            imageProjects: 1,
+            imagesPerProject: 1,
+            scheduledCrawls: false,
+            customRulePacks: true,
+            pagesPerCrawl: 10,
+            monthlyCredits: 1000,
+          },
+        },
         crawlAllowPrivate: true,
         rendering: { executablePath: DEFAULT_CHROMIUM, concurrency: 2, timeoutSeconds: 20, memoryBudgetBytes: 1024 ** 3 },
       });
@@ -37,19 +47,25 @@ for (const dialect of testDialects()) {
           '/site.css': { contentType: 'text/css', body: 'body { margin: 0 }' },
         },
       });
+      findings = await crawlFindings({});
+    });
+
+    /** A rendering crawl of the site with these options: each page's findings, by path. */
+    async function crawlFindings(options: Record<string, unknown>) {
       const started = await t.request('POST', '/api/v1/crawls', {
-        body: { url: site.url('/'), sitemaps: false, maxPages: 10, render: true },
+        body: { url: site.url('/'), sitemaps: false, maxPages: 10, render: true, ...options },
       });
       assert.equal(started.status, 202, JSON.stringify(started.body));
       await followCrawlEvents(t, started.body.id);
       const crawl = (await t.request('GET', `/api/v1/crawls/${started.body.id}`)).body;
       const pages = (await t.request('GET', `/api/v1/reports/${crawl.reportId}/pages?limit=100`)).body as { id: string; url: string }[];
-      findings = new Map();
+      const byPath: typeof findings = new Map();
       for (const page of pages) {
         const detail = await t.request('GET', `/api/v1/reports/${crawl.reportId}/pages/${page.id}`);
-        findings.set(new URL(page.url).pathname, detail.body.findings);
+        byPath.set(new URL(page.url).pathname, detail.body.findings);
       }
-    });
+      return byPath;
+    }
     after(async () => {
       await site?.close();
       await t?.close();
@@ -78,6 +94,52 @@ for (const dialect of testDialects()) {
 
     it('lists the stylesheet that held back the first paint', () => {
       assert.deepEqual(finding('/faint', 'performance/render-blocking')?.samples, [site.url('/site.css')]);
+    });
+
+    it('decides a rule pack\'s dom: "rendered" conditions on the rendered DOM, and raw ones on the HTML sent', async () => {
+      const rule = (id: string, dom: 'raw' | 'rendered') => ({
+        id,
+        title: id,
+        category: 'content',
+        severity: 'notice',
+        when: { type: 'selector', selector: 'h1', dom, test: { op: 'exists' } },
+        message: '{{path}}',
+      });
+      const pack = {
+        schema: 'loupe.rules/v1',
+        name: 'headings',
+        rules: [rule('content/h1-rendered', 'rendered'), rule('content/h1-raw', 'raw')],
+      };
+      const saved = await t.request('POST', '/api/v1/rule-packs', { body: { name: pack.name, pack } });
+      assert.equal(saved.status, 201, JSON.stringify(saved.body));
+      const packId = saved.body.id;
+      const project = await t.request('POST', '/api/v1/projects', {
+        body: { name: 'Rendered rules', siteUrl: site.url('/'), crawlDefaults: { sitemaps: false, render: true }, rulePackIds: [packId] },
+      });
+      assert.equal(project.status, 201, JSON.stringify(project.body));
+      const crawl = await t.request('POST', `/api/v1/projects/${project.body.id}/crawls`, { body: {} });
+      const reportId = (await followCrawlEvents(t, crawl.body.id)).at(-1)?.reportId;
+      const report = (await t.request('GET', `/api/v1/reports/${reportId}`)).body;
+      const pathsOf = (ruleId: string) =>
+        (report.issues.find((issue: { ruleId: string }) => issue.ruleId === ruleId)?.examples ?? [])
+          .map((example: { url: string }) => new URL(example.url).pathname)
+          .sort();
+      // The shell's heading exists only once its script ran; the faint page sends its own.
+      assert.deepEqual(pathsOf('content/h1-rendered'), ['/', '/faint']);
+      assert.deepEqual(pathsOf('content/h1-raw'), ['/faint']);
+    });
+
+    it('runs no axe check when the crawl asks for accessibility: false, and the basic ones stand in', async () => {
+      const without = (await crawlFindings({ accessibility: false })).get('/faint') ?? [];
+      assert.deepEqual(
+        without.filter((found) => found.ruleId.startsWith('accessibility/axe-')),
+        [],
+      );
+      assert.ok(without.some((found) => found.ruleId === 'accessibility-basic/button-no-name'));
+      assert.ok(
+        without.some((found) => found.ruleId === 'performance/render-blocking'),
+        'the page was still rendered',
+      );
     });
   });
 }

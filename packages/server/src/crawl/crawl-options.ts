@@ -16,6 +16,8 @@ export interface CrawlOptions {
   checkExternalLinks: boolean;
   /** Load each HTML page in the browser too (issue #28); absent in crawls stored before. */
   render?: boolean;
+  /** With render, run axe-core on each page; absent in crawls stored before (on). */
+  accessibility?: boolean;
   userAgent: string;
   headers: Record<string, string>;
   /** The project's rule packs as they were when the crawl started; its report runs their rules. */
@@ -46,6 +48,7 @@ export function crawlOptions(request: StartCrawl & { url: string }, maxPages: nu
     delayMs: request.delayMs ?? 0,
     checkExternalLinks: request.checkExternalLinks ?? true,
     render: request.render ?? false,
+    accessibility: request.accessibility ?? true,
     userAgent: request.userAgent ?? DEFAULT_USER_AGENT,
     headers: request.headers ?? {},
   };

@@ -83,7 +83,11 @@ export class Crawler {
     try {
       if (options.render) {
         if (!this.#d.rendering) throw new Error('this server has no browser to render pages with');
-        rendering = await CrawlRendering.start(this.#d.rendering, options.userAgent, signal);
+        rendering = await CrawlRendering.start(
+          this.#d.rendering,
+          { userAgent: options.userAgent, accessibility: options.accessibility !== false, maxHtmlChars: this.#d.limits.maxBodyBytes },
+          signal,
+        );
       }
       return await this.#run(fetcher, crawlId, options, signal, { onProgress, onFetched }, rendering);
     } finally {

@@ -20,6 +20,15 @@ export interface RenderingSettings {
   settleMs: number;
 }
 
+/** What one crawl asks of its browser. */
+export interface CrawlRenderingOptions {
+  userAgent: string;
+  /** Run axe-core on each page (the crawl's `accessibility`). */
+  accessibility: boolean;
+  /** The crawler's body limit: a rendered DOM past it is not read. */
+  maxHtmlChars: number;
+}
+
 /** Whether a fetched page is one the browser should load: a complete 2xx HTML answer. */
 export function isRenderable(fetched: FetchedPage): boolean {
   return (
@@ -40,13 +49,15 @@ export function isRenderable(fetched: FetchedPage): boolean {
 export class CrawlRendering {
   readonly #pool: BrowserPool;
   readonly #settings: RenderingSettings;
+  readonly #crawl: CrawlRenderingOptions;
 
-  private constructor(pool: BrowserPool, settings: RenderingSettings) {
+  private constructor(pool: BrowserPool, settings: RenderingSettings, crawl: CrawlRenderingOptions) {
     this.#pool = pool;
     this.#settings = settings;
+    this.#crawl = crawl;
   }
 
-  static async start(settings: RenderingSettings, userAgent: string, signal: AbortSignal): Promise<CrawlRendering> {
+  static async start(settings: RenderingSettings, crawl: CrawlRenderingOptions, signal: AbortSignal): Promise<CrawlRendering> {
     const pool = await BrowserPool.start({
       executablePath: settings.executablePath,
       allowPrivate: settings.allowPrivate,
@@ -54,9 +65,9 @@ export class CrawlRendering {
       concurrency: settings.concurrency,
       pagesPerContext: settings.pagesPerContext,
       memoryBudgetBytes: settings.memoryBudgetBytes,
-      userAgent,
+      userAgent: crawl.userAgent,
     });
-    const rendering = new CrawlRendering(pool, settings);
+    const rendering = new CrawlRendering(pool, settings, crawl);
     signal.addEventListener('abort', () => void rendering.close(), { once: true });
     return rendering;
   }
@@ -66,8 +77,9 @@ export class CrawlRendering {
     return this.#pool.render(fetched.finalUrl, {
       timeoutMs: this.#settings.timeoutMs,
       settleMs: this.#settings.settleMs,
-      accessibility: true,
+      accessibility: this.#crawl.accessibility,
       screenshot: true,
+      maxHtmlChars: this.#crawl.maxHtmlChars,
     });
   }
 

@@ -177,6 +177,15 @@ describe('rendering pages in the browser pool', () => {
     assert.ok(r > 240 && g < 20 && b < 20, `first pixel ${r},${g},${b}`);
   });
 
+  it('does not read a rendered DOM past its bound, and says why', async () => {
+    const whole = await pool.render(`${base}/red`, OPTIONS);
+    assert.ok(whole.html && whole.error === null);
+    const cut = await pool.render(`${base}/red`, { ...OPTIONS, maxHtmlChars: whole.html.length - 1 });
+    assert.deepEqual([cut.html, cut.error], [null, 'dom-too-large']);
+    const exact = await pool.render(`${base}/red`, { ...OPTIONS, maxHtmlChars: whole.html.length });
+    assert.equal(exact.html, whole.html);
+  });
+
   it('does not wait forever for a page whose network never goes quiet', async () => {
     const page = await pool.render(`${base}/busy-network`, { ...OPTIONS, settleMs: 1_000 });
     assert.equal(page.error, null);

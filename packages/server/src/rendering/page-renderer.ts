@@ -11,6 +11,8 @@ export interface RenderOptions {
   /** Once loaded, how long to wait at most for the network to go quiet (no request in flight for QUIET_WINDOW_MS). */
   settleMs: number;
   accessibility: boolean;
+  /** A rendered DOM longer than this (UTF-16 units) is not read: the page gets error 'dom-too-large'. */
+  maxHtmlChars?: number;
   screenshot: boolean;
 }
 
@@ -29,7 +31,7 @@ export interface RenderedPage {
   accessibility: AccessibilityViolation[] | null;
   /** JPEG of the first screen, at most SCREENSHOT_WIDTH wide. */
   screenshot: Buffer | null;
-  /** 'timeout' (the page's budget ran out), 'crashed' (the tab died), or 'navigation: …'. */
+  /** 'timeout' (the page's budget ran out), 'crashed' (the tab died), 'dom-too-large', or 'navigation: …'. */
   error: string | null;
   durationMs: number;
   /** Where the page's time went, ms per step; a step not run (or not reached) is 0. Absent when no tab was reached. */
@@ -56,6 +58,14 @@ const SCREENSHOT_QUALITY = 60;
 const BLANK_TIMEOUT_MS = 2_000;
 
 class PageBudgetExceeded extends Error {}
+class DomTooLarge extends Error {}
+
+/** The document as page.content() serializes it (doctype and outerHTML), or null past `max` characters. Runs in the page. */
+function serializedDom(max: number): string | null {
+  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  const html = doctype + document.documentElement.outerHTML;
+  return html.length > max ? null : html;
+}
 
 /**
  * Loads one URL in a tab (from `openTab`) and reads what a visitor's browser would have: the
@@ -139,19 +149,23 @@ export async function renderPage(
     // scroll the page while it checks contrast.
     const [metrics, html, shot] = await Promise.all([
       timed('metricsMs', () => bounded(page.evaluate(readLabMetrics))),
-      timed('contentMs', () => bounded(page.content())),
+      timed('contentMs', () => bounded(page.evaluate(serializedDom, options.maxHtmlChars ?? Number.MAX_SAFE_INTEGER))),
       options.screenshot ? timed('screenshotMs', () => bounded(screenshot(page, session))) : null,
     ]);
     result.metrics = metrics;
     result.html = html;
+    // Measured in the page: a DOM grown without bound (an endless feed) never crosses to this process.
+    if (html === null) throw new DomTooLarge();
     result.screenshot = shot;
     if (options.accessibility) result.accessibility = await timed('accessibilityMs', () => bounded(checkAccessibility(page, session)));
   } catch (error) {
     result.error = crashed
       ? 'crashed'
-      : error instanceof PageBudgetExceeded || isTimeout(error)
-        ? 'timeout'
-        : `navigation: ${firstLine(error)}`;
+      : error instanceof DomTooLarge
+        ? 'dom-too-large'
+        : error instanceof PageBudgetExceeded || isTimeout(error)
+          ? 'timeout'
+          : `navigation: ${firstLine(error)}`;
   } finally {
     page.off('crash', onCrash);
     network.stop();

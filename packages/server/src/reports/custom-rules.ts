@@ -46,6 +46,11 @@ export class CustomRules {
     return this.#rules.length === 0;
   }
 
+  /** Some rule has a `dom: "rendered"` condition: only then is the rendered DOM read and decompressed. */
+  get readsRenderedDom(): boolean {
+    return this.#rules.some((rule) => rule.readsRenderedDom);
+  }
+
   /** As reports describe rules: custom ones are page-scope, explained by their `help`. */
   definitions(): RuleDefinition[] {
     return this.#rules.map(({ definition: rule }) => ({

@@ -72,7 +72,14 @@ export async function buildReport(database: Database, crawl: CrawlRow, budgets: 
     const bodies = custom.empty
       ? new Map<string, StoredPage>()
       : new Map(
-          (await storedPages.pages(crawl.id, { after: after ?? undefined, limit: BATCH, html: true })).map((page) => [page.id, page]),
+          (
+            await storedPages.pages(crawl.id, {
+              after: after ?? undefined,
+              limit: BATCH,
+              html: true,
+              renderedHtml: custom.readsRenderedDom,
+            })
+          ).map((page) => [page.id, page]),
         );
     after = batch.at(-1)!.id;
     // On a rule thread, while this thread reads what the site checks need (its failure surfaces when awaited).
