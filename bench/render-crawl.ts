@@ -8,6 +8,7 @@
  *                        ../shared/testdata/sites/postgres-docs.sh when missing)
  *   BENCH_PAGES          maxPages of the crawl (default 300; the manual has 1,169)
  *   BENCH_CONCURRENCY    the crawl's concurrency (default: the API's, 4)
+ *   BENCH_ACCESSIBILITY  0: the crawl's accessibility: false, no axe-core (default 1)
  *   BENCH_SERVER_ENV     extra environment of the server, `NAME=value` separated by spaces
  *                        (LOUPE_RENDER_CONCURRENCY=2, say)
  *
@@ -32,6 +33,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const dir = process.env.BENCH_PGDOCS_DIR ?? '/tmp/pgdocs';
 const maxPages = wholeNumberSetting('BENCH_PAGES', 300, 1);
 const concurrency = process.env.BENCH_CONCURRENCY ? wholeNumberSetting('BENCH_CONCURRENCY', 4, 1, 32) : undefined;
+const accessibility = wholeNumberSetting('BENCH_ACCESSIBILITY', 1, 0, 1) === 1;
 const serverEnv = Object.fromEntries(
   (process.env.BENCH_SERVER_ENV ?? '')
     .split(/\s+/)
@@ -66,7 +68,15 @@ await runBench(async () => {
     });
   }, 250);
 
-  const body = { url: site.url('/index.html'), render: true, maxPages, sitemaps: false, ...(concurrency ? { concurrency } : {}) };
+  const body = {
+    url: site.url('/index.html'),
+    render: true,
+    accessibility,
+    maxPages,
+    sitemaps: false,
+    ...(concurrency ? { concurrency } : {}),
+  };
+  console.log(`${maxPages} pages of the manual, render with accessibility ${accessibility}, concurrency ${concurrency ?? 'default'}`);
   const started = performance.now();
   const answer = await fetch(`${loupe.url}/api/v1/crawls`, { method: 'POST', headers, body: JSON.stringify(body) });
   if (answer.status !== 202) throw new Error(`start answered ${answer.status}: ${await answer.text()}`);
