@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labMetrics } from './lab-thresholds.ts';
 import { resourceKinds } from './page-lab.ts';
 
 const Count = z.number().int().min(0);
@@ -49,6 +50,12 @@ export const LabP75s = z
   .meta({ id: 'LabP75s' })
   .describe("The p75 of each lab metric over the report's rendered pages; null where none had a reading.");
 export type LabP75s = z.infer<typeof LabP75s>;
+
+/** The p75s a trend or a diff follows; null for a report whose crawl did not render. */
+export function labP75s(lab: LabDistribution | null): LabP75s | null {
+  if (lab === null) return null;
+  return Object.fromEntries(labMetrics.map((metric) => [metric, lab.metrics[metric].p75])) as LabP75s;
+}
 
 const LabChange = z
   .object({ before: P75, after: P75, delta: P75.describe('after − before; null when either is null.') })

@@ -1,8 +1,8 @@
-import { LoupeError, type Report, type ReportDiff, type Severity } from '@loupe/contract';
+import { LoupeError, labP75s, type Report, type ReportDiff, type Severity } from '@loupe/contract';
 import type { PageSummary } from '../audit/page-summary.ts';
 import type { Database } from '../database/database.ts';
 import type { Principal } from '../principal.ts';
-import { labP75Changes, labP75s } from '../reports/lab-distribution.ts';
+import { labP75Changes } from '../reports/lab-distribution.ts';
 import { type ReportRow, ReportStore } from '../reports/report-store.ts';
 import { type RuleDescriber, reportLab, reportRules } from '../reports/report-views.ts';
 import { type DiffSide, DiffStore, type IssueRow, keyOfUrl, type PageOutcomeRow } from './diff-store.ts';

@@ -101,12 +101,6 @@ function median(values: number[]): number {
   ) as number;
 }
 
-/** The p75s a trend follows; null for a report whose crawl did not render. */
-export function labP75s(lab: LabDistribution | null): LabP75s | null {
-  if (lab === null) return null;
-  return Object.fromEntries(labMetrics.map((metric) => [metric, lab.metrics[metric].p75])) as LabP75s;
-}
-
 /** How the p75s moved; null when neither report rendered. Deltas are rounded off float noise (0.3 − 0.1). */
 export function labP75Changes(before: LabP75s | null, after: LabP75s | null): LabP75Changes | null {
   if (before === null && after === null) return null;
