@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { useSession } from './sign-in.ts';
 
 /** A plan whose credits (50) are fewer than its cap (60): a crawl at the cap is refused with 402. */
 const PLAN = {
@@ -69,11 +70,7 @@ describe('audits in a browser', () => {
     await rm(plansFile, { force: true });
   });
 
-  const signInBrowser = async (session: TestSession) => {
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await browser.context.clearCookies();
-    await browser.context.addCookies([{ name, value, url: t.url }]);
-  };
+  const signInBrowser = (session: TestSession) => useSession(browser.context, t.url, session);
   const settled = () => page.locator('.loading-state').first().waitFor({ state: 'detached' });
   const open = async (path: string, heading: string) => {
     await page.goto(`${t.url}/w/${workspaceId}/${path}`);

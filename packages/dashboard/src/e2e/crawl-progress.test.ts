@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { useSession } from './sign-in.ts';
 
 /**
  * The live crawl page says what the crawl is doing (issue #23, point 2), its errors so far and
@@ -36,8 +37,7 @@ describe('a crawl’s live page in a browser', () => {
     // Every name but *.test is unknown: a link to nowhere.invalid fails as no such host.
     t = await startTestServer('sqlite', { crawlAllowPrivate: true, resolve: loopbackResolver().resolve });
     browser = await launchChromium();
-    const [name, value] = (await setUpOwner(t, 'olga@example.test')).cookie.split('=') as [string, string];
-    await browser.context.addCookies([{ name, value, url: t.url }]);
+    await useSession(browser.context, t.url, await setUpOwner(t, 'olga@example.test'));
     page = await browser.context.newPage();
   });
   after(async () => {

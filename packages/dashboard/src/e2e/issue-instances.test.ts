@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { useSession } from './sign-in.ts';
 
 /** Images without alt on one page: more than a page of the instance list (25) holds. */
 const GALLERY = 40;
@@ -45,9 +46,7 @@ describe("an issue's every instance in a browser", () => {
     const pages = await t.request('GET', `/api/v1/reports/${report.id}/pages?limit=100`);
     galleryId = (pages.body as { id: string; url: string }[]).find((each) => each.url === site.url('/gallery'))!.id;
     browser = await launchChromium();
-    const session = await setUpOwner(t, 'olga@example.test');
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await browser.context.addCookies([{ name, value, url: t.url }]);
+    await useSession(browser.context, t.url, await setUpOwner(t, 'olga@example.test'));
     page = await browser.context.newPage();
   });
   after(async () => {

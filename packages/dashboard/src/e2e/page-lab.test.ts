@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { useSession } from './sign-in.ts';
 
 /** A rendering crawl's report in Debian's Chromium: a page's lab metrics and screenshot, the site's distribution (issue #28). */
 describe('lab metrics and screenshots in a browser', () => {
@@ -48,9 +49,7 @@ describe('lab metrics and screenshots in a browser', () => {
       { urlId: ids.get('/') as string, lab: labReading({ lcpMs: 900, cls: 0.01, tbtMs: 20, ttfbMs: 40 }), screenshot: null },
       { urlId: ids.get('/heavy') as string, lab: labReading({ lcpMs: 5200, cls: 0.15, tbtMs: 150, ttfbMs: 60 }), screenshot: jpeg },
     ]);
-    const session = await setUpOwner(t, 'lena@example.test');
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await browser.context.addCookies([{ name, value, url: t.url }]);
+    await useSession(browser.context, t.url, await setUpOwner(t, 'lena@example.test'));
     page = await browser.context.newPage();
   });
   after(async () => {

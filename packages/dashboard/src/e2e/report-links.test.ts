@@ -12,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from './built-dashboard.ts';
 import { type Chromium, launchChromium } from './chromium.ts';
 import { screenshot } from './screenshots.ts';
+import { useSession } from './sign-in.ts';
 
 /** Links on one page, more than a page of the links view (50) or of a page's own lists (20) holds. */
 const MANY = 60;
@@ -81,9 +82,7 @@ describe("a report's links in a browser", () => {
     assert.equal(pages.status, 200);
     for (const each of pages.body as { id: string; url: string }[]) ids.set(new URL(each.url).pathname, each.id);
     browser = await launchChromium();
-    const session = await setUpOwner(t, 'olga@example.test');
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await browser.context.addCookies([{ name, value, url: t.url }]);
+    await useSession(browser.context, t.url, await setUpOwner(t, 'olga@example.test'));
     page = await browser.context.newPage();
   });
   after(async () => {
