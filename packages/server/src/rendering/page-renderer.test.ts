@@ -232,10 +232,12 @@ describe('rendering pages in the browser pool', () => {
 
   it('gives a hung page its budget and a crashed tab its error, and goes on', async () => {
     const [hung, crashed] = await Promise.all([
-      pool.render(`${base}/hangs`, { ...OPTIONS, timeoutMs: 3_000 }),
+      // With a screenshot asked for: Chromium refuses it at once on a hung page, which must not hide the hang.
+      pool.render(`${base}/hangs`, { ...OPTIONS, timeoutMs: 3_000, screenshot: true }),
       pool.render(`${base}/crashes`, { ...OPTIONS, timeoutMs: 60_000 }),
     ]);
     assert.equal(hung.error, 'timeout');
+    assert.equal(hung.screenshot, null);
     assert.equal(crashed.error, 'crashed');
     const next = await pool.render(`${base}/spa`, OPTIONS);
     assert.equal(next.error, null);

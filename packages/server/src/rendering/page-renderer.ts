@@ -150,7 +150,9 @@ export async function renderPage(
     const [metrics, html, shot] = await Promise.all([
       timed('metricsMs', () => bounded(page.evaluate(readLabMetrics))),
       timed('contentMs', () => bounded(page.evaluate(serializedDom, options.maxHtmlChars ?? Number.MAX_SAFE_INTEGER))),
-      options.screenshot ? timed('screenshotMs', () => bounded(screenshot(page, session))) : null,
+      // A screenshot Chromium cannot take (a page whose script holds its main thread) is only a
+      // missing screenshot: the page's own outcome comes from the other readings.
+      options.screenshot ? timed('screenshotMs', () => bounded(screenshot(page, session)).catch(() => null)) : null,
     ]);
     result.metrics = metrics;
     result.html = html;
